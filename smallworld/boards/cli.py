@@ -1,0 +1,129 @@
+"""The `boards` subcommand: validate, list and render board sides.
+
+`add_parser(subparsers)` registers it on the main `smallworld` command; `python -m smallworld.boards`
+runs it on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from smallworld.boards.errors import BoardFormatError
+from smallworld.boards.loader import all_sides, load_file, load_side
+from smallworld.boards.model import BoardSide
+from smallworld.boards.render import render_side, render_table
+from smallworld.boards.setup import SIZES_BY_PLAYERS, draw_sides
+from smallworld.boards.validate import Problem, validate_set, validate_side
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register `boards` and its sub-subcommands on an argparse subparsers object."""
+    p = subparsers.add_parser("boards", help="check, list and draw the board sides")
+    sub = p.add_subparsers(dest="boards_command", required=True)
+
+    v = sub.add_parser("validate", help="check board files (default: every shipped side and the set)")
+    v.add_argument("files", nargs="*", type=Path, help="side JSON files; set-level checks only without files")
+    v.set_defaults(func=cmd_validate)
+
+    ls = sub.add_parser("list", help="one line per shipped side with its counts")
+    ls.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    ls.set_defaults(func=cmd_list)
+
+    r = sub.add_parser("render", help="write an SVG of one side or of a seeded game's table")
+    r.add_argument("side", nargs="?", help="side id, e.g. L1a")
+    r.add_argument("--players", type=int, choices=sorted(SIZES_BY_PLAYERS), help="draw a table for P players")
+    r.add_argument("--seed", type=int, default=0, help="seed for the table draw (random.Random(seed))")
+    r.add_argument("-o", "--output", type=Path, required=True, help="SVG file to write")
+    r.set_defaults(func=cmd_render)
+    return p
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    problems: list[Problem | str] = []
+    sides: list[BoardSide] = []
+    if args.files:
+        for path in args.files:
+            try:
+                sides.append(load_file(path))
+            except BoardFormatError as e:
+                problems.append(str(e))
+            except OSError as e:
+                problems.append(f"{path}: {e.strerror or e}")
+    else:
+        sides = all_sides()
+    for side in sides:
+        problems.extend(validate_side(side))
+    if not args.files:
+        # Set checks only make sense on the whole shipped set.
+        problems.extend(validate_set(sides))
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(sides)} side(s)", file=sys.stderr)
+        return 1
+    regions = sum(len(s.regions) for s in sides)
+    scope = "" if args.files else " and the set"
+    print(f"OK: {len(sides)} side(s), {regions} regions; every check passed for each side{scope}")
+    return 0
+
+
+def side_summary(side: BoardSide) -> dict[str, Any]:
+    land = [r for r in side.regions if not r.is_water]
+    return {
+        "id": side.id,
+        "size": side.size,
+        "name": side.name,
+        "regions": len(side.regions),
+        "water": len(side.regions) - len(land),
+        "murlocs": sum("Murloc" in r.features for r in land),
+        "mountains": sum(r.terrain == "Mountain" for r in land),
+        "entries": sum("Entry" in r.features for r in land),
+    }
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = [side_summary(s) for s in all_sides()]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    cols = ("id", "size", "regions", "water", "murlocs", "mountains", "entries", "name")
+    print("  ".join(f"{c:<9}" if c != "name" else c for c in cols))
+    for row in rows:
+        print("  ".join(f"{row[c]!s:<9}" if c != "name" else str(row[c]) for c in cols))
+    return 0
+
+
+def seeded_randbelow(seed: int) -> Any:
+    """The randbelow the CLI uses for `--seed`; the engine passes its own seeded generator instead."""
+    return random.Random(seed).randrange
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    if (args.side is None) == (args.players is None):
+        print("render: give either a SIDE id or --players P (with --seed S)", file=sys.stderr)
+        return 2
+    try:
+        if args.side is not None:
+            svg = render_side(load_side(args.side))
+        else:
+            ids = draw_sides(args.players, seeded_randbelow(args.seed))
+            svg = render_table([load_side(i) for i in ids])
+            print(f"{args.players} players, seed {args.seed}: {' '.join(ids)}")
+    except KeyError as e:
+        print(f"render: {e.args[0]}", file=sys.stderr)
+        return 2
+    args.output.write_text(svg, encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="smallworld")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["boards", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))

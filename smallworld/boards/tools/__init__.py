@@ -1,0 +1,1 @@
+"""Development tools for the board set (not used at run time)."""

@@ -1,0 +1,133 @@
+"""The content registry: every race, power and relic by id, with its data and its unit.
+
+Values come from `data/*.json` with their source; a game's settings may override any of them
+(`values` in the settings or an options file). A race or power whose unit is not written yet
+plays with no effect of its own and says so (`implemented: false` in `smallworld content`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from smallworld.engine.hooks import Piece, Unit
+
+DATA = Path(__file__).parent / "data"
+
+# Modules that define units; each defines `UNIT = SomeUnit()`.
+UNIT_MODULES = (
+    "smallworld.content.races.trolls",
+    "smallworld.content.races.dwarves",
+    "smallworld.content.powers.blacksmith",
+    "smallworld.content.powers.herbalist",
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    kind: str
+    name: str
+    value: int
+    source: str
+    confidence: str
+    section: str
+    unit: Unit
+    implemented: bool
+    faction: str | None = None
+    faction_source: str | None = None
+    tray: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "value": self.value,
+            "source": self.source,
+            "confidence": self.confidence,
+            "section": self.section,
+            "implemented": self.implemented,
+        }
+        if self.kind == "race":
+            out.update(faction=self.faction, faction_source=self.faction_source, tray=self.tray)
+        return out
+
+
+class _Plain(Unit):
+    """Stands for a unit whose effects are not written yet: it changes nothing."""
+
+
+@cache
+def _units() -> dict[str, Unit]:
+    units: dict[str, Unit] = {}
+    for name in UNIT_MODULES:
+        unit = importlib.import_module(name).UNIT
+        units[unit.id] = unit
+    return units
+
+
+def _plain(kind: str, uid: str) -> Unit:
+    cls = type(f"Plain_{uid}", (_Plain,), {"id": uid, "kind": kind})
+    return cls()
+
+
+@cache
+def races() -> dict[str, Entry]:
+    data = json.loads((DATA / "races.json").read_text(encoding="utf-8"))
+    units = _units()
+    out = {}
+    for r in data["races"]:
+        unit = units.get(r["id"])
+        out[r["id"]] = Entry(
+            id=r["id"],
+            kind="race",
+            name=r["name"],
+            value=r["value"],
+            source=r["source"],
+            confidence=r["confidence"],
+            section=r["section"],
+            unit=unit or _plain("race", r["id"]),
+            implemented=unit is not None,
+            faction=r["faction"],
+            faction_source=r["faction_source"],
+            tray=r["tray"],
+        )
+    return out
+
+
+@cache
+def powers() -> dict[str, Entry]:
+    data = json.loads((DATA / "powers.json").read_text(encoding="utf-8"))
+    units = _units()
+    out = {}
+    for p in data["powers"]:
+        unit = units.get(p["id"])
+        out[p["id"]] = Entry(
+            id=p["id"],
+            kind="power",
+            name=p["name"],
+            value=p["value"],
+            source=p["source"],
+            confidence=p["confidence"],
+            section=p["section"],
+            unit=unit or _plain("power", p["id"]),
+            implemented=unit is not None,
+        )
+    return out
+
+
+MURLOCS = "murlocs"
+MURLOC_SUPPLY = 15
+
+
+def pieces() -> dict[str, Piece]:
+    """Every piece kind brought by a unit (the core itself has none besides Mountains)."""
+    out: dict[str, Piece] = {}
+    for unit in _units().values():
+        for p in unit.pieces:
+            out[p.id] = p
+    return out

@@ -1,0 +1,105 @@
+"""The game's map: every region of the game's board sides under one flat index.
+
+Region sets are ints used as bitmasks (bit i = region i): cheap to combine, copy and hash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from smallworld.boards.model import WATER, BoardSide
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True)
+class MapRegion:
+    index: int
+    board: int  # position of its side in the game's side list
+    side: str
+    local_id: int
+    name: str
+    terrain: str
+    features: frozenset[str]
+
+    @property
+    def ref(self) -> str:
+        return f"{self.side}:{self.local_id}"
+
+
+class Map:
+    """Static facts about the regions of one game, with precomputed masks."""
+
+    def __init__(self, sides: Sequence[BoardSide]) -> None:
+        self.sides = tuple(sides)
+        regions: list[MapRegion] = []
+        index_of: dict[tuple[int, int], int] = {}
+        for b, side in enumerate(self.sides):
+            for r in side.regions:
+                index_of[(b, r.id)] = len(regions)
+                regions.append(
+                    MapRegion(len(regions), b, side.id, r.id, r.name, r.terrain, frozenset(r.features))
+                )
+        self.regions = tuple(regions)
+        self.n = len(regions)
+        adj = [0] * self.n
+        for b, side in enumerate(self.sides):
+            for r in side.regions:
+                i = index_of[(b, r.id)]
+                for other in r.adjacent:
+                    adj[i] |= 1 << index_of[(b, other)]
+        self.adj = tuple(adj)
+        self.refs = {reg.ref: reg.index for reg in regions}
+        # Bare local ids are accepted when a game has a single side.
+        if len(self.sides) == 1:
+            self.refs.update({str(reg.local_id): reg.index for reg in regions})
+
+        def mask(pred: object) -> int:
+            return sum(1 << reg.index for reg in regions if pred(reg))  # type: ignore[operator]
+
+        self.all_mask = (1 << self.n) - 1
+        self.water = mask(lambda g: g.terrain in WATER)
+        self.entry = mask(lambda g: "Entry" in g.features)
+        self.magic = mask(lambda g: "Magic" in g.features)
+        self.cavern = mask(lambda g: "Cavern" in g.features)
+        self.murloc_start = mask(lambda g: "Murloc" in g.features)
+        self.size_icon = mask(lambda g: "Size" in g.features)
+        self.mountain = mask(lambda g: g.terrain == "Mountain")
+        self.terrain_mask = {t: mask(lambda g, t=t: g.terrain == t) for t in {g.terrain for g in regions}}
+        self.board_mask = tuple(mask(lambda g, b=b: g.board == b) for b in range(len(self.sides)))
+        self.is_mountain = tuple(g.terrain == "Mountain" for g in regions)
+        self.is_entry = tuple("Entry" in g.features for g in regions)
+
+    def ref(self, index: int) -> str:
+        return self.regions[index].ref
+
+    def index(self, ref: str | int) -> int:
+        """Flat index of a region given as "SIDE:ID", a bare id on a one-side map, or an int."""
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if 0 <= ref < self.n:
+                return ref
+            raise KeyError(f"region index {ref} is outside 0..{self.n - 1}")
+        key = str(ref).strip()
+        if key in self.refs:
+            return self.refs[key]
+        low = key.lower()
+        for reg in self.regions:
+            if reg.name.lower() == low:
+                return reg.index
+        raise KeyError(f"no region {ref!r} on this map")
+
+    def adjacent_to(self, mask: int) -> int:
+        out = 0
+        adj = self.adj
+        while mask:
+            low = mask & -mask
+            out |= adj[low.bit_length() - 1]
+            mask ^= low
+        return out

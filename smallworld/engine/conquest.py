@@ -1,0 +1,155 @@
+"""Targets, cost, payments and resolution of a conquest (§6.5-§6.10)."""
+
+from __future__ import annotations
+
+from smallworld.content.registry import MURLOCS
+from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.setup import return_banner
+from smallworld.engine.state import State
+
+
+class Attack:
+    """What a seat's conquests depend on, gathered once per listing (the hot path)."""
+
+    __slots__ = (
+        "adjacent",
+        "extra",
+        "first",
+        "minimum",
+        "own",
+        "race",
+        "reducers",
+        "seat",
+        "units",
+        "waivers",
+    )
+
+    def __init__(self, st: State, seat: int) -> None:
+        game = st.game
+        s = st.seats[seat]
+        self.seat = seat
+        self.race = s.active
+        self.own = st.race_mask.get(s.active, 0) if s.active else 0
+        self.first = self.own == 0
+        self.adjacent = game.map.adjacent_to(self.own)
+        self.units: list[Unit] = st.units(seat)
+        self.reducers = [u for u in self.units if game.overrides(u, "cost_reduction")]
+        self.waivers = [u for u in self.units if game.overrides(u, "waives_travel")]
+        self.minimum = max((u.min_per_region for u in self.units), default=1)
+        extra = 0
+        for u in self.units:
+            if game.overrides(u, "extra_targets"):
+                extra |= u.extra_targets(st, seat, self.first)
+        self.extra = extra
+
+
+def targets(st: State, att: Attack) -> int:
+    """Mask of the regions the seat may attack now (§6.5)."""
+    m = st.game.map
+    normal = m.entry if att.first else (att.adjacent | m.entry)
+    return ((normal & ~m.water) | att.extra) & ~att.own & ~st.immune
+
+
+def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
+    """Tokens the attacker must place to take `region` (§6.6)."""
+    m = st.game.map
+    c = 2 + st.tokens[region] + st.defense[region]
+    if m.is_mountain[region]:
+        c += 1
+    if m.is_entry[region] and not (att.adjacent >> region) & 1:
+        for u in att.waivers:
+            if u.waives_travel(st, att.seat, region, att.first):
+                break
+        else:
+            c += 1
+    if att.reducers:
+        red = 0
+        for u in att.reducers:
+            red += u.cost_reduction(st, att.seat, region, option)
+        if red:
+            c = max(c - red, 1)
+    return c if c >= att.minimum else att.minimum
+
+
+def payments(st: State, attacker: int, region: int) -> list[tuple[int | None, int, str]]:
+    """Coins due before the conquest of `region` may be declared (§6.7)."""
+    owner = st.owner_seat(st.race[region])
+    if owner is None or owner == attacker:
+        return []
+    out: list[tuple[int | None, int, str]] = []
+    game = st.game
+    for u in st.units(owner):
+        if game.overrides(u, "defender_payments"):
+            out.extend(u.defender_payments(st, attacker, region, owner))
+    return out
+
+
+def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -> None:
+    for payee, amount, _why in dues:
+        st.pay(attacker, payee, amount)
+
+
+def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -> ConquestInfo:
+    """Empty `region` of its defenders with their losses (§6.9); returns what was there."""
+    race = st.race[region]
+    n = st.tokens[region]
+    owner = st.owner_seat(race)
+    info = ConquestInfo(
+        region=region,
+        attacker=attacker if attacker is not None else -1,
+        defender_race=race,
+        defender_seat=owner,
+        defender_tokens=n,
+        was_nonempty=race is not None,
+        own_declined=owner is not None and owner == attacker,
+    )
+    if race is None:
+        st.clear_pieces(region, "removed_on_conquest")
+        return info
+    if race == MURLOCS:
+        st.set_region(region, None, 0)  # Murlocs never come back (§6.9)
+    elif owner is not None and st.seats[owner].active == race:
+        seat = st.seats[owner]
+        prevented = False
+        for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
+            if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
+                prevented = True
+                break
+        st.set_region(region, None, 0)
+        seat.hand += n
+        if not prevented and seat.hand > 0:
+            seat.hand -= 1
+            st.tray[race] += 1
+        if owner not in st.turn.withdrawn:
+            st.turn.withdrawn.append(owner)
+    else:
+        st.set_region(region, None, 0)
+        st.tray[race] += n
+        if owner is not None and not st.race_mask.get(race):
+            # The last token of an In-Decline race left the map (§6.17).
+            st.seats[owner].declined = None
+            st.seats[owner].declined_power = None
+            return_banner(st, race)
+    st.clear_pieces(region, "removed_on_conquest")
+    return info
+
+
+def resolve(st: State, seat: int, region: int, placed: int, option: str | None) -> None:
+    """A successful conquest: defenders out, attackers in, then per-conquest effects (§6.8)."""
+    race = st.seats[seat].active
+    assert race is not None
+    info = remove_defenders(st, region, seat, "conquest")
+    info.option = option
+    st.set_region(region, race, placed)
+    turn = st.turn
+    turn.conquests += 1
+    d = info.defender_race
+    if d is not None and d != MURLOCS and (not info.own_declined or st.game.options.own_decline_bonus):
+        turn.took[d] = turn.took.get(d, 0) + 1
+    game = st.game
+    for u in st.units(seat):
+        if game.overrides(u, "on_conquest"):
+            u.on_conquest(st, seat, info)
+    for _owner, u in st.all_units():
+        if game.overrides(u, "any_conquest"):
+            u.any_conquest(st, seat, info)

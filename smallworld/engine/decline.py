@@ -1,0 +1,56 @@
+"""Going into decline (§6.16)."""
+
+from __future__ import annotations
+
+from smallworld.engine.board_map import bits
+from smallworld.engine.setup import return_banner
+from smallworld.engine.state import State
+
+
+def remove_race(st: State, race: str) -> None:
+    """Take every token of `race` off the boards; emptied regions lose their pieces (§6.16 step 1)."""
+    for r in bits(st.occupied_mask(race)):
+        st.tray[race] += st.tokens[r]
+        st.set_region(r, None, 0)
+        st.clear_pieces(r, "removed_when_emptied")
+
+
+def go_into_decline(st: State, seat: int) -> None:
+    s = st.seats[seat]
+    game = st.game
+    race, power = s.active, s.power
+    assert race is not None and power is not None
+    if s.declined:  # step 1: the old In-Decline race leaves play
+        old = s.declined
+        remove_race(st, old)
+        s.declined = s.declined_power = None
+        return_banner(st, old)
+    for u in st.units(seat):  # step 4: content removes the pieces that stop working
+        if game.overrides(u, "on_decline"):
+            u.on_decline(st, seat)
+    keep = game.units[race].decline_keep
+    for r in bits(st.occupied_mask(race)):  # step 3
+        n = st.tokens[r]
+        k = min(n, keep)
+        st.tray[race] += n - k
+        if k == 0 and not _occupying_pieces(st, r):
+            st.set_region(r, None, 0)
+            st.clear_pieces(r, "removed_when_emptied")
+        else:
+            st.tokens[r] = k
+    st.tray[race] += s.hand
+    s.hand = 0
+    s.declined, s.declined_power = race, power  # step 2
+    s.active = s.power = None
+    st.power_discard.append(power)
+    if not st.occupied_mask(race):  # nothing left on the map: the banner returns (§6.17)
+        s.declined = s.declined_power = None
+        return_banner(st, race)
+
+
+def _occupying_pieces(st: State, r: int) -> bool:
+    p = st.pieces[r]
+    if not p:
+        return False
+    kinds = st.game.pieces
+    return any(kinds[k].occupies for k in p if k in kinds)

@@ -1,0 +1,358 @@
+"""Turn flow: the legal actions at every decision and the effect of each (§5, §6).
+
+`legal_actions` lists every decision of the seat to move. `apply` checks an action against that
+list and raises `IllegalActionError` naming the rule, leaving the state untouched; `apply_unchecked`
+is the fast path for search and simulation. Between decisions `advance` runs the automatic steps
+(scoring, the next turn, ...) and stops at the next decision or at a prompt that content raised.
+"""
+
+from __future__ import annotations
+
+from smallworld.engine import conquest, decline, scoring
+from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.errors import IllegalActionError
+from smallworld.engine.setup import refill_row, return_banner
+from smallworld.engine.state import CONQUER as P_CONQUER
+from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State, Turn
+from smallworld.engine.state import PICK as P_PICK
+
+# Pass-through phases (no decision): see `advance`.
+AFTER_CONQUESTS = "after_conquests"
+REDEPLOY_BEGIN = "redeploy_begin"
+WITHDRAWN_NEXT = "withdrawn_next"
+TURN_END = "turn_end"
+SCORE = "score"
+DECISION_PHASES = (P_PICK, START, P_CONQUER, REDEPLOY, WITHDRAWN, OVER)
+
+_END = Action(END)
+_DECLINE = Action(DECLINE)
+_EXPAND = Action(EXPAND)
+
+
+# --- listing ---------------------------------------------------------------------------------
+def legal_actions(st: State) -> list[Action]:
+    if st.pending:
+        return _prompt_actions(st)
+    ph = st.phase
+    if ph == P_CONQUER:
+        return _conquer_actions(st)
+    if ph in (REDEPLOY, WITHDRAWN):
+        return _deploy_actions(st)
+    if ph == P_PICK:
+        coins = st.seats[st.acting_seat].coins
+        return [Action(PICK, None, i) for i in range(min(len(st.row), coins + 1))]
+    if ph == START:
+        return [_DECLINE, _EXPAND]
+    return []
+
+
+def _prompt_actions(st: State) -> list[Action]:
+    prompt = st.pending[0]
+    unit = st.game.units[prompt["unit"]]
+    return list(unit.actions(st, prompt["seat"]))
+
+
+def _conquer_actions(st: State) -> list[Action]:
+    seat = st.acting_seat
+    s = st.seats[seat]
+    out: list[Action] = []
+    hand = s.hand
+    if hand > 0 and not st.turn.done:
+        att = conquest.Attack(st, seat)
+        game = st.game
+        optional = [u for u in att.units if game.overrides(u, "conquest_options")]
+        coins = s.coins
+        max_short = game.options.max_final_shortfall
+        cost = conquest.cost
+        for r in bits(conquest.targets(st, att)):
+            options: list[str | None] = [None]
+            for u in optional:
+                options.extend(u.conquest_options(st, seat, r))
+            for opt in options:
+                c = cost(st, att, r, opt)
+                if c > hand and (c - hand > max_short or hand < att.minimum):
+                    continue
+                if st.race[r] is not None:
+                    dues = conquest.payments(st, seat, r)
+                    if dues and sum(d[1] for d in dues) > coins:
+                        continue
+                out.append(Action(CONQUER if c <= hand else FINAL, r, opt))
+    if st.turn.conquests == 0 and not st.turn.done:
+        for r in bits(st.occupied_mask(s.active)):
+            out.append(Action(ABANDON, r))
+    for u in st.units(seat):
+        if st.game.overrides(u, "actions"):
+            out.extend(u.actions(st, seat))
+    out.append(_END)
+    return out
+
+
+def _deploy_actions(st: State) -> list[Action]:
+    s = st.seats[st.acting_seat]
+    out = []
+    many = s.hand > 1
+    for r in bits(st.occupied_mask(s.active)):
+        out.append(Action(DEPLOY, r))
+        if many:
+            out.append(Action(DEPLOY, r, "all"))
+    return out
+
+
+# --- applying --------------------------------------------------------------------------------
+def apply(st: State, action: Action) -> None:
+    """Apply a legal action; an illegal one raises `IllegalActionError` and changes nothing."""
+    if not isinstance(action, Action):
+        action = Action.from_json(action)
+    if action not in legal_actions(st):
+        raise diagnose(st, action)
+    apply_unchecked(st, action)
+
+
+def apply_unchecked(st: State, action: Action) -> None:
+    """Apply an action known to be legal (from `legal_actions`)."""
+    kind = action.kind
+    if st.pending:
+        prompt = st.pending[0]
+        st.game.units[prompt["unit"]].apply_action(st, action)
+    elif kind == CONQUER:
+        _conquer(st, action)
+    elif kind == DEPLOY:
+        _deploy(st, action)
+    elif kind == END:
+        st.turn.done = True
+        st.phase = AFTER_CONQUESTS
+    elif kind == PICK:
+        _pick(st, int(action.arg or 0))
+    elif kind == EXPAND:
+        _expand(st)
+    elif kind == DECLINE:
+        decline.go_into_decline(st, st.turn_seat)
+        st.phase = WITHDRAWN_NEXT
+    elif kind == FINAL:
+        _final(st, action)
+    elif kind == ABANDON:
+        _abandon(st, action.region or 0)
+    else:
+        _unit_for_kind(st, kind).apply_action(st, action)
+    advance(st)
+
+
+def _unit_for_kind(st: State, kind: str):  # type: ignore[no-untyped-def]
+    for u in st.units(st.acting_seat):
+        if kind in u.action_kinds:
+            return u
+    raise IllegalActionError("§6", f"no unit in play handles {kind!r}")
+
+
+def _pick(st: State, pos: int) -> None:
+    seat = st.acting_seat
+    s = st.seats[seat]
+    # AMB-45: pay 1 VC on each combo above from the coins held before collecting.
+    s.coins -= pos
+    for j in range(pos):
+        st.row[j][2] += 1
+    race, power, coins = st.row.pop(pos)
+    s.coins += coins
+    s.active, s.power = race, power
+    game = st.game
+    n = min(game.race_value[race] + game.power_value[power], st.tray[race])
+    st.tray[race] -= n
+    s.hand = n
+    refill_row(st)
+    for u in st.units(seat):
+        if game.overrides(u, "on_pick"):
+            u.on_pick(st, seat)
+    st.phase = P_CONQUER
+    _expand_hooks(st, seat)
+
+
+def _expand(st: State) -> None:
+    seat = st.acting_seat
+    s = st.seats[seat]
+    keep = st.min_per_region(s.active)
+    tokens = st.tokens
+    for r in bits(st.occupied_mask(s.active)):  # §6.2: ready your troops
+        extra = tokens[r] - keep
+        if extra > 0:
+            tokens[r] = keep
+            s.hand += extra
+    st.phase = P_CONQUER
+    _expand_hooks(st, seat)
+
+
+def _expand_hooks(st: State, seat: int) -> None:
+    game = st.game
+    for u in st.units(seat):
+        if game.overrides(u, "expand_start"):
+            u.expand_start(st, seat)
+
+
+def _conquer(st: State, action: Action) -> None:
+    seat = st.acting_seat
+    r = action.region
+    assert r is not None
+    opt = action.arg if isinstance(action.arg, str) else None
+    att = conquest.Attack(st, seat)
+    c = conquest.cost(st, att, r, opt)
+    if st.race[r] is not None:
+        conquest.pay_all(st, seat, conquest.payments(st, seat, r))
+    s = st.seats[seat]
+    s.hand -= c
+    conquest.resolve(st, seat, r, c, opt)
+    if s.hand == 0 and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
+        st.turn.done = True
+        st.phase = AFTER_CONQUESTS
+
+
+def _final(st: State, action: Action) -> None:
+    """The final conquest attempt with the reinforcement die (§6.10)."""
+    seat = st.acting_seat
+    r = action.region
+    assert r is not None
+    opt = action.arg if isinstance(action.arg, str) else None
+    att = conquest.Attack(st, seat)
+    c = conquest.cost(st, att, r, opt)
+    if st.race[r] is not None:
+        conquest.pay_all(st, seat, conquest.payments(st, seat, r))
+    roll = st.roll_die()
+    s = st.seats[seat]
+    st.turn.data["die"] = roll
+    if s.hand + roll >= c:
+        placed = s.hand
+        s.hand = 0
+        conquest.resolve(st, seat, r, placed, opt)
+    st.turn.done = True
+    st.phase = AFTER_CONQUESTS
+
+
+def _abandon(st: State, r: int) -> None:
+    s = st.seats[st.acting_seat]
+    s.hand += st.tokens[r]
+    st.set_region(r, None, 0)
+    st.clear_pieces(r, "removed_when_emptied")
+
+
+def _deploy(st: State, action: Action) -> None:
+    s = st.seats[st.acting_seat]
+    r = action.region
+    assert r is not None
+    n = s.hand if action.arg == "all" else 1
+    st.tokens[r] += n
+    s.hand -= n
+
+
+# --- automatic steps -------------------------------------------------------------------------
+def advance(st: State) -> None:
+    """Run the automatic steps until a decision is due or a prompt waits."""
+    game = st.game
+    while not st.pending:
+        ph = st.phase
+        if ph in DECISION_PHASES:
+            if ph == REDEPLOY and st.seats[st.acting_seat].hand == 0:
+                st.phase = WITHDRAWN_NEXT
+                continue
+            if ph == WITHDRAWN and st.seats[st.acting_seat].hand == 0:
+                st.phase = WITHDRAWN_NEXT
+                continue
+            return
+        seat = st.turn_seat
+        if ph == AFTER_CONQUESTS:
+            st.phase = REDEPLOY_BEGIN
+            for u in st.units(seat):
+                if game.overrides(u, "after_conquests"):
+                    u.after_conquests(st, seat)
+        elif ph == REDEPLOY_BEGIN:
+            _begin_redeploy(st, seat)
+        elif ph == WITHDRAWN_NEXT:
+            _next_withdrawn(st)
+        elif ph == TURN_END:
+            st.phase = SCORE
+            if st.seats[seat].active:
+                for u in st.units(seat):
+                    if game.overrides(u, "turn_end"):
+                        u.turn_end(st, seat)
+        elif ph == SCORE:
+            scoring.score_turn(st, seat)
+            _next_turn(st)
+        else:  # pragma: no cover - a phase name no branch knows is a bug
+            raise AssertionError(f"unknown phase {ph!r}")
+
+
+def _begin_redeploy(st: State, seat: int) -> None:
+    """§6.12: every Active token above each region's minimum comes back to hand to be placed."""
+    st.phase = REDEPLOY
+    st.acting_seat = seat
+    game = st.game
+    s = st.seats[seat]
+    for u in st.units(seat):
+        if game.overrides(u, "redeploy_start"):
+            u.redeploy_start(st, seat)
+    own = st.occupied_mask(s.active)
+    if not own:
+        st.phase = WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
+        return
+    keep = st.min_per_region(s.active)
+    tokens = st.tokens
+    for r in bits(own):
+        extra = tokens[r] - keep
+        if extra > 0:
+            tokens[r] = keep
+            s.hand += extra
+
+
+def _next_withdrawn(st: State) -> None:
+    """§6.9, §6.12: opponents redeploy withdrawn tokens, clockwise from the active player."""
+    n = len(st.seats)
+    for k in range(1, n):
+        d = (st.turn_seat + k) % n
+        s = st.seats[d]
+        if d in st.turn.withdrawn and s.hand > 0 and st.occupied_mask(s.active):
+            st.acting_seat = d
+            st.phase = WITHDRAWN
+            return
+    st.acting_seat = st.turn_seat
+    st.phase = TURN_END
+
+
+def _next_turn(st: State) -> None:
+    n = len(st.seats)
+    nxt = (st.turn_seat + 1) % n
+    if nxt == st.first_seat:
+        if st.round >= st.game.rounds:
+            scoring.end_game(st)
+            return
+        st.round += 1  # §5: the first player advances the Game Turn marker
+    begin_turn(st, nxt)
+
+
+def begin_turn(st: State, seat: int) -> None:
+    """§6.1: start of a turn, up to the decline-or-expand choice (or the pick)."""
+    st.turn = Turn()
+    st.turn_seat = st.acting_seat = seat
+    s = st.seats[seat]
+    game = st.game
+    if (
+        s.active is not None
+        and s.hand == 0
+        and not st.occupied_mask(s.active)
+        and game.options.tokenless_active_race == "return_and_pick"
+    ):
+        # AMB-34: an Active race with no token anywhere leaves play; the player picks anew.
+        if s.power:
+            st.power_discard.append(s.power)
+        return_banner(st, s.active)
+        s.active = s.power = None
+    st.phase = P_PICK if s.active is None else START
+    for owner, u in list(st.all_units()):
+        if game.overrides(u, "turn_start"):
+            u.turn_start(st, seat, owner)
+
+
+# --- errors ----------------------------------------------------------------------------------
+def diagnose(st: State, action: Action) -> IllegalActionError:
+    """Why `action` is not legal now, naming the rule it breaks."""
+    from smallworld.engine.diagnose import explain
+
+    rule, message = explain(st, action)
+    return IllegalActionError(rule, message, action)

@@ -1,0 +1,150 @@
+"""The hooks through which races, powers, artifacts and places change the rules.
+
+A content unit subclasses `Unit` and overrides only the hooks it needs; every hook here is a
+no-op. The engine asks `overrides(unit, name)` once per unit, so a hook nobody overrides costs
+nothing on the hot path. Units hold no game state: everything they track lives in the State
+(`seat.ext`, `state.turn.data`, region pieces), so a state stays plain JSON.
+
+Who is asked:
+- *own* hooks are asked of the units of the seat that acts (its Active race and power; its
+  In-Decline race and power too when the unit sets `works_in_decline`);
+- *defender* hooks (`defender_payments`, `prevent_loss`) are asked of the units of the seat whose
+  region is targeted;
+- *global* hooks (`any_conquest`, `turn_start`) are asked of every unit in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from smallworld.engine.actions import Action
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A kind of physical piece that sits in regions (Wisp Wall, Fort, Watch Tower, Beast, ...)."""
+
+    id: str
+    supply: int  # how many the box holds
+    defense: int = 0  # added to the conquest cost of its region (§6.6)
+    immune: bool = False  # its region cannot be targeted by other players (§9.6)
+    removed_on_conquest: bool = False  # discarded when its region is conquered (§6.8)
+    removed_when_emptied: bool = False  # discarded when its region has no race token left (§6.2)
+    occupies: bool = False  # makes its region non-empty and occupied (Beasts, Champion: §4)
+
+
+@dataclass
+class ConquestInfo:
+    """What a conquest met, judged before the defenders were removed (§6.8)."""
+
+    region: int
+    attacker: int
+    defender_race: str | None  # race that held the region, "murlocs", or None if empty
+    defender_seat: int | None  # seat owning that race (None for Murlocs and empty regions)
+    defender_tokens: int  # race tokens (and occupying pieces) that were there
+    was_nonempty: bool
+    own_declined: bool  # the attacker took a region of their own In-Decline race
+    option: str | None = None
+
+
+class Unit:
+    """A race, special power, artifact or legendary place. Override hooks as needed."""
+
+    id: ClassVar[str] = ""
+    kind: ClassVar[str] = ""  # "race", "power", "relic"
+    section: ClassVar[str] = ""  # rules section, e.g. "§8.15"
+    works_in_decline: ClassVar[bool] = False  # own hooks also apply to the In-Decline race/power
+    min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
+    decline_keep: ClassVar[int] = 1  # tokens turned per region on decline (§6.16 step 3)
+    loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
+    pieces: ClassVar[tuple[Piece, ...]] = ()  # pieces this unit brings into the game
+    action_kinds: ClassVar[frozenset[str]] = frozenset()  # action kinds handled by `apply_action`
+
+    # --- picking and turn flow -------------------------------------------------------------
+    def on_pick(self, st: State, seat: int) -> None:
+        """Just after the combo was picked (§6.3 step 5)."""
+
+    def turn_start(self, st: State, seat: int, owner: int) -> None:
+        """Global: start of `seat`'s turn, before the decline choice (§6.1 steps 2-3)."""
+
+    def expand_start(self, st: State, seat: int) -> None:
+        """Own: the seat expands this turn, or has just picked (§6.1 step 5)."""
+
+    def after_conquests(self, st: State, seat: int) -> None:
+        """Own: conquests are over, before redeployment (§6.11)."""
+
+    def redeploy_start(self, st: State, seat: int) -> None:
+        """Own: at the start of the active player's redeployment (§6.12)."""
+
+    def turn_end(self, st: State, seat: int) -> None:
+        """Own: end-of-turn placements, before scoring (§6.13)."""
+
+    def on_decline(self, st: State, seat: int) -> None:
+        """Own: the race has just gone into decline (§6.16 step 4)."""
+
+    # --- conquest --------------------------------------------------------------------------
+    def extra_targets(self, st: State, seat: int, first: bool) -> int:
+        """Own: mask of regions this unit makes targetable besides the normal ones (§6.5 c)."""
+        return 0
+
+    def waives_travel(self, st: State, seat: int, region: int, first: bool) -> bool:
+        """Own: True to waive the +1 travel cost on this Entry region (§6.5)."""
+        return False
+
+    def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
+        """Own: tokens taken off the conquest cost (§6.6); any reduction makes the minimum 1."""
+        return 0
+
+    def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
+        """Own: named once-per-turn options for a conquest of `region` (Frostmourne, ...)."""
+        return ()
+
+    def defender_payments(
+        self, st: State, attacker: int, region: int, owner: int
+    ) -> Iterable[tuple[int | None, int, str]]:
+        """Defender: coins the attacker must pay before conquering `region` (§6.7): (payee, VC, why)."""
+        return ()
+
+    def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
+        """Own: per-conquest effects of the attacker (§6.8 step 5)."""
+
+    def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
+        """Global: after any successful conquest (§6.8 step 4: Military Objectives)."""
+
+    def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
+        """Defender: return True to take the loss instead of one race token (§6.9)."""
+        return False
+
+    # --- scoring -----------------------------------------------------------------------------
+    def score(self, st: State, seat: int) -> int:
+        """Own: end-of-turn bonus of the Active race or power (§6.14)."""
+        return 0
+
+    def score_declined(self, st: State, seat: int) -> int:
+        """Own (In-Decline race): bonus that works In Decline (§6.14)."""
+        return 0
+
+    def faction(self, st: State, seat: int, base: str | None) -> str | None:
+        """Own: the faction the Active race fights for this turn (§6.15; Battleground)."""
+        return base
+
+    # --- decisions of its own -----------------------------------------------------------------
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        """Own: extra legal actions in the current step."""
+        return ()
+
+    def apply_action(self, st: State, action: Action) -> None:
+        """Apply an action of one of `action_kinds` (already known to be legal)."""
+        raise NotImplementedError(action.kind)
+
+    def hide(self, view: dict[str, Any], seat: int | None) -> None:
+        """Remove what `seat` may not know from a view (None: spectator)."""
+
+
+def overrides(unit: Unit, name: str) -> bool:
+    return getattr(type(unit), name) is not getattr(Unit, name)

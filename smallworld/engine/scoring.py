@@ -1,0 +1,60 @@
+"""End-of-turn scoring, the Faction Bonus (§6.14, §6.15) and the end of the game (§7)."""
+
+from __future__ import annotations
+
+from smallworld.engine.game import OPPOSED
+from smallworld.engine.state import OVER, State
+
+
+def turn_score(st: State, seat: int) -> dict[str, int]:
+    """What `seat` scores now, by item (regions, bonuses, Faction Bonus)."""
+    s = st.seats[seat]
+    game = st.game
+    units = game.units
+    out: dict[str, int] = {}
+    if s.active:
+        out["active_regions"] = st.occupied_mask(s.active).bit_count()
+        for uid in (s.active, s.power):
+            if uid and game.overrides(units[uid], "score"):
+                v = units[uid].score(st, seat)
+                if v:
+                    out[uid] = v
+        faction = game.faction.get(s.active)
+        for u in (units[s.active], units[s.power] if s.power else None):
+            if u is not None and game.overrides(u, "faction"):
+                faction = u.faction(st, seat, faction)
+        enemy = OPPOSED.get(faction or "")
+        if enemy:
+            bonus = sum(1 for race in st.turn.took if game.faction.get(race) == enemy)
+            if bonus:
+                out["faction_bonus"] = bonus
+    if s.declined:
+        out["declined_regions"] = st.occupied_mask(s.declined).bit_count()
+        for uid in (s.declined, s.declined_power):
+            if uid and game.overrides(units[uid], "score_declined"):
+                v = units[uid].score_declined(st, seat)
+                if v:
+                    out[f"{uid}_declined"] = v
+    return out
+
+
+def score_turn(st: State, seat: int) -> int:
+    items = turn_score(st, seat)
+    total = sum(items.values())
+    st.seats[seat].coins += total
+    st.turn.data["scored"] = items
+    return total
+
+
+def end_game(st: State) -> None:
+    """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory."""
+    coins = [s.coins for s in st.seats]
+    best = max(coins)
+    winners = [i for i, c in enumerate(coins) if c == best]
+    if len(winners) > 1 and st.game.options.tie_break == "race_tokens":
+        tokens = {i: st.race_tokens_on_board(i) for i in winners}
+        most = max(tokens.values())
+        winners = [i for i in winners if tokens[i] == most]
+    st.result = {"scores": coins, "winners": winners}
+    st.phase = OVER
+    st.acting_seat = -1

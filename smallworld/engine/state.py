@@ -1,0 +1,339 @@
+"""The mutable game state: plain data that round-trips exactly through JSON.
+
+Only `apply` (in `flow`) changes a state on behalf of a player; the helpers here keep the derived
+indexes (`race_mask`, `defense`, `immune`) in step with the region arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from smallworld.content.registry import MURLOCS
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from smallworld.engine.game import Game
+    from smallworld.engine.hooks import Unit
+
+# Phases. Decision phases wait for an action; the others are passed through by `flow.advance`.
+PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = "pick", "start", "conquer", "redeploy", "withdrawn", "over"
+
+
+class Seat:
+    __slots__ = ("active", "coins", "declined", "declined_power", "ext", "hand", "power")
+
+    def __init__(self, coins: int = 5) -> None:
+        self.coins = coins
+        self.active: str | None = None
+        self.power: str | None = None
+        self.declined: str | None = None
+        self.declined_power: str | None = None
+        self.hand = 0  # Active-race tokens in hand (§4)
+        self.ext: dict[str, Any] = {}  # content-owned data (Champion in hand, Worgen form, ...)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "coins": self.coins,
+            "active": self.active,
+            "power": self.power,
+            "declined": self.declined,
+            "declined_power": self.declined_power,
+            "hand": self.hand,
+            "ext": self.ext,
+        }
+
+    def copy(self) -> Seat:
+        s = Seat.__new__(Seat)
+        s.coins, s.active, s.power = self.coins, self.active, self.power
+        s.declined, s.declined_power, s.hand = self.declined, self.declined_power, self.hand
+        s.ext = {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in self.ext.items()}
+        return s
+
+
+class Turn:
+    """What happened so far in the current turn (cleared at the start of each turn)."""
+
+    __slots__ = ("conquests", "data", "done", "took", "withdrawn")
+
+    def __init__(self) -> None:
+        self.conquests = 0  # successful conquests this turn
+        self.done = False  # conquests are over (the player ended them or made the final attempt)
+        self.took: dict[str, int] = {}  # race id -> regions conquered from it (§6.15)
+        self.withdrawn: list[int] = []  # seats that withdrew tokens this turn (§6.9)
+        self.data: dict[str, Any] = {}  # content-owned: once-per-turn uses, counts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "conquests": self.conquests,
+            "done": self.done,
+            "took": self.took,
+            "withdrawn": self.withdrawn,
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Turn:
+        t = cls()
+        t.conquests = int(d.get("conquests", 0))
+        t.done = bool(d.get("done", False))
+        t.took = {str(k): int(v) for k, v in d.get("took", {}).items()}
+        t.withdrawn = [int(x) for x in d.get("withdrawn", [])]
+        t.data = dict(d.get("data", {}))
+        return t
+
+    def copy(self) -> Turn:
+        return Turn.from_json(self.to_json())
+
+
+class State:
+    __slots__ = (
+        "acting_seat",
+        "defense",
+        "first_seat",
+        "game",
+        "immune",
+        "pending",
+        "phase",
+        "pieces",
+        "power_discard",
+        "power_stack",
+        "race",
+        "race_mask",
+        "race_stack",
+        "result",
+        "rng",
+        "rolls",
+        "round",
+        "row",
+        "seats",
+        "supply",
+        "tokens",
+        "tray",
+        "turn",
+        "turn_seat",
+    )
+
+    def __init__(self, game: Game) -> None:
+        n = game.map.n
+        self.game = game
+        self.round = 1
+        self.first_seat = 0
+        self.turn_seat = 0
+        self.acting_seat = 0
+        self.phase = PICK
+        self.seats = [Seat() for _ in range(game.players)]
+        self.race: list[str | None] = [None] * n
+        self.tokens = [0] * n
+        self.pieces: list[dict[str, int] | None] = [None] * n
+        self.defense = [0] * n
+        self.immune = 0
+        self.race_mask: dict[str, int] = {}
+        self.tray: dict[str, int] = dict(game.tray_size)
+        self.row: list[list[Any]] = []  # [race, power, coins] per visible combo, position 0 first
+        self.race_stack: list[str] = []
+        self.power_stack: list[str] = []
+        self.power_discard: list[str] = []
+        self.supply = {p.id: p.supply for p in game.pieces.values()}
+        self.turn = Turn()
+        self.pending: list[dict[str, Any]] = []  # decisions that content asked for (prompts)
+        self.rng = Rng(0)
+        self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
+        self.result: dict[str, Any] | None = None
+
+    # --- queries -------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def current_seat(self) -> int:
+        return self.acting_seat
+
+    def occupied_mask(self, race: str | None) -> int:
+        return self.race_mask.get(race, 0) if race else 0
+
+    def is_nonempty(self, region: int) -> bool:
+        return self.race[region] is not None
+
+    def owner_seat(self, race: str | None) -> int | None:
+        """The seat whose Active or In-Decline race this is (None for Murlocs and nobody)."""
+        if race is None or race == MURLOCS:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.active == race or s.declined == race:
+                return i
+        return None
+
+    def is_active_race(self, race: str | None) -> bool:
+        return race is not None and any(s.active == race for s in self.seats)
+
+    def units(self, seat: int) -> list[Unit]:
+        """The units whose *own* hooks apply to this seat now (Active race and power, and the
+        In-Decline race and power where they work In Decline)."""
+        s = self.seats[seat]
+        u = self.game.units
+        out = []
+        if s.active:
+            out.append(u[s.active])
+        if s.power:
+            out.append(u[s.power])
+        if s.declined and u[s.declined].works_in_decline:
+            out.append(u[s.declined])
+        if s.declined_power and u[s.declined_power].works_in_decline:
+            out.append(u[s.declined_power])
+        return out
+
+    def all_units(self) -> Iterator[tuple[int, Unit]]:
+        for i in range(len(self.seats)):
+            for unit in self.units(i):
+                yield i, unit
+
+    def min_per_region(self, race: str | None) -> int:
+        return self.game.units[race].min_per_region if race and race != MURLOCS else 1
+
+    def race_tokens_on_board(self, seat: int) -> int:
+        s = self.seats[seat]
+        total = 0
+        for race in (s.active, s.declined):
+            for r in bits(self.occupied_mask(race)):
+                total += self.tokens[r]
+        return total
+
+    # --- changes used by the engine and by content ------------------------------------------
+    def set_region(self, region: int, race: str | None, tokens: int) -> None:
+        old = self.race[region]
+        if old is not None and old != race:
+            m = self.race_mask[old] & ~(1 << region)
+            if m:
+                self.race_mask[old] = m
+            else:
+                del self.race_mask[old]
+        self.race[region] = race
+        self.tokens[region] = tokens
+        if race is not None:
+            self.race_mask[race] = self.race_mask.get(race, 0) | (1 << region)
+
+    def gain(self, seat: int, coins: int) -> None:
+        self.seats[seat].coins += coins
+
+    def pay(self, payer: int, payee: int | None, coins: int) -> int:
+        """Move up to `coins` from `payer` to `payee` (None = the stash); returns what was paid."""
+        paid = min(coins, self.seats[payer].coins)
+        self.seats[payer].coins -= paid
+        if payee is not None:
+            self.seats[payee].coins += paid
+        return paid
+
+    def roll_die(self) -> int:
+        if self.rolls:
+            return self.rolls.pop(0)
+        faces = self.game.options.die_faces
+        return faces[self.rng.randbelow(len(faces))]
+
+    def add_piece(self, region: int, kind: str, count: int = 1) -> int:
+        """Put up to `count` pieces from the supply into `region`; returns how many were placed."""
+        n = min(count, self.supply.get(kind, 0))
+        if n <= 0:
+            return 0
+        self.supply[kind] -= n
+        p = self.pieces[region]
+        if p is None:
+            p = self.pieces[region] = {}
+        p[kind] = p.get(kind, 0) + n
+        self._refresh_pieces(region)
+        return n
+
+    def remove_piece(self, region: int, kind: str, count: int | None = None) -> int:
+        p = self.pieces[region]
+        if not p or kind not in p:
+            return 0
+        n = p[kind] if count is None else min(count, p[kind])
+        p[kind] -= n
+        if not p[kind]:
+            del p[kind]
+        if not p:
+            self.pieces[region] = None
+        self.supply[kind] = self.supply.get(kind, 0) + n
+        self._refresh_pieces(region)
+        return n
+
+    def _refresh_pieces(self, region: int) -> None:
+        p = self.pieces[region]
+        kinds = self.game.pieces
+        d, imm = 0, False
+        if p:
+            for k, n in p.items():
+                piece = kinds.get(k)
+                if piece is not None:
+                    d += piece.defense * n
+                    imm = imm or piece.immune
+        self.defense[region] = d
+        if imm:
+            self.immune |= 1 << region
+        else:
+            self.immune &= ~(1 << region)
+
+    def clear_pieces(self, region: int, flag: str) -> None:
+        """Remove every piece of a kind that has `flag` set (e.g. "removed_on_conquest")."""
+        p = self.pieces[region]
+        if not p:
+            return
+        for k in list(p):
+            piece = self.game.pieces.get(k)
+            if piece is not None and getattr(piece, flag):
+                self.remove_piece(region, k)
+
+    def rebuild_indexes(self) -> None:
+        self.race_mask = {}
+        for r, race in enumerate(self.race):
+            if race is not None:
+                self.race_mask[race] = self.race_mask.get(race, 0) | (1 << r)
+        self.immune = 0
+        for r in range(len(self.race)):
+            self._refresh_pieces(r)
+
+    # --- copying and JSON --------------------------------------------------------------------
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.game = self.game
+        c.round, c.first_seat, c.turn_seat = self.round, self.first_seat, self.turn_seat
+        c.acting_seat, c.phase = self.acting_seat, self.phase
+        c.seats = [s.copy() for s in self.seats]
+        c.race = self.race[:]
+        c.tokens = self.tokens[:]
+        c.pieces = [dict(p) if p else None for p in self.pieces]
+        c.defense = self.defense[:]
+        c.immune = self.immune
+        c.race_mask = dict(self.race_mask)
+        c.tray = dict(self.tray)
+        c.row = [r[:] for r in self.row]
+        c.race_stack = self.race_stack[:]
+        c.power_stack = self.power_stack[:]
+        c.power_discard = self.power_discard[:]
+        c.supply = dict(self.supply)
+        c.turn = self.turn.copy()
+        c.pending = [dict(p) for p in self.pending]
+        c.rng = Rng(self.rng.state)
+        c.rolls = self.rolls[:]
+        c.result = self.result
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        from smallworld.engine.serialize import state_to_json
+
+        return state_to_json(self)
+
+    # Decision interface (see `flow`); kept here so callers need only the state.
+    def legal_actions(self) -> list[Action]:
+        from smallworld.engine.flow import legal_actions
+
+        return legal_actions(self)
+
+    def apply(self, action: Action) -> None:
+        from smallworld.engine.flow import apply
+
+        apply(self, action)
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
