@@ -1,0 +1,113 @@
+"""The `smallworld` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _play(args: argparse.Namespace) -> int:
+    from smallworld.tui import run_play
+
+    return run_play(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from smallworld.bench import bench
+
+    out = bench(args.players, args.games, args.seed)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['games']} random {out['players']}-player games in {out['seconds']} s on one core")
+        print(f"  games/s:        {out['games_per_second']}")
+        print(f"  decisions/s:    {out['decisions_per_second']}  ({out['decisions']} decisions)")
+        print(f"  listings/s:     {out['listings_per_second']}")
+    return 0
+
+
+def _scenario_run(args: argparse.Namespace) -> int:
+    from smallworld import scenario
+    from smallworld.engine.errors import SmallworldError
+
+    try:
+        outcome = scenario.run(scenario.load(args.file))
+    except SmallworldError as e:
+        print(json.dumps({"error": {"rule": None, "message": str(e)}}, indent=1))
+        return 2
+    print(json.dumps(outcome.to_json(), indent=1, ensure_ascii=False))
+    return 1 if outcome.error else 0
+
+
+def _content(args: argparse.Namespace) -> int:
+    from smallworld.content import registry
+
+    data: dict[str, Any] = {
+        "races": [e.to_json() for e in registry.races().values()],
+        "powers": [e.to_json() for e in registry.powers().values()],
+        "artifacts": [],
+        "places": [],
+    }
+    if args.json:
+        print(json.dumps(data, indent=1, ensure_ascii=False))
+        return 0
+    for key in ("races", "powers"):
+        print(key.upper())
+        for e in data[key]:
+            extra = f" {e['faction']:<8}" if key == "races" else ""
+            done = "" if e["implemented"] else "  (effect not implemented yet)"
+            print(f"  {e['name']:<14}{extra} {e['value']:>2}  source: {e['source']}{done}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="smallworld", description="Small World of Warcraft: engine and tools.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a game in the terminal against random bots")
+    play.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 = first listed)")
+    play.add_argument("--load", type=Path, help="resume a saved game")
+    play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
+    play.set_defaults(func=_play)
+
+    b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")
+    b.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
+    b.add_argument("--games", type=int, default=100)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=_bench)
+
+    sc = sub.add_parser("scenario", help="position files")
+    scs = sc.add_subparsers(dest="scenario_command", required=True)
+    run = scs.add_parser("run", help="load a position, apply its actions, print the result as JSON")
+    run.add_argument("file", type=Path)
+    run.set_defaults(func=_scenario_run)
+
+    c = sub.add_parser("content", help="races, powers, artifacts and places with their values and sources")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_content)
+
+    from smallworld.boards.cli import add_parser as add_boards
+
+    add_boards(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print()
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Text forms of actions: `conquer L1a:4`, `final L1a:4`, `deploy L1a:4 all`, `pick 2`, `decline`.
+
+Parsing matches the text against the legal actions, so anything that parses is legal; a text
+that names no legal action raises `IllegalActionError` with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from smallworld.engine.actions import Action
+from smallworld.engine.errors import IllegalActionError, SmallworldError
+from smallworld.engine.game import Game
+from smallworld.engine.state import State
+
+
+def to_text(game: Game, a: Action) -> str:
+    parts = [a.kind]
+    if a.region is not None:
+        parts.append(game.map.ref(a.region))
+    if a.arg is not None:
+        parts.append(str(a.arg))
+    return " ".join(parts)
+
+
+def parse(st: State, text: str) -> Action:
+    """The action a text names (checked only for form; `State.apply` checks legality)."""
+    words = text.split()
+    if not words:
+        raise SmallworldError("action: empty text")
+    kind = words[0].lower()
+    region: int | None = None
+    rest = words[1:]
+    if rest:
+        try:
+            region = st.game.map.index(rest[0])
+            rest = rest[1:]
+        except KeyError:
+            region = None
+    arg: int | str | None = None
+    if rest:
+        word = " ".join(rest)
+        arg = int(word) if word.lstrip("-").isdigit() else word
+    if region is None and words[1:] and kind != "pick" and isinstance(arg, str):
+        # A region-taking kind with an unknown region name: say so instead of "not legal".
+        known = {a.kind for a in st.legal_actions() if a.region is not None}
+        if kind in known:
+            raise IllegalActionError("§2.2", f"no region {words[1]!r} on this map")
+    return Action(kind, region, arg)
