@@ -10,6 +10,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def seeded_randbelow(seed: int) -> Any:
+def seeded_randbelow(seed: int) -> Callable[[int], int]:
     """The randbelow the CLI uses for `--seed`; the engine passes its own seeded generator instead."""
     return random.Random(seed).randrange
 
