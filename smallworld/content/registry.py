@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from smallworld.engine import constants
 from smallworld.engine.hooks import Piece, Unit
 
 DATA = Path(__file__).parent / "data"
@@ -120,8 +121,8 @@ def powers() -> dict[str, Entry]:
     return out
 
 
-MURLOCS = "murlocs"
-MURLOC_SUPPLY = 15
+MURLOCS = constants.MURLOCS
+MURLOC_SUPPLY = constants.MURLOC_SUPPLY
 
 
 def pieces() -> dict[str, Piece]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from smallworld.content.registry import MURLOCS
+from smallworld.engine.constants import MURLOCS
 from smallworld.engine.hooks import ConquestInfo, Unit
 from smallworld.engine.setup import return_banner
 from smallworld.engine.state import State

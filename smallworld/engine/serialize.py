@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from smallworld.content.registry import MURLOCS
+from smallworld.engine.constants import MURLOCS
 from smallworld.engine.errors import PositionError
 from smallworld.engine.rng import Rng
 from smallworld.engine.state import Seat, State, Turn

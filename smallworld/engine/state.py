@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from smallworld.content.registry import MURLOCS
+from smallworld.engine.constants import MURLOCS
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.rng import Rng

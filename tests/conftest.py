@@ -1,0 +1,81 @@
+"""Shared helpers: random complete games and the engine invariants checked after every action."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from smallworld.engine import Action, Game, Settings, State
+from smallworld.engine.board_map import bits
+from smallworld.engine.constants import MURLOCS
+
+
+def tiny_side(sid: str = "T", size: str = "S") -> dict[str, Any]:
+    """An 8-region ring island with a Lake; regions 1, 3 and 5 are Entry regions."""
+    terrains = ["Fields", "Forest", "Hill", "Mountain", "Swamp", "Fields", "Forest", "Lake"]
+    feats: dict[int, list[str]] = {1: ["Entry"], 2: ["Murloc", "Magic"], 3: ["Entry"], 4: ["Size"],
+                                   5: ["Entry"], 6: ["Murloc", "Cavern"]}
+    regions = []
+    for i in range(1, 9):
+        adj = sorted({(i - 2) % 8 + 1, i % 8 + 1})
+        regions.append({"id": i, "name": f"{sid}{i}", "terrain": terrains[i - 1],
+                        "features": feats.get(i, []), "adjacent": adj})
+    return {"id": sid, "size": size, "regions": regions}
+
+
+def check_invariants(st: State) -> None:
+    """§1.2 tray limits, §1.3 coins, one race per region, a decision for the seat to move."""
+    game = st.game
+    on_board: dict[str, int] = {}
+    for r, race in enumerate(st.race):
+        if race is None:
+            assert st.tokens[r] == 0, f"region {r} has tokens but no race"
+            continue
+        on_board[race] = on_board.get(race, 0) + st.tokens[r]
+        assert st.tokens[r] >= 1 or st.pieces[r], f"region {r} is held by {race} with nothing in it"
+        assert race == MURLOCS or st.owner_seat(race) is not None, f"{race} in region {r} belongs to nobody"
+        assert (st.race_mask[race] >> r) & 1, "race_mask out of step"
+    for race, size in game.tray_size.items():
+        hand = sum(s.hand for s in st.seats if s.active == race)
+        total = on_board.get(race, 0) + hand + st.tray[race]
+        if race == MURLOCS:
+            assert total <= size, "more Murlocs than the box holds"
+        else:
+            assert total == size, f"{race}: {total} tokens accounted for, tray holds {size}"
+        assert st.tray[race] >= 0
+    seen: set[str] = set()
+    for s in st.seats:
+        assert s.coins >= 0, "negative coins"
+        for race in (s.active, s.declined):
+            if race:
+                assert race not in seen, f"{race} held twice"
+                seen.add(race)
+        assert s.hand >= 0
+    visible = {c[0] for c in st.row} | set(st.race_stack)
+    assert not (visible & seen), "a banner in play is also on offer"
+    for k, left in st.supply.items():
+        assert left >= 0, f"supply of {k} negative"
+    if st.phase in ("pick", "start"):
+        for s in st.seats:
+            if s.active:
+                for r in bits(st.occupied_mask(s.active)):
+                    assert st.tokens[r] >= st.min_per_region(s.active)
+    if st.is_over():
+        assert st.legal_actions() == []
+        assert st.result is not None
+    else:
+        assert st.legal_actions(), f"seat {st.acting_seat} has no legal action in phase {st.phase}"
+
+
+def play_random(settings: Settings, choice_seed: int, check: bool = False) -> tuple[State, list[Action]]:
+    st = Game(settings).new_initial_state()
+    rnd = random.Random(choice_seed)
+    log: list[Action] = []
+    while not st.is_over():
+        la = st.legal_actions()
+        a = la[rnd.randrange(len(la))]
+        st.apply(a)
+        log.append(a)
+        if check:
+            check_invariants(st)
+    return st, log

@@ -1,0 +1,57 @@
+"""Illegal actions name their rule and change nothing (§6.3, §6.5, §6.10, §6.12)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from smallworld.engine import Action, Game, IllegalActionError, Settings, SmallworldError
+
+
+def snapshot(st: object) -> str:
+    return json.dumps(st.to_json(), sort_keys=True)  # type: ignore[attr-defined]
+
+
+def test_random_illegal_actions_are_rejected_without_change() -> None:
+    rnd = random.Random(5)
+    st = Game(Settings(players=3, seed=2)).new_initial_state()
+    kinds = ["pick", "decline", "expand", "conquer", "final", "abandon", "end", "deploy", "bogus"]
+    rejected = 0
+    while not st.is_over():
+        la = st.legal_actions()
+        for _ in range(5):
+            cand = Action(rnd.choice(kinds), rnd.choice([None, *range(st.game.map.n + 2)]),
+                          rnd.choice([None, 0, 3, "all", "x"]))
+            if cand in la:
+                continue
+            before = snapshot(st)
+            with pytest.raises(IllegalActionError) as e:
+                st.apply(cand)
+            assert e.value.rule.startswith("§"), e.value
+            assert snapshot(st) == before
+            rejected += 1
+        st.apply(la[rnd.randrange(len(la))])
+    assert rejected > 100
+
+
+def test_malformed_actions_raise_a_clear_error() -> None:
+    st = Game(Settings(players=2, seed=1)).new_initial_state()
+    before = snapshot(st)
+    for bad in (["conquer", "x"], [1, 2], {"kind": None}, "pick", [], ["pick", None, 1.5]):
+        with pytest.raises(SmallworldError):
+            st.apply(bad)  # type: ignore[arg-type]
+    assert snapshot(st) == before
+
+
+def test_unaffordable_pick_names_the_rule() -> None:
+    """§6.3: a player who cannot pay for a combo cannot choose it."""
+    st = Game(Settings(players=2, seed=1)).new_initial_state()
+    st.seats[st.acting_seat].coins = 2
+    assert Action("pick", None, 2) in st.legal_actions()
+    before = snapshot(st)
+    with pytest.raises(IllegalActionError, match="costs 3 VC") as e:
+        st.apply(Action("pick", None, 3))
+    assert e.value.rule == "§6.3"
+    assert snapshot(st) == before
