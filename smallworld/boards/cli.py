@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     r = sub.add_parser("render", help="write an SVG of one side or of a seeded game's table")
     r.add_argument("side", nargs="?", help="side id, e.g. L1a")
     r.add_argument("--players", type=int, choices=sorted(SIZES_BY_PLAYERS), help="draw a table for P players")
-    r.add_argument("--seed", type=int, default=0, help="seed for the table draw (random.Random(seed))")
+    r.add_argument("--seed", type=int, default=0, help="game seed: the table of the game with this seed")
     r.add_argument("-o", "--output", type=Path, required=True, help="SVG file to write")
     r.set_defaults(func=cmd_render)
     return p
@@ -100,8 +99,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def seeded_randbelow(seed: int) -> Callable[[int], int]:
-    """The randbelow the CLI uses for `--seed`; the engine passes its own seeded generator instead."""
-    return random.Random(seed).randrange
+    """The same draw as a game created with this seed (the engine's board generator)."""
+    from smallworld.engine.rng import board_draw_rng
+
+    return board_draw_rng(seed).randbelow
 
 
 def cmd_render(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from smallworld.engine.board_map import Map
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import Piece, Unit, overrides
 from smallworld.engine.options import ROUNDS, Settings
-from smallworld.engine.rng import Rng, seed_state
+from smallworld.engine.rng import board_draw_rng
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -24,8 +24,7 @@ def _resolve_sides(settings: Settings) -> list[BoardSide]:
     from smallworld.boards.errors import BoardFormatError
 
     if settings.boards is None:
-        rng = Rng(seed_state(settings.seed) ^ 0xB0A2D)
-        ids = draw_sides(settings.players, rng.randbelow)
+        ids = draw_sides(settings.players, board_draw_rng(settings.seed).randbelow)
         return [loader.load_side(i) for i in ids]
     sides = []
     for i, b in enumerate(settings.boards):

@@ -43,3 +43,9 @@ class Rng:
 def seed_state(seed: int) -> int:
     """Spread a small user seed over 64 bits so that seeds 1 and 2 start far apart."""
     return Rng(seed * 0x2545F4914F6CDD1D + 1).next64()
+
+
+def board_draw_rng(seed: int) -> Rng:
+    """The generator that draws a game's boards (§3.1): its own stream, so `smallworld boards render
+    --seed S` shows the same table as a game with seed S without building the game."""
+    return Rng(seed_state(seed) ^ 0xB0A2D)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.board_map import bits
+from smallworld.engine.constants import MURLOCS
 from smallworld.engine.rng import Rng, seed_state
 from smallworld.engine.state import State
 

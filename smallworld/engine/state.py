@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
+from smallworld.engine.constants import MURLOCS
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:

@@ -47,3 +47,14 @@ def test_rejects_bad_input() -> None:
         draw_sides(6, random.Random(0).randrange)
     with pytest.raises(ValueError, match="outside"):
         draw_sides(2, lambda n: n)
+
+
+def test_render_seed_draws_the_same_table_as_a_game() -> None:
+    """§3.1: the CLI's seeded table is the table of the game with that seed."""
+    from smallworld.boards.cli import seeded_randbelow
+    from smallworld.engine import Game, Settings
+
+    for players in (2, 3, 4, 5):
+        for seed in (0, 1, 99):
+            game = Game(Settings(players=players, seed=seed))
+            assert draw_sides(players, seeded_randbelow(seed)) == [s.id for s in game.map.sides]

@@ -1,0 +1,179 @@
+"""Words for the play screen: names of seats and regions, actions described, typed moves parsed."""
+
+from __future__ import annotations
+
+from smallworld.content import registry
+from smallworld.content.registry import MURLOCS
+from smallworld.engine import conquest
+from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.notation import to_text
+from smallworld.engine.state import State
+
+
+class InputError(ValueError):
+    """A typed line that names no move; the message says why, for the prompt to repeat."""
+
+
+def race_name(race: str | None) -> str:
+    if race is None:
+        return "-"
+    if race == MURLOCS:
+        return "Murlocs"
+    entry = registry.races().get(race)
+    return entry.name if entry else race
+
+
+def power_name(power: str | None) -> str:
+    if power is None:
+        return "-"
+    entry = registry.powers().get(power)
+    return entry.name if entry else power
+
+
+def seat_name(seat: int, human: int) -> str:
+    return "You" if seat == human else f"Seat {seat}"
+
+
+def combo_tokens(st: State, race: str, power: str) -> int:
+    """Tokens a combo gives when picked now (capped by what is left in the race's tray)."""
+    game = st.game
+    return min(game.race_value[race] + game.power_value[power], st.tray.get(race, 0))
+
+
+def region_label(st: State, r: int) -> str:
+    reg = st.game.map.regions[r]
+    return f"{r} {reg.name} ({reg.terrain})"
+
+
+def holder(st: State, r: int, human: int) -> str:
+    """Who holds region `r`, as the player would say it."""
+    race = st.race[r]
+    if race is None:
+        return "empty"
+    if race == MURLOCS:
+        return "Murlocs"
+    owner = st.owner_seat(race)
+    who = "nobody" if owner is None else seat_name(owner, human)
+    if owner is not None and st.seats[owner].declined == race:
+        return f"{who} ({race_name(race)}, in decline)"
+    return f"{who} ({race_name(race)})"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def describe(st: State, a: Action, human: int) -> str:
+    """One legal move of the seat to act, in words, with what it costs and gives."""
+    seat = st.acting_seat
+    s = st.seats[seat]
+    kind = a.kind
+    if kind == PICK and isinstance(a.arg, int) and 0 <= a.arg < len(st.row):
+        race, power, coins = st.row[a.arg]
+        cost = f"costs {plural(a.arg, 'coin')}" if a.arg else "free"
+        extra = f", collect {plural(coins, 'coin')}" if coins else ""
+        return (
+            f"pick {race_name(race)} + {power_name(power)} "
+            f"({combo_tokens(st, race, power)} tokens) — {cost}{extra}"
+        )
+    if kind == DECLINE:
+        return f"go into decline ({race_name(s.active)} stop; you score, then pick anew next turn)"
+    if kind == EXPAND:
+        keep = st.min_per_region(s.active)
+        ready = s.hand + sum(max(st.tokens[r] - keep, 0) for r in bits(st.occupied_mask(s.active)))
+        return f"expand with {race_name(s.active)} ({plural(ready, 'token')} ready to conquer)"
+    if kind in (CONQUER, FINAL) and a.region is not None:
+        opt = a.arg if isinstance(a.arg, str) else None
+        cost = conquest.cost(st, conquest.Attack(st, seat), a.region, opt)
+        target = region_label(st, a.region)
+        who = holder(st, a.region, human)
+        frm = "" if who == "empty" else f" from {who}"
+        dues = sum(d[1] for d in conquest.payments(st, seat, a.region))
+        pay = f", pay {plural(dues, 'coin')}" if dues else ""
+        using = f" using {opt}" if opt else ""
+        if kind == CONQUER:
+            return f"conquer {target}{frm}{using} — costs {cost} of your {s.hand} tokens{pay}"
+        short = cost - s.hand
+        return f"final attempt on {target}{frm}{using} (needs the die: {short} short){pay}"
+    if kind == ABANDON and a.region is not None:
+        n = st.tokens[a.region]
+        return f"abandon {region_label(st, a.region)} (take back {plural(n, 'token')})"
+    if kind == END:
+        return f"end conquests ({plural(s.hand, 'token')} in hand go to redeployment)"
+    if kind == DEPLOY and a.region is not None:
+        name = region_label(st, a.region)
+        now = st.tokens[a.region]
+        if a.arg == "all":
+            return f"deploy all {s.hand} tokens to {name} (then {now + s.hand} there)"
+        return f"deploy 1 token to {name} (then {now + 1} there)"
+    return to_text(st.game, a)
+
+
+def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
+    """The region the leading words name (flat number, ref, full or unique partial name) and the
+    words after it; the longest name wins so "deploy Ashen Vale all" splits correctly."""
+    m = st.game.map
+    first = words[0]
+    if first.isdigit():
+        r = int(first)
+        if r >= m.n:
+            raise InputError(f"no region {r}: regions are numbered 0..{m.n - 1}")
+        return r, words[1:]
+    for k in range(len(words), 0, -1):
+        phrase = " ".join(words[:k])
+        try:
+            return m.index(phrase), words[k:]
+        except KeyError:
+            pass
+    for k in range(len(words), 0, -1):
+        phrase = " ".join(words[:k]).lower()
+        hits = [reg.index for reg in m.regions if phrase in reg.name.lower()]
+        if len(hits) == 1:
+            return hits[0], words[k:]
+        if len(hits) > 1 and k == 1:
+            names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:4])
+            raise InputError(f"{phrase!r} matches several regions: {names}")
+    raise InputError(f"no region {' '.join(words)!r} on this map — type its number from the board table")
+
+
+ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPLOY, "done": END, "stop": END}
+
+
+def parse_move(st: State, text: str) -> Action:
+    """The action a typed line names: `conquer 7`, `conquer Ashen Vale`, `deploy 7 all`, `pick 2`.
+
+    Only the form is checked here; legality is left to `State.apply` so its rule is reported."""
+    words = text.split()
+    if not words:
+        raise InputError("empty move")
+    kind = ALIASES.get(words[0].lower(), words[0].lower())
+    rest = words[1:]
+    if kind == PICK:
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise InputError(f"say which combo: pick 0..{max(len(st.row) - 1, 0)} (its position in the row)")
+        return Action(PICK, None, int(rest[0]))
+    if kind in (DECLINE, EXPAND, END):
+        if rest:
+            raise InputError(f"{kind!r} takes nothing after it")
+        return Action(kind)
+    if kind in (CONQUER, FINAL, ABANDON, DEPLOY):
+        if not rest:
+            raise InputError(f"say which region: {kind} NUMBER (or its name)")
+        r, tail = _find_region(st, rest)
+        arg: str | int | None = " ".join(tail) if tail else None
+        if kind == DEPLOY and arg not in (None, "all"):
+            raise InputError("deploy takes 1 token, or 'all': deploy NUMBER [all]")
+        if kind == CONQUER and arg is None:
+            # A region that needs the die is listed as `final`; spare the player the distinction.
+            here = [a for a in st.legal_actions() if a.region == r and a.kind in (CONQUER, FINAL)]
+            if here and all(a.kind == FINAL for a in here):
+                return here[0]
+        return Action(kind, r, arg)
+    known = {a.kind for a in st.legal_actions()}
+    if kind in known:
+        # A kind that content added: accept its generic text form.
+        from smallworld.engine.notation import parse
+
+        return parse(st, text)
+    raise InputError(f"unknown move or command {words[0]!r} (type 'help')")
