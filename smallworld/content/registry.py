@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -19,13 +20,9 @@ from smallworld.engine.hooks import Piece, Unit
 
 DATA = Path(__file__).parent / "data"
 
-# Modules that define units; each defines `UNIT = SomeUnit()`.
-UNIT_MODULES = (
-    "smallworld.content.races.trolls",
-    "smallworld.content.races.dwarves",
-    "smallworld.content.powers.blacksmith",
-    "smallworld.content.powers.herbalist",
-)
+# Packages whose modules define units: each module defines `UNIT = SomeUnit()`. Adding a race is
+# adding one module here (plus its data row and tests); nothing else needs to know.
+UNIT_PACKAGES = ("smallworld.content.races", "smallworld.content.powers", "smallworld.content.relics")
 
 
 @dataclass(frozen=True)
@@ -65,9 +62,15 @@ class _Plain(Unit):
 @cache
 def _units() -> dict[str, Unit]:
     units: dict[str, Unit] = {}
-    for name in UNIT_MODULES:
-        unit = importlib.import_module(name).UNIT
-        units[unit.id] = unit
+    for pkg_name in UNIT_PACKAGES:
+        pkg = importlib.import_module(pkg_name)
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{pkg_name}.{info.name}")
+            unit = getattr(module, "UNIT", None)
+            if isinstance(unit, Unit):
+                units[unit.id] = unit
     return units
 
 

@@ -89,6 +89,16 @@ def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -
         st.pay(attacker, payee, amount)
 
 
+def declare(st: State, att: Attack, region: int, option: str | None) -> None:
+    """A conquest is declared: payments are made (§6.7) and the attacker's units are told."""
+    if st.race[region] is not None:
+        pay_all(st, att.seat, payments(st, att.seat, region))
+    game = st.game
+    for u in att.units:
+        if game.overrides(u, "declare_conquest"):
+            u.declare_conquest(st, att.seat, region, option)
+
+
 def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -> ConquestInfo:
     """Empty `region` of its defenders with their losses (§6.9); returns what was there."""
     race = st.race[region]
@@ -108,23 +118,25 @@ def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -
         return info
     if race == MURLOCS:
         st.set_region(region, None, 0)  # Murlocs never come back (§6.9)
+        info.lost = n
     elif owner is not None and st.seats[owner].active == race:
         seat = st.seats[owner]
-        prevented = False
         for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
             if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
-                prevented = True
+                info.prevented = u.id
                 break
         st.set_region(region, None, 0)
         seat.hand += n
-        if not prevented and seat.hand > 0:
+        if info.prevented is None and seat.hand > 0:
             seat.hand -= 1
             st.tray[race] += 1
+            info.lost = 1
         if owner not in st.turn.withdrawn:
             st.turn.withdrawn.append(owner)
     else:
         st.set_region(region, None, 0)
         st.tray[race] += n
+        info.lost = n
         if owner is not None and not st.race_mask.get(race):
             # The last token of an In-Decline race left the map (§6.17).
             st.seats[owner].declined = None

@@ -49,8 +49,7 @@ def legal_actions(st: State) -> list[Action]:
 
 def _prompt_actions(st: State) -> list[Action]:
     prompt = st.pending[0]
-    unit = st.game.units[prompt["unit"]]
-    return list(unit.actions(st, prompt["seat"]))
+    return list(st.game.units[prompt["unit"]].prompt_actions(st, prompt))
 
 
 def _conquer_actions(st: State) -> list[Action]:
@@ -114,7 +113,7 @@ def apply_unchecked(st: State, action: Action) -> None:
     kind = action.kind
     if st.pending:
         prompt = st.pending[0]
-        st.game.units[prompt["unit"]].apply_action(st, action)
+        st.game.units[prompt["unit"]].apply_prompt(st, prompt, action)
     elif kind == CONQUER:
         _conquer(st, action)
     elif kind == DEPLOY:
@@ -195,8 +194,7 @@ def _conquer(st: State, action: Action) -> None:
     opt = action.arg if isinstance(action.arg, str) else None
     att = conquest.Attack(st, seat)
     c = conquest.cost(st, att, r, opt)
-    if st.race[r] is not None:
-        conquest.pay_all(st, seat, conquest.payments(st, seat, r))
+    conquest.declare(st, att, r, opt)
     s = st.seats[seat]
     s.hand -= c
     conquest.resolve(st, seat, r, c, opt)
@@ -213,8 +211,7 @@ def _final(st: State, action: Action) -> None:
     opt = action.arg if isinstance(action.arg, str) else None
     att = conquest.Attack(st, seat)
     c = conquest.cost(st, att, r, opt)
-    if st.race[r] is not None:
-        conquest.pay_all(st, seat, conquest.payments(st, seat, r))
+    conquest.declare(st, att, r, opt)
     roll = st.roll_die()
     s = st.seats[seat]
     st.turn.data["die"] = roll

@@ -50,6 +50,8 @@ class ConquestInfo:
     was_nonempty: bool
     own_declined: bool  # the attacker took a region of their own In-Decline race
     option: str | None = None
+    lost: int = 0  # tokens of the defending race discarded by this conquest (§6.9)
+    prevented: str | None = None  # id of the unit that took the loss instead (Chapel, Beast, ...)
 
 
 class Unit:
@@ -104,6 +106,9 @@ class Unit:
         """Own: named once-per-turn options for a conquest of `region` (Frostmourne, ...)."""
         return ()
 
+    def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
+        """Own: a conquest or a final attempt on `region` is declared (before the die, §6.10)."""
+
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int
     ) -> Iterable[tuple[int | None, int, str]]:
@@ -140,6 +145,14 @@ class Unit:
 
     def apply_action(self, st: State, action: Action) -> None:
         """Apply an action of one of `action_kinds` (already known to be legal)."""
+        raise NotImplementedError(action.kind)
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        """The answers to a prompt this unit raised with `State.push_prompt`."""
+        return ()
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        """Apply an answer (already known to be legal); call `st.pop_prompt()` when it is settled."""
         raise NotImplementedError(action.kind)
 
     def hide(self, view: dict[str, Any], seat: int | None) -> None:

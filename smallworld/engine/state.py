@@ -225,6 +225,19 @@ class State:
             self.seats[payee].coins += paid
         return paid
 
+    def push_prompt(self, unit: str, seat: int, **data: Any) -> None:
+        """Ask `seat` a decision on behalf of content (answered through the unit's `prompt_actions`).
+        `data` should carry `text` (what is asked) and `rule` (its section) for clients and errors."""
+        prompt = {"unit": unit, "seat": seat, "resume_seat": self.acting_seat, **data}
+        self.pending.append(prompt)
+        if len(self.pending) == 1:
+            self.acting_seat = seat
+
+    def pop_prompt(self) -> dict[str, Any]:
+        prompt = self.pending.pop(0)
+        self.acting_seat = self.pending[0]["seat"] if self.pending else prompt["resume_seat"]
+        return prompt
+
     def roll_die(self) -> int:
         if self.rolls:
             return self.rolls.pop(0)
