@@ -39,6 +39,7 @@ class Entry:
     faction: str | None = None
     faction_source: str | None = None
     tray: int | None = None
+    group: str | None = None  # relics: "artifact" or "place"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +53,9 @@ class Entry:
         }
         if self.kind == "race":
             out.update(faction=self.faction, faction_source=self.faction_source, tray=self.tray)
+        if self.kind == "relic":
+            out["value"] = None  # markers give no tokens
+            out["kind"] = self.group
         return out
 
 
@@ -120,6 +124,23 @@ def powers() -> dict[str, Entry]:
             section=p["section"],
             unit=unit or _plain("power", p["id"]),
             implemented=unit is not None,
+        )
+    return out
+
+
+@cache
+def relics() -> dict[str, Entry]:
+    """Artifacts and Legendary Places (§10): `kind` of the unit is "relic", the entry's `group`
+    says which of the two it is."""
+    data = json.loads((DATA / "relics.json").read_text(encoding="utf-8"))
+    units = _units()
+    out = {}
+    for m in data["relics"]:
+        unit = units.get(m["id"])
+        out[m["id"]] = Entry(
+            id=m["id"], kind="relic", name=m["name"], value=0, source=m["source"], confidence="high",
+            section=m["section"], unit=unit or _plain("relic", m["id"]), implemented=unit is not None,
+            group=m["kind"],
         )
     return out
 

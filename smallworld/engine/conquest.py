@@ -153,6 +153,8 @@ def resolve(st: State, seat: int, region: int, placed: int, option: str | None) 
     info = remove_defenders(st, region, seat, "conquest")
     info.option = option
     st.set_region(region, race, placed)
+    if region in st.markers:
+        st.reveal(region, seat)
     turn = st.turn
     turn.conquests += 1
     d = info.defender_race

@@ -111,6 +111,7 @@ def apply(st: State, action: Action) -> None:
 def apply_unchecked(st: State, action: Action) -> None:
     """Apply an action known to be legal (from `legal_actions`)."""
     kind = action.kind
+    st.events = []
     if st.pending:
         prompt = st.pending[0]
         st.game.units[prompt["unit"]].apply_prompt(st, prompt, action)
@@ -215,7 +216,9 @@ def _final(st: State, action: Action) -> None:
     roll = st.roll_die()
     s = st.seats[seat]
     st.turn.data["die"] = roll
-    if s.hand + roll >= c:
+    won = s.hand + roll >= c
+    st.event("die", seat=seat, region=r, roll=roll, cost=c, tokens=s.hand, success=won)
+    if won:
         placed = s.hand
         s.hand = 0
         conquest.resolve(st, seat, r, placed, opt)
@@ -270,7 +273,8 @@ def advance(st: State) -> None:
                     if game.overrides(u, "turn_end"):
                         u.turn_end(st, seat)
         elif ph == SCORE:
-            scoring.score_turn(st, seat)
+            total = scoring.score_turn(st, seat)
+            st.event("score", seat=seat, total=total, items=st.turn.data["scored"])
             _next_turn(st)
         else:  # pragma: no cover - a phase name no branch knows is a bug
             raise AssertionError(f"unknown phase {ph!r}")
@@ -341,6 +345,7 @@ def begin_turn(st: State, seat: int) -> None:
         return_banner(st, s.active)
         s.active = s.power = None
     st.phase = P_PICK if s.active is None else START
+    st.event("turn", seat=seat, round=st.round)
     for owner, u in list(st.all_units()):
         if game.overrides(u, "turn_start"):
             u.turn_start(st, seat, owner)

@@ -73,6 +73,8 @@ class Game:
         self._apply_values(settings.values)
         self.units: dict[str, Unit] = {r: e.unit for r, e in races.items()}
         self.units.update({p: e.unit for p, e in powers.items()})
+        self.relics = registry.relics()
+        self.units.update({m: e.unit for m, e in self.relics.items()})
         self.pieces: dict[str, Piece] = registry.pieces()
         self._over: dict[tuple[str, str], bool] = {}
 

@@ -61,6 +61,7 @@ class Unit:
     kind: ClassVar[str] = ""  # "race", "power", "relic"
     section: ClassVar[str] = ""  # rules section, e.g. "§8.15"
     works_in_decline: ClassVar[bool] = False  # own hooks also apply to the In-Decline race/power
+    everywhere: ClassVar[bool] = False  # relics: own hooks apply to every seat, owner or not (Well)
     min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
     decline_keep: ClassVar[int] = 1  # tokens turned per region on decline (§6.16 step 3)
     loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
@@ -85,6 +86,9 @@ class Unit:
 
     def turn_end(self, st: State, seat: int) -> None:
         """Own: end-of-turn placements, before scoring (§6.13)."""
+
+    def on_reveal(self, st: State, seat: int, region: int) -> None:
+        """Relic: its face-down marker in `region` was just revealed by `seat`'s race (§10.1)."""
 
     def on_decline(self, st: State, seat: int) -> None:
         """Own: the race has just gone into decline (§6.16 step 4)."""

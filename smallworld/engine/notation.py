@@ -31,7 +31,11 @@ def parse(st: State, text: str) -> Action:
     rest = words[1:]
     if rest:
         try:
-            region = st.game.map.index(rest[0])
+            word = rest[0]
+            m = st.game.map
+            # "SIDE:ID", a name, or a bare number: a flat index unless a one-side map's local id
+            numeric = word.isdigit() and kind != "pick" and word not in m.refs
+            region = m.index(int(word) if numeric else word)
             rest = rest[1:]
         except KeyError:
             region = None

@@ -27,6 +27,7 @@ def state_hash(st: State) -> str:
 class Record:
     settings: Settings
     actions: list[Action] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # free-form: the human's seat, names, ...
 
     def replay(self, game: Game | None = None) -> State:
         st = (game or Game(self.settings)).new_initial_state()
@@ -43,6 +44,8 @@ class Record:
             "settings": self.settings.to_json(),
             "actions": [list(a) for a in self.actions],
         }
+        if self.meta:
+            out["meta"] = self.meta
         if final is not None:
             out["state_hash"] = state_hash(final)
         return out
@@ -62,7 +65,10 @@ class Record:
                 actions.append(Action.from_json(a))
             except SmallworldError as e:
                 raise PositionError(f"actions[{i}]", str(e)) from None
-        return cls(Settings.from_json(data.get("settings")), actions)
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise PositionError("meta", "must be an object")
+        return cls(Settings.from_json(data.get("settings")), actions, meta)
 
 
 def save(path: str | Path, record: Record, final: State) -> None:

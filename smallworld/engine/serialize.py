@@ -51,11 +51,14 @@ def state_to_json(st: State) -> dict[str, Any]:
         "power_stack": list(st.power_stack),
         "power_discard": list(st.power_discard),
         "supply": dict(sorted(st.supply.items())),
+        "markers": {m.ref(r): {"id": mk[0], "face_up": mk[1]} for r, mk in sorted(st.markers.items())},
+        "spare_markers": list(st.spare_markers),
         "turn": st.turn.to_json(),
         "pending": [dict(p) for p in st.pending],
         "rng": format(st.rng.state, "016x"),
         "rolls": list(st.rolls),
         "result": st.result,
+        "events": [dict(e) for e in st.events],
     }
 
 
@@ -141,6 +144,17 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
         st.rolls = list(rolls)
     if "result" in data:
         st.result = data["result"]
+    if "events" in data:
+        if not isinstance(data["events"], list):
+            raise PositionError("position.events", "must be a list")
+        st.events = [dict(e) for e in data["events"]]
+    if "markers" in data:
+        _markers(st, data["markers"])
+    if "spare_markers" in data:
+        spare = data["spare_markers"]
+        if not isinstance(spare, list) or any(x not in game.relics for x in spare):
+            raise PositionError("position.spare_markers", "must be a list of relic ids")
+        st.spare_markers = list(spare)
     st.tray = _derived_tray(st) if "tray" not in data else _tray(data["tray"], races)
     if "supply" in data:
         st.supply = {str(k): int(v) for k, v in data["supply"].items()}
@@ -198,6 +212,21 @@ def _regions(st: State, data: Any, races: set[str]) -> None:
         st.tokens[r] = tokens
         st.pieces[r] = {str(k): int(v) for k, v in pieces.items()} or None
     st.rebuild_indexes()
+
+
+def _markers(st: State, data: Any) -> None:
+    if not isinstance(data, dict):
+        raise PositionError("position.markers", "must map region refs to {id, face_up}")
+    st.markers = {}
+    for ref, m in data.items():
+        where = f"position.markers.{ref}"
+        try:
+            r = st.game.map.index(ref)
+        except KeyError as e:
+            raise PositionError(where, str(e).strip("'\"")) from None
+        if not isinstance(m, dict) or m.get("id") not in st.game.relics:
+            raise PositionError(f"{where}.id", f"known relics: {sorted(st.game.relics)}")
+        st.markers[r] = [m["id"], bool(m.get("face_up", False))]
 
 
 def _tray(data: Any, races: set[str]) -> dict[str, int]:

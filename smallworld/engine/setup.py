@@ -32,6 +32,14 @@ def initial_state(game: Game) -> State:
         if st.tray[MURLOCS] > 0 and game.map.regions[r].terrain not in ("Sea", "Lake"):
             st.set_region(r, MURLOCS, 1)
             st.tray[MURLOCS] -= 1
+    # §3.2 step 7: the 12 markers shuffled face down, one per board on its size-icon region.
+    markers = sorted(game.relics)
+    st.rng.shuffle(markers)
+    for b in range(len(game.map.sides)):
+        slots = [r for r in bits(game.map.size_icon & game.map.board_mask[b])]
+        if slots and markers:
+            st.markers[slots[0]] = [markers.pop(0), False]
+    st.spare_markers = markers
     first = game.options.first_player
     st.first_seat = first % game.players if first is not None else st.rng.randbelow(game.players)
     begin_turn(st, st.first_seat)

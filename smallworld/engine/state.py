@@ -92,9 +92,11 @@ class State:
     __slots__ = (
         "acting_seat",
         "defense",
+        "events",
         "first_seat",
         "game",
         "immune",
+        "markers",
         "pending",
         "phase",
         "pieces",
@@ -109,6 +111,7 @@ class State:
         "round",
         "row",
         "seats",
+        "spare_markers",
         "supply",
         "tokens",
         "tray",
@@ -142,6 +145,12 @@ class State:
         self.rng = Rng(0)
         self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
         self.result: dict[str, Any] | None = None
+        # Artifact / Legendary Place markers by region: [relic id, face up] (§10.1); the markers
+        # not drawn at setup stay unseen (the Well of Eternity's fallback draws from them).
+        # What the last action set off (die rolls, scores, ...), for clients: cleared by each apply.
+        self.events: list[dict[str, Any]] = []
+        self.markers: dict[int, list[Any]] = {}
+        self.spare_markers: list[str] = []
 
     # --- queries -------------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -182,7 +191,32 @@ class State:
             out.append(u[s.declined])
         if s.declined_power and u[s.declined_power].works_in_decline:
             out.append(u[s.declined_power])
+        if self.markers:
+            for r, (rid, up) in self.markers.items():
+                unit = u[rid]
+                if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):
+                    out.append(unit)
         return out
+
+    def marker_owner(self, region: int) -> int | None:
+        """The seat whose Active race occupies the region of a face-up marker (AMB-19)."""
+        m = self.markers.get(region)
+        if not m or not m[1]:
+            return None
+        race = self.race[region]
+        for i, s in enumerate(self.seats):
+            if s.active is not None and s.active == race:
+                return i
+        return None
+
+    def reveal(self, region: int, seat: int) -> None:
+        """A race entered a region with a face-down marker: it turns face up for good (§10.1)."""
+        m = self.markers.get(region)
+        if m and not m[1]:
+            m[1] = True
+            unit = self.game.units[m[0]]
+            if self.game.overrides(unit, "on_reveal"):
+                unit.on_reveal(self, seat, region)
 
     def all_units(self) -> Iterator[tuple[int, Unit]]:
         for i in range(len(self.seats)):
@@ -224,6 +258,10 @@ class State:
         if payee is not None:
             self.seats[payee].coins += paid
         return paid
+
+    def event(self, kind: str, **data: Any) -> None:
+        """Record what an action set off, for clients (`events` lists the last action's)."""
+        self.events.append({"type": kind, **data})
 
     def push_prompt(self, unit: str, seat: int, **data: Any) -> None:
         """Ask `seat` a decision on behalf of content (answered through the unit's `prompt_actions`).
@@ -330,6 +368,9 @@ class State:
         c.rng = Rng(self.rng.state)
         c.rolls = self.rolls[:]
         c.result = self.result
+        c.markers = {r: m[:] for r, m in self.markers.items()}
+        c.events = [dict(e) for e in self.events]
+        c.spare_markers = self.spare_markers[:]
         return c
 
     def to_json(self) -> dict[str, Any]:

@@ -23,6 +23,11 @@ def view_for(st: State, seat: int | None) -> dict[str, Any]:
             s["coins"] = None
     v["race_stack"] = {"count": len(st.race_stack)}
     v["power_stack"] = {"count": len(st.power_stack)}
+    # §3.2 step 7, §10.1: face-down markers and the markers left out of the game stay unseen.
+    for m in v["markers"].values():
+        if not m["face_up"]:
+            m["id"] = None
+    v["spare_markers"] = {"count": len(st.spare_markers)}
     del v["rng"]
     del v["rolls"]
     v["pending"] = [p for p in v["pending"] if p.get("public") or p.get("seat") == seat]

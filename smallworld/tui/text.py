@@ -140,8 +140,9 @@ def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
 ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPLOY, "done": END, "stop": END}
 
 
-def parse_move(st: State, text: str) -> Action:
-    """The action a typed line names: `conquer 7`, `conquer Ashen Vale`, `deploy 7 all`, `pick 2`.
+def parse_move(st: State, text: str) -> list[Action]:
+    """The actions a typed line names: `conquer 7`, `conquer Ashen Vale`, `deploy 7 all`, `pick 2`;
+    `deploy 7 3` is a shorthand for three single deploys.
 
     Only the form is checked here; legality is left to `State.apply` so its rule is reported."""
     words = text.split()
@@ -152,28 +153,33 @@ def parse_move(st: State, text: str) -> Action:
     if kind == PICK:
         if len(rest) != 1 or not rest[0].isdigit():
             raise InputError(f"say which combo: pick 0..{max(len(st.row) - 1, 0)} (its position in the row)")
-        return Action(PICK, None, int(rest[0]))
+        return [Action(PICK, None, int(rest[0]))]
     if kind in (DECLINE, EXPAND, END):
         if rest:
             raise InputError(f"{kind!r} takes nothing after it")
-        return Action(kind)
+        return [Action(kind)]
     if kind in (CONQUER, FINAL, ABANDON, DEPLOY):
         if not rest:
             raise InputError(f"say which region: {kind} NUMBER (or its name)")
         r, tail = _find_region(st, rest)
         arg: str | int | None = " ".join(tail) if tail else None
+        if kind == DEPLOY and isinstance(arg, str) and arg.isdigit():
+            n, hand = int(arg), st.seats[st.acting_seat].hand
+            if not 1 <= n <= hand:
+                raise InputError(f"you can deploy 1..{hand} tokens now")
+            return [Action(DEPLOY, r, "all")] if n == hand and n > 1 else [Action(DEPLOY, r)] * n
         if kind == DEPLOY and arg not in (None, "all"):
-            raise InputError("deploy takes 1 token, or 'all': deploy NUMBER [all]")
+            raise InputError("deploy NUMBER [all | how many]")
         if kind == CONQUER and arg is None:
             # A region that needs the die is listed as `final`; spare the player the distinction.
             here = [a for a in st.legal_actions() if a.region == r and a.kind in (CONQUER, FINAL)]
             if here and all(a.kind == FINAL for a in here):
-                return here[0]
-        return Action(kind, r, arg)
+                return [here[0]]
+        return [Action(kind, r, arg)]
     known = {a.kind for a in st.legal_actions()}
     if kind in known:
         # A kind that content added: accept its generic text form.
         from smallworld.engine.notation import parse
 
-        return parse(st, text)
+        return [parse(st, text)]
     raise InputError(f"unknown move or command {words[0]!r} (type 'help')")

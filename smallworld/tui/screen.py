@@ -1,0 +1,191 @@
+"""The play screen as plain text lines: header, players, combo row, board table, moves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from smallworld.content.registry import MURLOCS
+from smallworld.engine import view_for
+from smallworld.engine.scoring import turn_score
+from smallworld.engine.state import State
+from smallworld.tui.text import combo_tokens, plural, power_name, race_name, seat_name
+
+PHASE_WORDS = {
+    "pick": "pick a race and power",
+    "start": "decline or expand",
+    "conquer": "conquests",
+    "redeploy": "redeployment",
+    "withdrawn": "withdrawn tokens go back on the board",
+    "over": "game over",
+}
+
+
+class Style:
+    """ANSI styling that collapses to plain text when off (not a TTY, or NO_COLOR is set)."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def _sgr(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on and text else text
+
+    def bold(self, text: str) -> str:
+        return self._sgr("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._sgr("2", text)
+
+    def you(self, text: str) -> str:
+        return self._sgr("1;32", text)
+
+    def bad(self, text: str) -> str:
+        return self._sgr("31", text)
+
+    def head(self, text: str) -> str:
+        return self._sgr("1;36", text)
+
+
+def table(
+    rows: Sequence[Sequence[str]], styles: Sequence[Any] | None = None, indent: str = "  "
+) -> list[str]:
+    """Left-aligned columns; styles (one callable or None per row) are applied after padding so
+    escape codes never upset the widths."""
+    if not rows:
+        return []
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for k, row in enumerate(rows):
+        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        fn = styles[k] if styles else None
+        out.append(indent + (fn(line) if fn else line))
+    return out
+
+
+def header(st: State, human: int, style: Style) -> str:
+    game = st.game
+    if st.is_over():
+        return style.head(f"== Game over after {game.rounds} rounds ==")
+    who = "Your" if st.turn_seat == human else f"Seat {st.turn_seat}'s"
+    phase = PHASE_WORDS.get(st.phase, st.phase)
+    if st.acting_seat != st.turn_seat:
+        phase += f" ({seat_name(st.acting_seat, human)} to place them)"
+    return style.head(f"== Round {st.round}/{game.rounds} · {who} turn · {phase} ==")
+
+
+def players(st: State, human: int, style: Style) -> list[str]:
+    view = view_for(st, human)
+    rows = [["", "player", "coins", "active race (tokens in hand)", "regions", "in decline"]]
+    styles: list[Any] = [style.dim]
+    for i, s in enumerate(st.seats):
+        coins = view["seats"][i]["coins"]
+        if s.active:
+            active = f"{race_name(s.active)} + {power_name(s.power)}"
+            active += f" ({s.hand} in hand)" if s.hand else ""
+        else:
+            active = "-"
+        regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
+        declined = f"{race_name(s.declined)} + {power_name(s.declined_power)}" if s.declined else "-"
+        mark = ">" if i == st.turn_seat and not st.is_over() else ""
+        rows.append(
+            [mark, seat_name(i, human), "?" if coins is None else str(coins), active, str(regions), declined]
+        )
+        styles.append(style.you if i == human else None)
+    return table(rows, styles)
+
+
+def combo_row(st: State, style: Style) -> list[str]:
+    rows = [["pos", "race + power", "tokens", "cost", "coins on it"]]
+    for pos, (race, power, coins) in enumerate(st.row):
+        rows.append(
+            [
+                str(pos),
+                f"{race_name(race)} + {power_name(power)}",
+                str(combo_tokens(st, race, power)),
+                str(pos),
+                str(coins) if coins else "",
+            ]
+        )
+    return table(rows, [style.dim] + [None] * len(st.row))
+
+
+def board(st: State, human: int, style: Style) -> list[str]:
+    """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
+    m = st.game.map
+    rows: list[list[str]] = []
+    kinds: list[str] = []  # per row: "side", "head", "you", "" (for styling)
+    for b, side in enumerate(m.sides):
+        rows.append([f"{side.name} ({side.id})", "", "", "", "", "", ""])
+        kinds.append("side")
+        for reg in m.regions:
+            if reg.board != b:
+                continue
+            r = reg.index
+            race = st.race[r]
+            owner = st.owner_seat(race)
+            if race is None:
+                who = ""
+            elif race == MURLOCS:
+                who = "Murlocs"
+            else:
+                who = f"{seat_name(owner, human) if owner is not None else '?'}: {race_name(race)}"
+                if owner is not None and st.seats[owner].declined == race:
+                    who += " (decline)"
+            pieces = ", ".join(f"{k}×{n}" if n > 1 else k for k, n in sorted((st.pieces[r] or {}).items()))
+            rows.append(
+                [
+                    str(r),
+                    reg.name,
+                    reg.terrain,
+                    ", ".join(sorted(reg.features)),
+                    who,
+                    str(st.tokens[r]) if race else "",
+                    pieces,
+                ]
+            )
+            kinds.append("you" if owner == human and race is not None else "")
+    head = ["#", "region", "terrain", "features", "held by", "tok", "pieces"]
+    widths = [
+        max(len(r[i]) for r in [head, *[x for x, k in zip(rows, kinds, strict=True) if k != "side"]])
+        for i in range(len(head))
+    ]
+    out = ["  " + style.dim("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())]
+    for row, kind in zip(rows, kinds, strict=True):
+        if kind == "side":
+            out.append(style.bold(f" {row[0]}"))
+            continue
+        cells = [row[0].rjust(widths[0])] + [c.ljust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        line = "  " + "  ".join(cells).rstrip()
+        out.append(style.you(line) if kind == "you" else line)
+    return out
+
+
+def scoring_hint(st: State, human: int) -> str | None:
+    """What the human would score if the turn ended now (only on their own turn)."""
+    if st.turn_seat != human or st.phase not in ("conquer", "redeploy"):
+        return None
+    items = turn_score(st, human)
+    if not items:
+        return None
+    words = {
+        "active_regions": "region",
+        "declined_regions": "in-decline region",
+        "faction_bonus": "Faction Bonus",
+    }
+    parts = [
+        plural(v, words[k]) if k in words else f"{v} {k.replace('_', ' ')}" for k, v in items.items() if v
+    ]
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"Scoring now: {plural(sum(items.values()), 'coin')}{detail}"
+
+
+def full_screen(st: State, human: int, style: Style) -> list[str]:
+    out = ["", header(st, human, style), *players(st, human, style)]
+    if st.phase == "pick" or any(c for _r, _p, c in st.row):
+        out += [
+            "",
+            style.bold(" Combos (cost = position; pass 1 coin to each combo above)"),
+            *combo_row(st, style),
+        ]
+    out += ["", *board(st, human, style)]
+    return out
