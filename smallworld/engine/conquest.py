@@ -99,18 +99,28 @@ def declare(st: State, att: Attack, region: int, option: str | None) -> None:
             u.declare_conquest(st, att.seat, region, option)
 
 
+def occupying_pieces(st: State, region: int) -> int:
+    """Pieces that stand for race tokens in `region` (Beasts, the Champion: §4, AMB-32)."""
+    p = st.pieces[region]
+    if not p:
+        return 0
+    kinds = st.game.pieces
+    return sum(c for k, c in p.items() if k in kinds and kinds[k].occupies)
+
+
 def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -> ConquestInfo:
     """Empty `region` of its defenders with their losses (§6.9); returns what was there."""
     race = st.race[region]
     n = st.tokens[region]
     owner = st.owner_seat(race)
+    held = occupying_pieces(st, region)
     info = ConquestInfo(
         region=region,
         attacker=attacker if attacker is not None else -1,
         defender_race=race,
         defender_seat=owner,
-        defender_tokens=n,
-        was_nonempty=race is not None,
+        defender_tokens=n + held,
+        was_nonempty=race is not None or held > 0,
         own_declined=owner is not None and owner == attacker,
     )
     if race is None:

@@ -40,9 +40,7 @@ def explain(st: State, a: Action) -> tuple[str, str]:
     seat = st.acting_seat
     s = st.seats[seat]
     if a.kind == PICK:
-        if not isinstance(a.arg, int) or not 0 <= a.arg < len(st.row):
-            return "§6.3", f"pick needs a position 0..{len(st.row) - 1}"
-        return "§6.3", f"position {a.arg} costs {a.arg} VC and seat {seat} has {s.coins}"
+        return st.game.variant.explain_pick(st, seat, a)
     if a.kind in (CONQUER, FINAL):
         return _explain_conquest(st, a)
     if a.kind == ABANDON:

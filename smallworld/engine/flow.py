@@ -12,7 +12,7 @@ from smallworld.engine import conquest, decline, scoring
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.errors import IllegalActionError
-from smallworld.engine.setup import refill_row, return_banner
+from smallworld.engine.setup import return_banner
 from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State, Turn
 from smallworld.engine.state import PICK as P_PICK
@@ -40,8 +40,7 @@ def legal_actions(st: State) -> list[Action]:
     if ph in (REDEPLOY, WITHDRAWN):
         return _deploy_actions(st)
     if ph == P_PICK:
-        coins = st.seats[st.acting_seat].coins
-        return [Action(PICK, None, i) for i in range(min(len(st.row), coins + 1))]
+        return st.game.variant.pick_actions(st, st.acting_seat)
     if ph == START:
         return [_DECLINE, _EXPAND]
     return []
@@ -148,18 +147,12 @@ def _unit_for_kind(st: State, kind: str):  # type: ignore[no-untyped-def]
 def _pick(st: State, pos: int) -> None:
     seat = st.acting_seat
     s = st.seats[seat]
-    # AMB-45: pay 1 VC on each combo above from the coins held before collecting.
-    s.coins -= pos
-    for j in range(pos):
-        st.row[j][2] += 1
-    race, power, coins = st.row.pop(pos)
-    s.coins += coins
-    s.active, s.power = race, power
     game = st.game
+    race, power = game.variant.take_combo(st, seat, pos)
+    s.active, s.power = race, power
     n = min(game.race_value[race] + game.power_value[power], st.tray[race])
     st.tray[race] -= n
     s.hand = n
-    refill_row(st)
     for u in st.units(seat):
         if game.overrides(u, "on_pick"):
             u.on_pick(st, seat)

@@ -11,6 +11,7 @@ from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import Piece, Unit, overrides
 from smallworld.engine.options import ROUNDS, Settings
 from smallworld.engine.rng import board_draw_rng
+from smallworld.engine.variants import get_variant
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -54,6 +55,8 @@ class Game:
         self.players = settings.players
         self.rounds = ROUNDS[settings.players]
         self.options = settings.options
+        self.variant = get_variant(settings.variant)
+        self.variant.validate(settings.players)
         self.map = Map(_resolve_sides(settings))
         races, powers = registry.races(), registry.powers()
         pool_r = settings.races if settings.races is not None else tuple(races)

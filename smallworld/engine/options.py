@@ -114,8 +114,8 @@ class Settings:
                     raise PositionError(f"settings.boards[{i}]", "must be a side id or a side object")
             boards = tuple(boards)
         variant = data.get("variant", "standard")
-        if variant != "standard":
-            raise PositionError("settings.variant", "only 'standard' is available yet")
+        if not isinstance(variant, str):
+            raise PositionError("settings.variant", "must be a string")
         values = data.get("values", {})
         if not isinstance(values, dict) or any(k not in ("races", "powers") for k in values):
             raise PositionError("settings.values", "must be an object with keys 'races' and/or 'powers'")

@@ -47,14 +47,8 @@ def score_turn(st: State, seat: int) -> int:
 
 
 def end_game(st: State) -> None:
-    """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory."""
-    coins = [s.coins for s in st.seats]
-    best = max(coins)
-    winners = [i for i, c in enumerate(coins) if c == best]
-    if len(winners) > 1 and st.game.options.tie_break == "race_tokens":
-        tokens = {i: st.race_tokens_on_board(i) for i in winners}
-        most = max(tokens.values())
-        winners = [i for i in winners if tokens[i] == most]
-    st.result = {"scores": coins, "winners": winners}
+    """§7 (§11.4 in the team variant): the variant names the winners."""
+    winners, extra = st.game.variant.winners(st)
+    st.result = {"scores": [s.coins for s in st.seats], "winners": winners, **extra}
     st.phase = OVER
     st.acting_seat = -1

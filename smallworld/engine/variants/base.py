@@ -1,0 +1,47 @@
+"""How combos are offered and picked, where returned banners go, and who wins: the parts of the
+rules that differ between the standard game (§3.2, §6.3, §6.17, §7) and the team variant (§11)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine.actions import Action
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+
+class Variant:
+    id = ""
+
+    def validate(self, players: int) -> None:
+        """Raise PositionError if the variant cannot be played with this many players."""
+
+    def setup_offer(self, st: State, banners: list[str], badges: list[str]) -> None:
+        """Lay out the shuffled banners and badges (§3.2 step 4)."""
+        raise NotImplementedError
+
+    def first_seat(self, st: State) -> int | None:
+        """The seat that plays first, or None to draw it from the seed (§3.2 step 9)."""
+        return None
+
+    def pick_actions(self, st: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def take_combo(self, st: State, seat: int, position: int) -> tuple[str, str]:
+        """Pay for the combo at `position`, take it and replenish the offer (§6.3)."""
+        raise NotImplementedError
+
+    def return_banner(self, st: State, race: str) -> None:
+        """A race left play: where its banner goes (§6.17)."""
+        raise NotImplementedError
+
+    def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
+        """The winning seats and any extra result data (§7)."""
+        raise NotImplementedError
+
+    def hide(self, view: dict[str, Any], seat: int | None) -> None:
+        """Remove what `seat` may not know of the offer from a view."""
+
+    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+        return "§6.3", f"pick {action.arg} is not available"

@@ -1,0 +1,84 @@
+"""The standard game: one row of six combos with coins left on skipped ones (§3.2, §6.3, §6.17, §7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine.actions import PICK, Action
+from smallworld.engine.variants.base import Variant
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+ROW_SIZE = 6  # 5 column combos + the two stack tops (§3.2 step 4)
+
+
+def draw_badge(st: State) -> str | None:
+    """Top badge of the stack; when it is empty, the discards are shuffled into a new one (§6.3)."""
+    if not st.power_stack and st.power_discard:
+        st.power_stack = st.power_discard
+        st.power_discard = []
+        st.rng.shuffle(st.power_stack)
+    return st.power_stack.pop(0) if st.power_stack else None
+
+
+def refill_row(st: State) -> None:
+    """Fill the visible combos from the stack tops, up to six (§6.3 step 4)."""
+    while len(st.row) < ROW_SIZE and st.race_stack:
+        badge = draw_badge(st)
+        if badge is None:
+            return
+        st.row.append([st.race_stack.pop(0), badge, 0])
+
+
+class Standard(Variant):
+    id = "standard"
+
+    def setup_offer(self, st: State, banners: list[str], badges: list[str]) -> None:
+        st.race_stack = banners
+        st.power_stack = badges
+        refill_row(st)
+
+    def first_seat(self, st: State) -> int | None:
+        return None
+
+    def pick_actions(self, st: State, seat: int) -> list[Action]:
+        coins = st.seats[seat].coins
+        return [Action(PICK, None, i) for i in range(min(len(st.row), coins + 1))]
+
+    def take_combo(self, st: State, seat: int, position: int) -> tuple[str, str]:
+        s = st.seats[seat]
+        # AMB-45: pay 1 VC on each combo above from the coins held before collecting.
+        s.coins -= position
+        for j in range(position):
+            st.row[j][2] += 1
+        race, power, coins = st.row.pop(position)
+        s.coins += coins
+        refill_row(st)
+        return race, power
+
+    def return_banner(self, st: State, race: str) -> None:
+        # AMB-08: the first empty slot of the row (so the row stays contiguous), else under the stack.
+        if st.game.options.returned_banner == "first_empty_slot" and len(st.row) < ROW_SIZE:
+            badge = draw_badge(st)
+            if badge is not None:
+                st.row.append([race, badge, 0])
+                return
+        st.race_stack.append(race)
+
+    def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
+        """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory."""
+        coins = [s.coins for s in st.seats]
+        best = max(coins)
+        winners = [i for i, c in enumerate(coins) if c == best]
+        if len(winners) > 1 and st.game.options.tie_break == "race_tokens":
+            tokens = {i: st.race_tokens_on_board(i) for i in winners}
+            most = max(tokens.values())
+            winners = [i for i in winners if tokens[i] == most]
+        return winners, {}
+
+    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+        if not isinstance(action.arg, int) or not 0 <= action.arg < len(st.row):
+            return "§6.3", f"pick needs a position 0..{len(st.row) - 1}"
+        coins = st.seats[seat].coins
+        return "§6.3", f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}"
