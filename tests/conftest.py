@@ -55,6 +55,10 @@ def check_invariants(st: State) -> None:
     assert not (visible & seen), "a banner in play is also on offer"
     for k, left in st.supply.items():
         assert left >= 0, f"supply of {k} negative"
+    for kind, piece in game.pieces.items():
+        placed = sum((p or {}).get(kind, 0) for p in st.pieces)
+        held = sum(s.held.get(kind, 0) for s in st.seats)
+        assert placed + held + st.supply.get(kind, 0) == piece.supply, f"{kind}: pieces out of step with the box"
     if st.phase in ("pick", "start"):
         for s in st.seats:
             if s.active:

@@ -131,6 +131,9 @@ def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -
         info.lost = n
     elif owner is not None and st.seats[owner].active == race:
         seat = st.seats[owner]
+        if held:  # Beasts and the Champion are withdrawn with the tokens (§9.3, §9.5)
+            for kind, k in st.troops_in(region).items():
+                st.lift_piece(region, owner, kind, k)
         for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
             if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
                 info.prevented = u.id
@@ -156,13 +159,21 @@ def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -
     return info
 
 
-def resolve(st: State, seat: int, region: int, placed: int, option: str | None) -> None:
-    """A successful conquest: defenders out, attackers in, then per-conquest effects (§6.8)."""
+def resolve(
+    st: State, seat: int, region: int, placed: int, option: str | None, troops: dict[str, int] | None = None
+) -> ConquestInfo:
+    """A successful conquest: defenders out, attackers in, then per-conquest effects (§6.8).
+    `troops` are pieces already taken out of the attacker's hand (Beasts) that go in too."""
     race = st.seats[seat].active
     assert race is not None
     info = remove_defenders(st, region, seat, "conquest")
     info.option = option
     st.set_region(region, race, placed)
+    if troops:
+        held = st.seats[seat].held
+        for kind, k in troops.items():
+            held[kind] = held.get(kind, 0) + k
+            st.place_held(region, seat, kind, k)
     if region in st.markers:
         st.reveal(region, seat)
     turn = st.turn
@@ -177,3 +188,4 @@ def resolve(st: State, seat: int, region: int, placed: int, option: str | None) 
     for _owner, u in st.all_units():
         if game.overrides(u, "any_conquest"):
             u.any_conquest(st, seat, info)
+    return info

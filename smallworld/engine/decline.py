@@ -28,6 +28,12 @@ def go_into_decline(st: State, seat: int) -> None:
     for u in st.units(seat):  # step 4: content removes the pieces that stop working
         if game.overrides(u, "on_decline"):
             u.on_decline(st, seat)
+    # Troops (Beasts, the Champion) never serve an In-Decline race (AMB-25, AMB-26).
+    for r in bits(st.occupied_mask(race)):
+        for kind, n in st.troops_in(r).items():
+            st.remove_piece(r, kind, n)
+    for kind in list(s.held):
+        st.discard_held(seat, kind, s.held[kind])
     keep = game.units[race].decline_keep
     for r in bits(st.occupied_mask(race)):  # step 3
         n = st.tokens[r]

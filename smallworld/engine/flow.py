@@ -14,7 +14,7 @@ from smallworld.engine.board_map import bits
 from smallworld.engine.errors import IllegalActionError
 from smallworld.engine.setup import return_banner
 from smallworld.engine.state import CONQUER as P_CONQUER
-from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State, Turn
+from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, Seat, State, Turn
 from smallworld.engine.state import PICK as P_PICK
 
 # Pass-through phases (no decision): see `advance`.
@@ -55,7 +55,7 @@ def _conquer_actions(st: State) -> list[Action]:
     seat = st.acting_seat
     s = st.seats[seat]
     out: list[Action] = []
-    hand = s.hand
+    hand = available(st, seat)
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
         game = st.game
@@ -86,14 +86,27 @@ def _conquer_actions(st: State) -> list[Action]:
     return out
 
 
+def available(st: State, seat: int) -> int:
+    """Tokens that can pay for a conquest: race tokens in hand, then paying troops (AMB-46)."""
+    s = st.seats[seat]
+    if not s.held:
+        return s.hand
+    kinds = st.game.pieces
+    return s.hand + sum(n for k, n in s.held.items() if kinds[k].pays)
+
+
 def _deploy_actions(st: State) -> list[Action]:
     s = st.seats[st.acting_seat]
     out = []
     many = s.hand > 1
+    held = sorted(s.held)
     for r in bits(st.occupied_mask(s.active)):
-        out.append(Action(DEPLOY, r))
-        if many:
-            out.append(Action(DEPLOY, r, "all"))
+        if s.hand:
+            out.append(Action(DEPLOY, r))
+            if many:
+                out.append(Action(DEPLOY, r, "all"))
+        for kind in held:
+            out.append(Action(DEPLOY, r, kind))
     return out
 
 
@@ -162,14 +175,7 @@ def _pick(st: State, pos: int) -> None:
 
 def _expand(st: State) -> None:
     seat = st.acting_seat
-    s = st.seats[seat]
-    keep = st.min_per_region(s.active)
-    tokens = st.tokens
-    for r in bits(st.occupied_mask(s.active)):  # §6.2: ready your troops
-        extra = tokens[r] - keep
-        if extra > 0:
-            tokens[r] = keep
-            s.hand += extra
+    lift_extras(st, seat)  # §6.2: ready your troops
     st.phase = P_CONQUER
     _expand_hooks(st, seat)
 
@@ -190,9 +196,10 @@ def _conquer(st: State, action: Action) -> None:
     c = conquest.cost(st, att, r, opt)
     conquest.declare(st, att, r, opt)
     s = st.seats[seat]
-    s.hand -= c
-    conquest.resolve(st, seat, r, c, opt)
-    if s.hand == 0 and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
+    tokens = min(s.hand, c)
+    s.hand -= tokens
+    conquest.resolve(st, seat, r, tokens, opt, _take_paying(st, seat, c - tokens))
+    if not s.hand and not s.held and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
         st.turn.done = True
         st.phase = AFTER_CONQUESTS
 
@@ -209,19 +216,59 @@ def _final(st: State, action: Action) -> None:
     roll = st.roll_die()
     s = st.seats[seat]
     st.turn.data["die"] = roll
-    won = s.hand + roll >= c
-    st.event("die", seat=seat, region=r, roll=roll, cost=c, tokens=s.hand, success=won)
+    have = available(st, seat)
+    won = have + roll >= c
+    st.event("die", seat=seat, region=r, roll=roll, cost=c, tokens=have, success=won)
     if won:
         placed = s.hand
         s.hand = 0
-        conquest.resolve(st, seat, r, placed, opt)
+        conquest.resolve(st, seat, r, placed, opt, _take_paying(st, seat, have - placed))
     st.turn.done = True
     st.phase = AFTER_CONQUESTS
+
+
+def _take_paying(st: State, seat: int, n: int) -> dict[str, int]:
+    """Take `n` paying troops (Beasts) out of hand for a conquest, once race tokens ran out."""
+    out: dict[str, int] = {}
+    if n <= 0:
+        return out
+    held = st.seats[seat].held
+    for kind in sorted(held):
+        if n and st.game.pieces[kind].pays:
+            k = min(n, held[kind])
+            held[kind] -= k
+            if not held[kind]:
+                del held[kind]
+            out[kind] = k
+            n -= k
+    return out
+
+
+def lift_extras(st: State, seat: int) -> None:
+    """Take into hand every token and troop above the minimum each region keeps (§6.2, §6.12);
+    race tokens are the ones kept first."""
+    s = st.seats[seat]
+    keep = st.min_per_region(s.active)
+    tokens = st.tokens
+    for r in bits(st.occupied_mask(s.active)):
+        extra = tokens[r] - keep
+        if extra > 0:
+            tokens[r] = keep
+            s.hand += extra
+        if st.pieces[r]:
+            need = max(keep - tokens[r], 0)
+            for kind, n in sorted(st.troops_in(r).items()):
+                stay = min(n, need)
+                need -= stay
+                if n - stay:
+                    st.lift_piece(r, seat, kind, n - stay)
 
 
 def _abandon(st: State, r: int) -> None:
     s = st.seats[st.acting_seat]
     s.hand += st.tokens[r]
+    for kind, n in st.troops_in(r).items():
+        st.lift_piece(r, st.acting_seat, kind, n)
     st.set_region(r, None, 0)
     st.clear_pieces(r, "removed_when_emptied")
 
@@ -230,6 +277,9 @@ def _deploy(st: State, action: Action) -> None:
     s = st.seats[st.acting_seat]
     r = action.region
     assert r is not None
+    if isinstance(action.arg, str) and action.arg in s.held:
+        st.place_held(r, st.acting_seat, action.arg, 1)
+        return
     n = s.hand if action.arg == "all" else 1
     st.tokens[r] += n
     s.hand -= n
@@ -242,10 +292,7 @@ def advance(st: State) -> None:
     while not st.pending:
         ph = st.phase
         if ph in DECISION_PHASES:
-            if ph == REDEPLOY and st.seats[st.acting_seat].hand == 0:
-                st.phase = WITHDRAWN_NEXT
-                continue
-            if ph == WITHDRAWN and st.seats[st.acting_seat].hand == 0:
+            if ph in (REDEPLOY, WITHDRAWN) and not _has_hand(st.seats[st.acting_seat]):
                 st.phase = WITHDRAWN_NEXT
                 continue
             return
@@ -282,17 +329,14 @@ def _begin_redeploy(st: State, seat: int) -> None:
     for u in st.units(seat):
         if game.overrides(u, "redeploy_start"):
             u.redeploy_start(st, seat)
-    own = st.occupied_mask(s.active)
-    if not own:
+    if not st.occupied_mask(s.active):
         st.phase = WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
         return
-    keep = st.min_per_region(s.active)
-    tokens = st.tokens
-    for r in bits(own):
-        extra = tokens[r] - keep
-        if extra > 0:
-            tokens[r] = keep
-            s.hand += extra
+    lift_extras(st, seat)
+
+
+def _has_hand(s: Seat) -> bool:
+    return s.hand > 0 or bool(s.held)
 
 
 def _next_withdrawn(st: State) -> None:
@@ -301,7 +345,7 @@ def _next_withdrawn(st: State) -> None:
     for k in range(1, n):
         d = (st.turn_seat + k) % n
         s = st.seats[d]
-        if d in st.turn.withdrawn and s.hand > 0 and st.occupied_mask(s.active):
+        if d in st.turn.withdrawn and _has_hand(s) and st.occupied_mask(s.active):
             st.acting_seat = d
             st.phase = WITHDRAWN
             return
@@ -328,7 +372,7 @@ def begin_turn(st: State, seat: int) -> None:
     game = st.game
     if (
         s.active is not None
-        and s.hand == 0
+        and not _has_hand(s)
         and not st.occupied_mask(s.active)
         and game.options.tokenless_active_race == "return_and_pick"
     ):

@@ -36,6 +36,8 @@ class Piece:
     removed_on_conquest: bool = False  # discarded when its region is conquered (§6.8)
     removed_when_emptied: bool = False  # discarded when its region has no race token left (§6.2)
     occupies: bool = False  # makes its region non-empty and occupied (Beasts, Champion: §4)
+    troop: bool = False  # moves like a race token: readied, redeployed, withdrawn (Beasts, Champion)
+    pays: bool = False  # a troop that can pay conquest costs like a race token (Beasts, AMB-46)
 
 
 @dataclass

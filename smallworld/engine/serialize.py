@@ -163,6 +163,9 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
         for p in st.pieces:
             for k, c in (p or {}).items():
                 st.supply[k] = st.supply.get(k, 0) - c
+        for seat in st.seats:
+            for k, c in seat.held.items():
+                st.supply[k] = st.supply.get(k, 0) - c
     check_limits(st)
     return st
 
@@ -178,6 +181,10 @@ def _seat(d: Any, i: int, races: set[str], powers: set[str]) -> Seat:
             raise PositionError(f"{where}.{key}", f"unknown id {v!r}")
         setattr(s, key, v)
     s.hand = _int(d, "hand", where) if "hand" in d else 0
+    held = d.get("held", {})
+    if not isinstance(held, dict) or any(not isinstance(v, int) or v < 0 for v in held.values()):
+        raise PositionError(f"{where}.held", "must map piece kinds to counts")
+    s.held = {str(k): v for k, v in held.items() if v}
     ext = d.get("ext", {})
     if not isinstance(ext, dict):
         raise PositionError(f"{where}.ext", "must be an object")
@@ -258,7 +265,7 @@ def check_limits(st: State) -> None:
         if left < 0:
             raise PositionError(f"position.supply.{k}", f"more {k} pieces than the box holds")
     for i, s in enumerate(st.seats):
-        if s.hand and not s.active:
+        if (s.hand or s.held) and not s.active:
             raise PositionError(f"position.seats[{i}].hand", "tokens in hand need an Active race")
         if s.active and s.active == s.declined:
             raise PositionError(f"position.seats[{i}]", "a race cannot be Active and In Decline at once")

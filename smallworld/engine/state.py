@@ -23,7 +23,7 @@ PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = "pick", "start", "conquer", "r
 
 
 class Seat:
-    __slots__ = ("active", "coins", "declined", "declined_power", "ext", "hand", "power")
+    __slots__ = ("active", "coins", "declined", "declined_power", "ext", "hand", "held", "power")
 
     def __init__(self, coins: int = 5) -> None:
         self.coins = coins
@@ -32,6 +32,7 @@ class Seat:
         self.declined: str | None = None
         self.declined_power: str | None = None
         self.hand = 0  # Active-race tokens in hand (§4)
+        self.held: dict[str, int] = {}  # troop pieces in hand (Beasts, the Champion)
         self.ext: dict[str, Any] = {}  # content-owned data (Champion in hand, Worgen form, ...)
 
     def to_json(self) -> dict[str, Any]:
@@ -42,6 +43,7 @@ class Seat:
             "declined": self.declined,
             "declined_power": self.declined_power,
             "hand": self.hand,
+            "held": self.held,
             "ext": self.ext,
         }
 
@@ -49,6 +51,7 @@ class Seat:
         s = Seat.__new__(Seat)
         s.coins, s.active, s.power = self.coins, self.active, self.power
         s.declined, s.declined_power, s.hand = self.declined, self.declined_power, self.hand
+        s.held = dict(self.held)
         s.ext = {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in self.ext.items()}
         return s
 
@@ -324,6 +327,51 @@ class State:
             self.immune |= 1 << region
         else:
             self.immune &= ~(1 << region)
+
+    def troops_in(self, region: int) -> dict[str, int]:
+        """The troop pieces in a region (they belong to the race that occupies it)."""
+        p = self.pieces[region]
+        if not p:
+            return {}
+        kinds = self.game.pieces
+        return {k: n for k, n in p.items() if k in kinds and kinds[k].troop}
+
+    def lift_piece(self, region: int, seat: int, kind: str, count: int) -> None:
+        """Take troop pieces from a region into the seat's hand (no change to the box's supply)."""
+        p = self.pieces[region]
+        assert p is not None and p.get(kind, 0) >= count
+        p[kind] -= count
+        if not p[kind]:
+            del p[kind]
+        if not p:
+            self.pieces[region] = None
+        held = self.seats[seat].held
+        held[kind] = held.get(kind, 0) + count
+        self._refresh_pieces(region)
+
+    def place_held(self, region: int, seat: int, kind: str, count: int) -> None:
+        """Put troop pieces from the seat's hand into a region."""
+        held = self.seats[seat].held
+        assert held.get(kind, 0) >= count
+        held[kind] -= count
+        if not held[kind]:
+            del held[kind]
+        p = self.pieces[region]
+        if p is None:
+            p = self.pieces[region] = {}
+        p[kind] = p.get(kind, 0) + count
+        self._refresh_pieces(region)
+
+    def discard_held(self, seat: int, kind: str, count: int = 1) -> int:
+        """Return troop pieces from hand to the box (a Beast lost, the Champion removed)."""
+        held = self.seats[seat].held
+        n = min(count, held.get(kind, 0))
+        if n:
+            held[kind] -= n
+            if not held[kind]:
+                del held[kind]
+            self.supply[kind] = self.supply.get(kind, 0) + n
+        return n
 
     def clear_pieces(self, region: int, flag: str) -> None:
         """Remove every piece of a kind that has `flag` set (e.g. "removed_on_conquest")."""
