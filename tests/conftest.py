@@ -58,7 +58,8 @@ def check_invariants(st: State) -> None:
     for kind, piece in game.pieces.items():
         placed = sum((p or {}).get(kind, 0) for p in st.pieces)
         held = sum(s.held.get(kind, 0) for s in st.seats)
-        assert placed + held + st.supply.get(kind, 0) == piece.supply, f"{kind}: pieces out of step with the box"
+        total = placed + held + st.supply.get(kind, 0)
+        assert total == piece.supply, f"{kind}: {total} pieces accounted for, the box holds {piece.supply}"
     if st.phase in ("pick", "start"):
         for s in st.seats:
             if s.active:
