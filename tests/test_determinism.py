@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import play_random, tiny_side
+from support import play_random, tiny_side
 
 from smallworld.engine import Game, PositionError, Settings
 from smallworld.engine.record import Record, load, save, state_hash

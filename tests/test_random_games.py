@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import check_invariants, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import check_invariants, play_random
 
 from smallworld.engine import Game, Settings
 from smallworld.engine.record import Record

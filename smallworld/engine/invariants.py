@@ -1,26 +1,14 @@
-"""Shared helpers: random complete games and the engine invariants checked after every action."""
+"""Invariants every reachable state keeps (§1.2 tray limits, §1.3 coins, §4 one race per region).
+
+`check_invariants(st)` raises AssertionError naming what broke; the property tests call it after
+every action, and researchers can call it on states their own code builds.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from smallworld.engine import Action, Game, Settings, State
 from smallworld.engine.board_map import bits
 from smallworld.engine.constants import MURLOCS
-
-
-def tiny_side(sid: str = "T", size: str = "S") -> dict[str, Any]:
-    """An 8-region ring island with a Lake; regions 1, 3 and 5 are Entry regions."""
-    terrains = ["Fields", "Forest", "Hill", "Mountain", "Swamp", "Fields", "Forest", "Lake"]
-    feats: dict[int, list[str]] = {1: ["Entry"], 2: ["Murloc", "Magic"], 3: ["Entry"], 4: ["Size"],
-                                   5: ["Entry"], 6: ["Murloc", "Cavern"]}
-    regions = []
-    for i in range(1, 9):
-        adj = sorted({(i - 2) % 8 + 1, i % 8 + 1})
-        regions.append({"id": i, "name": f"{sid}{i}", "terrain": terrains[i - 1],
-                        "features": feats.get(i, []), "adjacent": adj})
-    return {"id": sid, "size": size, "regions": regions}
+from smallworld.engine.state import State
 
 
 def check_invariants(st: State) -> None:
@@ -70,17 +58,3 @@ def check_invariants(st: State) -> None:
         assert st.result is not None
     else:
         assert st.legal_actions(), f"seat {st.acting_seat} has no legal action in phase {st.phase}"
-
-
-def play_random(settings: Settings, choice_seed: int, check: bool = False) -> tuple[State, list[Action]]:
-    st = Game(settings).new_initial_state()
-    rnd = random.Random(choice_seed)
-    log: list[Action] = []
-    while not st.is_over():
-        la = st.legal_actions()
-        a = la[rnd.randrange(len(la))]
-        st.apply(a)
-        log.append(a)
-        if check:
-            check_invariants(st)
-    return st, log
