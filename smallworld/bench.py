@@ -11,11 +11,11 @@ from smallworld.engine.game import Game
 from smallworld.engine.options import Settings
 
 
-def bench(players: int, games: int, seed: int = 0) -> dict[str, Any]:
+def bench(players: int, games: int, seed: int = 0, variant: str = "standard") -> dict[str, Any]:
     decisions = listings = 0
     t0 = time.perf_counter()
     for g in range(games):
-        st = Game(Settings(players=players, seed=seed + g)).new_initial_state()
+        st = Game(Settings(players=players, seed=seed + g, variant=variant)).new_initial_state()
         rnd = random.Random(seed + g)
         while st.phase != "over":
             la = legal_actions(st)
@@ -25,6 +25,7 @@ def bench(players: int, games: int, seed: int = 0) -> dict[str, Any]:
     elapsed = time.perf_counter() - t0
     return {
         "players": players,
+        "variant": variant,
         "games": games,
         "seed": seed,
         "seconds": round(elapsed, 3),

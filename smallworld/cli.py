@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+VARIANT_CHOICES = ("standard", "team")  # engine/variants; listed here so --help needs no engine import
+
 
 def _play(args: argparse.Namespace) -> int:
     from smallworld.tui import run_play
@@ -18,11 +20,12 @@ def _play(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from smallworld.bench import bench
 
-    out = bench(args.players, args.games, args.seed)
+    out = bench(args.players, args.games, args.seed, args.variant)
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['games']} random {out['players']}-player games in {out['seconds']} s on one core")
+        kind = "" if out["variant"] == "standard" else f" {out['variant']}"
+        print(f"{out['games']} random {out['players']}-player{kind} games in {out['seconds']} s on one core")
         print(f"  games/s:        {out['games_per_second']}")
         print(f"  decisions/s:    {out['decisions_per_second']}  ({out['decisions']} decisions)")
         print(f"  listings/s:     {out['listings_per_second']}")
@@ -71,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 = first listed)")
+    play.add_argument("--variant", choices=VARIANT_CHOICES, default="standard", help="team: §11 factions")
     play.add_argument("--load", type=Path, help="resume a saved game")
     play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
     play.set_defaults(func=_play)
@@ -79,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     b.add_argument("--games", type=int, default=100)
     b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bench)
 

@@ -89,10 +89,26 @@ def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -
         st.pay(attacker, payee, amount)
 
 
+def pay_dues(st: State, attacker: int, region: int) -> None:
+    """Pay what the defenders of `region` ask before an attack on it (§6.7) and tell their units, so
+    once-per-turn dues (Harmony) are not asked again. Other hostile effects should call this too."""
+    dues = payments(st, attacker, region)
+    if not dues:
+        return
+    pay_all(st, attacker, dues)
+    owner = st.owner_seat(st.race[region])
+    if owner is None:
+        return
+    game = st.game
+    for u in st.units(owner):
+        if game.overrides(u, "dues_paid"):
+            u.dues_paid(st, attacker, region, owner)
+
+
 def declare(st: State, att: Attack, region: int, option: str | None) -> None:
     """A conquest is declared: payments are made (§6.7) and the attacker's units are told."""
     if st.race[region] is not None:
-        pay_all(st, att.seat, payments(st, att.seat, region))
+        pay_dues(st, att.seat, region)
     game = st.game
     for u in att.units:
         if game.overrides(u, "declare_conquest"):
@@ -131,13 +147,15 @@ def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -
         info.lost = n
     elif owner is not None and st.seats[owner].active == race:
         seat = st.seats[owner]
-        if held:  # Beasts and the Champion are withdrawn with the tokens (§9.3, §9.5)
-            for kind, k in st.troops_in(region).items():
-                st.lift_piece(region, owner, kind, k)
         for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
             if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
                 info.prevented = u.id
                 break
+        # Beasts and the Champion are withdrawn with the tokens (§9.3, §9.5) only now, so the loss
+        # exceptions above saw which of them stood in this region (the hand may hold others).
+        if held:
+            for kind, k in st.troops_in(region).items():
+                st.lift_piece(region, owner, kind, k)
         st.set_region(region, None, 0)
         seat.hand += n
         if info.prevented is None and seat.hand > 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from smallworld.engine import conquest
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.flow import available
 from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 from smallworld.engine.state import PICK as P_PICK
@@ -18,7 +19,18 @@ _PHASE_OF = {
     END: (P_CONQUER,),
     DEPLOY: (REDEPLOY, WITHDRAWN),
 }
-_PHASE_RULE = {P_PICK: "§6.3", START: "§6.1", P_CONQUER: "§6.5", REDEPLOY: "§6.12", WITHDRAWN: "§6.9"}
+_PHASE_RULE = {P_PICK: "§6.3", START: "§6.1", REDEPLOY: "§6.12", WITHDRAWN: "§6.9"}
+# The rule that says when each kind of action is taken.
+_KIND_RULE = {
+    PICK: "§6.3",
+    DECLINE: "§6.16",
+    EXPAND: "§6.1",
+    CONQUER: "§6.5",
+    FINAL: "§6.10",
+    ABANDON: "§6.2",
+    END: "§6.5",
+    DEPLOY: "§6.12",
+}
 
 
 def explain(st: State, a: Action) -> tuple[str, str]:
@@ -32,11 +44,17 @@ def explain(st: State, a: Action) -> tuple[str, str]:
         return "§2.2", f"there is no region {a.region} on this map (0..{m.n - 1})"
     phases = _PHASE_OF.get(a.kind)
     if phases is None:
+        for _owner, u in st.all_units():
+            if a.kind in u.action_kinds and st.game.overrides(u, "explain"):
+                why = u.explain(st, a)
+                if why is not None:
+                    return why
         return "§6", f"unknown action kind {a.kind!r} or no unit in play allows it now"
     if st.phase not in phases:
-        return _PHASE_RULE.get(
-            st.phase, "§6"
-        ), f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step"
+        # While a step waits for its own decision, its rule says what is due; during conquests the
+        # action's own rule says when it may be taken.
+        rule = _PHASE_RULE[st.phase] if st.phase in _PHASE_RULE else _KIND_RULE[a.kind]
+        return rule, f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step"
     seat = st.acting_seat
     s = st.seats[seat]
     if a.kind == PICK:
@@ -63,7 +81,7 @@ def _explain_conquest(st: State, a: Action) -> tuple[str, str]:
     name = st.game.map.regions[r].name
     if st.turn.done:
         return "§6.10", "conquests are over for this turn"
-    if s.hand < 1:
+    if available(st, seat) < 1:
         return "§6.4", "a conquest needs at least 1 race token in hand"
     att = conquest.Attack(st, seat)
     if (att.own >> r) & 1:

@@ -98,13 +98,11 @@ def available(st: State, seat: int) -> int:
 def _deploy_actions(st: State) -> list[Action]:
     s = st.seats[st.acting_seat]
     out = []
-    many = s.hand > 1
     held = sorted(s.held)
     for r in bits(st.occupied_mask(s.active)):
         if s.hand:
             out.append(Action(DEPLOY, r))
-            if many:
-                out.append(Action(DEPLOY, r, "all"))
+            out.append(Action(DEPLOY, r, "all"))
         for kind in held:
             out.append(Action(DEPLOY, r, kind))
     return out

@@ -8,8 +8,8 @@ nothing on the hot path. Units hold no game state: everything they track lives i
 Who is asked:
 - *own* hooks are asked of the units of the seat that acts (its Active race and power; its
   In-Decline race and power too when the unit sets `works_in_decline`);
-- *defender* hooks (`defender_payments`, `prevent_loss`) are asked of the units of the seat whose
-  region is targeted;
+- *defender* hooks (`defender_payments`, `dues_paid`, `prevent_loss`) are asked of the units of
+  the seat whose region is targeted;
 - *global* hooks (`any_conquest`, `turn_start`) are asked of every unit in play.
 """
 
@@ -121,6 +121,9 @@ class Unit:
         """Defender: coins the attacker must pay before conquering `region` (§6.7): (payee, VC, why)."""
         return ()
 
+    def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:
+        """Defender: the attacker has just paid the dues of an attack on `region` (§6.7; Harmony)."""
+
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         """Own: per-conquest effects of the attacker (§6.8 step 5)."""
 
@@ -128,7 +131,9 @@ class Unit:
         """Global: after any successful conquest (§6.8 step 4: Military Objectives)."""
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
-        """Defender: return True to take the loss instead of one race token (§6.9)."""
+        """Defender: return True to take the loss instead of one race token (§6.9). `cause` is
+        "conquest", "bomb" or "intimidate"; on a conquest or bomb the region still holds its troop
+        pieces (Beasts, the Champion) while asked, and a unit may discard one (`remove_piece`)."""
         return False
 
     # --- scoring -----------------------------------------------------------------------------
@@ -152,6 +157,10 @@ class Unit:
     def apply_action(self, st: State, action: Action) -> None:
         """Apply an action of one of `action_kinds` (already known to be legal)."""
         raise NotImplementedError(action.kind)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        """Why an action of one of `action_kinds` is not legal now: (rule section, message)."""
+        return None
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         """The answers to a prompt this unit raised with `State.push_prompt`."""

@@ -40,6 +40,8 @@ def check_invariants(st: State) -> None:
                 seen.add(race)
         assert s.hand >= 0
     visible = {c[0] for c in st.row} | set(st.race_stack)
+    if st.offer is not None:  # team variant: the faction columns and their stacks (§11.2)
+        visible |= {race for key, items in st.offer.items() if key != "powers" for race in items}
     assert not (visible & seen), "a banner in play is also on offer"
     for k, left in st.supply.items():
         assert left >= 0, f"supply of {k} negative"
@@ -52,7 +54,8 @@ def check_invariants(st: State) -> None:
         for s in st.seats:
             if s.active:
                 for r in bits(st.occupied_mask(s.active)):
-                    assert st.tokens[r] >= st.min_per_region(s.active)
+                    units = st.tokens[r] + sum(st.troops_in(r).values())
+                    assert units >= st.min_per_region(s.active), f"region {r} below its minimum"
     if st.is_over():
         assert st.legal_actions() == []
         assert st.result is not None

@@ -21,6 +21,18 @@ def to_text(game: Game, a: Action) -> str:
     return " ".join(parts)
 
 
+def _takes_no_region(st: State, kind: str) -> bool:
+    """True when every legal action of `kind` has no region (`pick 2`, a prompt's `buy 1`): the word
+    after the kind is then its argument, even where it could also name a region."""
+    seen = False
+    for a in st.legal_actions():
+        if a.kind == kind:
+            if a.region is not None:
+                return False
+            seen = True
+    return seen
+
+
 def parse(st: State, text: str) -> Action:
     """The action a text names (checked only for form; `State.apply` checks legality)."""
     words = text.split()
@@ -29,7 +41,7 @@ def parse(st: State, text: str) -> Action:
     kind = words[0].lower()
     region: int | None = None
     rest = words[1:]
-    if rest:
+    if rest and not _takes_no_region(st, kind):
         try:
             word = rest[0]
             m = st.game.map

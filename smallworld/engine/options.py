@@ -24,6 +24,7 @@ class RuleOptions:
     own_decline_bonus: bool = False
     tie_break: str = "race_tokens"
     withdrawn_order: str = "clockwise"
+    chapel_protects: str = "race"
 
     @classmethod
     def from_json(cls, data: Any) -> RuleOptions:
@@ -66,6 +67,7 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "tokenless_active_race": ("return_and_pick", "keep"),
     "tie_break": ("race_tokens", "none"),
     "withdrawn_order": ("clockwise",),
+    "chapel_protects": ("race", "region"),
 }
 
 OPTION_DOCS: dict[str, str] = {
@@ -78,6 +80,8 @@ OPTION_DOCS: dict[str, str] = {
     "of its owner's turn, who picks again ('keep' leaves it in play).",
     "own_decline_bonus": "AMB-43: whether taking a region of one's own In-Decline race earns bonuses.",
     "tie_break": "§7: break a tie on coins by race tokens on the boards ('none': shared victory).",
+    "chapel_protects": "AMB-21 (§10.3): Light's Hope Chapel spares the losses of the whole race holding "
+    "it ([EN]/[PT]), or only when the Chapel region itself is attacked ('region', [DE]).",
     "withdrawn_order": "§6.12 RES: order in which opponents redeploy withdrawn tokens.",
 }
 

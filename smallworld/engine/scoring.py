@@ -3,7 +3,30 @@
 from __future__ import annotations
 
 from smallworld.engine.game import OPPOSED
+from smallworld.engine.hooks import Unit
 from smallworld.engine.state import OVER, State
+
+
+def _relics(st: State, seat: int) -> list[Unit]:
+    """Face-up Artifacts and Places whose hooks apply to the seat: owned by its Active race, or
+    working for everyone (Well of Eternity, §10.3)."""
+    if not st.markers:
+        return []
+    return [u for u in st.units(seat) if u.kind == "relic"]
+
+
+def effective_faction(st: State, seat: int) -> str | None:
+    """The faction the seat's Active race fights for this turn (§6.15, §8.8; the `faction` hook)."""
+    s = st.seats[seat]
+    if not s.active:
+        return None
+    game = st.game
+    units = game.units
+    faction = game.faction.get(s.active)
+    for u in (units[s.active], units[s.power] if s.power else None, *_relics(st, seat)):
+        if u is not None and game.overrides(u, "faction"):
+            faction = u.faction(st, seat, faction)
+    return faction
 
 
 def turn_score(st: State, seat: int) -> dict[str, int]:
@@ -12,6 +35,7 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
     game = st.game
     units = game.units
     out: dict[str, int] = {}
+    relics = _relics(st, seat)
     if s.active:
         out["active_regions"] = st.occupied_mask(s.active).bit_count()
         for uid in (s.active, s.power):
@@ -19,11 +43,12 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
                 v = units[uid].score(st, seat)
                 if v:
                     out[uid] = v
-        faction = game.faction.get(s.active)
-        for u in (units[s.active], units[s.power] if s.power else None):
-            if u is not None and game.overrides(u, "faction"):
-                faction = u.faction(st, seat, faction)
-        enemy = OPPOSED.get(faction or "")
+        for u in relics:  # §6.14: Places score for the Active race
+            if game.overrides(u, "score"):
+                v = u.score(st, seat)
+                if v:
+                    out[u.id] = v
+        enemy = OPPOSED.get(effective_faction(st, seat) or "")
         if enemy:
             bonus = sum(1 for race in st.turn.took if game.faction.get(race) == enemy)
             if bonus:
@@ -35,6 +60,11 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
                 v = units[uid].score_declined(st, seat)
                 if v:
                     out[f"{uid}_declined"] = v
+        for u in relics:  # §6.14: the Well of Eternity also scores for the In-Decline race
+            if game.overrides(u, "score_declined"):
+                v = u.score_declined(st, seat)
+                if v:
+                    out[f"{u.id}_declined"] = v
     return out
 
 

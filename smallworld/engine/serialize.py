@@ -9,6 +9,7 @@ from smallworld.engine.constants import MURLOCS
 from smallworld.engine.errors import PositionError
 from smallworld.engine.rng import Rng
 from smallworld.engine.state import Seat, State, Turn
+from smallworld.engine.variants.team import offer_from_json
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
@@ -37,7 +38,7 @@ def state_to_json(st: State) -> dict[str, Any]:
             if st.pieces[r]:
                 entry["pieces"] = dict(sorted(st.pieces[r].items()))  # type: ignore[union-attr]
             regions[m.ref(r)] = entry
-    return {
+    out: dict[str, Any] = {
         "round": st.round,
         "first_seat": st.first_seat,
         "turn_seat": st.turn_seat,
@@ -51,7 +52,10 @@ def state_to_json(st: State) -> dict[str, Any]:
         "power_stack": list(st.power_stack),
         "power_discard": list(st.power_discard),
         "supply": dict(sorted(st.supply.items())),
-        "markers": {m.ref(r): {"id": mk[0], "face_up": mk[1]} for r, mk in sorted(st.markers.items())},
+        "markers": {
+            m.ref(r): [{"id": mk[0], "face_up": mk[1]} for mk in here]
+            for r, here in sorted(st.markers.items())
+        },
         "spare_markers": list(st.spare_markers),
         "turn": st.turn.to_json(),
         "pending": [dict(p) for p in st.pending],
@@ -60,6 +64,9 @@ def state_to_json(st: State) -> dict[str, Any]:
         "result": st.result,
         "events": [dict(e) for e in st.events],
     }
+    if st.offer is not None:  # team variant only (§11.2): standard states keep their JSON
+        out["offer"] = {k: list(v) for k, v in st.offer.items()}
+    return out
 
 
 def _int(data: dict[str, Any], key: str, where: str, lo: int = 0, hi: int | None = None) -> int:
@@ -124,6 +131,8 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
             if not isinstance(v, list) or any(x not in pool for x in v):
                 raise PositionError(f"position.{key}", "must be a list of known ids")
             setattr(st, key, list(v))
+    if "offer" in data:
+        st.offer = offer_from_json(st, data["offer"])
     if "turn" in data:
         if not isinstance(data["turn"], dict):
             raise PositionError("position.turn", "must be an object")
@@ -149,11 +158,18 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
             raise PositionError("position.events", "must be a list")
         st.events = [dict(e) for e in data["events"]]
     if "markers" in data:
+        before = [m[0] for here in st.markers.values() for m in here] + st.spare_markers
         _markers(st, data["markers"])
+        placed = {m[0] for here in st.markers.values() for m in here}
+        # Left out, the unused markers are every marker the position does not place (§3.2 step 7).
+        st.spare_markers = [x for x in before if x not in placed]
     if "spare_markers" in data:
         spare = data["spare_markers"]
         if not isinstance(spare, list) or any(x not in game.relics for x in spare):
             raise PositionError("position.spare_markers", "must be a list of relic ids")
+        on_board = {m[0] for here in st.markers.values() for m in here}
+        if len(set(spare)) != len(spare) or on_board & set(spare):
+            raise PositionError("position.spare_markers", "a marker is listed twice or also on the boards")
         st.spare_markers = list(spare)
     st.tray = _derived_tray(st) if "tray" not in data else _tray(data["tray"], races)
     if "supply" in data:
@@ -222,18 +238,24 @@ def _regions(st: State, data: Any, races: set[str]) -> None:
 
 
 def _markers(st: State, data: Any) -> None:
+    """`{"T:3": [{"id", "face_up"}, ...]}`; a single `{"id", "face_up"}` stands for a list of one."""
     if not isinstance(data, dict):
-        raise PositionError("position.markers", "must map region refs to {id, face_up}")
+        raise PositionError("position.markers", "must map region refs to lists of {id, face_up}")
     st.markers = {}
-    for ref, m in data.items():
+    seen: set[str] = set()
+    for ref, here in data.items():
         where = f"position.markers.{ref}"
         try:
             r = st.game.map.index(ref)
         except KeyError as e:
             raise PositionError(where, str(e).strip("'\"")) from None
-        if not isinstance(m, dict) or m.get("id") not in st.game.relics:
-            raise PositionError(f"{where}.id", f"known relics: {sorted(st.game.relics)}")
-        st.markers[r] = [m["id"], bool(m.get("face_up", False))]
+        for i, m in enumerate(here if isinstance(here, list) else [here]):
+            if not isinstance(m, dict) or m.get("id") not in st.game.relics:
+                raise PositionError(f"{where}[{i}].id", f"known relics: {sorted(st.game.relics)}")
+            if m["id"] in seen:
+                raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
+            seen.add(m["id"])
+            st.markers.setdefault(r, []).append([m["id"], bool(m.get("face_up", False))])
 
 
 def _tray(data: Any, races: set[str]) -> dict[str, int]:

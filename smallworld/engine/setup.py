@@ -34,7 +34,7 @@ def initial_state(game: Game) -> State:
     for b in range(len(game.map.sides)):
         slots = [r for r in bits(game.map.size_icon & game.map.board_mask[b])]
         if slots and markers:
-            st.markers[slots[0]] = [markers.pop(0), False]
+            st.markers[slots[0]] = [[markers.pop(0), False]]
     st.spare_markers = markers
     first = game.options.first_player
     if first is None:

@@ -100,6 +100,7 @@ class State:
         "game",
         "immune",
         "markers",
+        "offer",
         "pending",
         "phase",
         "pieces",
@@ -142,17 +143,21 @@ class State:
         self.race_stack: list[str] = []
         self.power_stack: list[str] = []
         self.power_discard: list[str] = []
+        # Team variant only (§11.2): faction and power columns, see variants/team.py; None otherwise.
+        self.offer: dict[str, list[str]] | None = None
         self.supply = {p.id: p.supply for p in game.pieces.values()}
         self.turn = Turn()
         self.pending: list[dict[str, Any]] = []  # decisions that content asked for (prompts)
         self.rng = Rng(0)
         self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
         self.result: dict[str, Any] | None = None
-        # Artifact / Legendary Place markers by region: [relic id, face up] (§10.1); the markers
-        # not drawn at setup stay unseen (the Well of Eternity's fallback draws from them).
+        # Artifact / Legendary Place markers by region: a list of [relic id, face up] (§10.1), as
+        # an Artifact may join a region that already holds a marker (it moves with its conquest,
+        # or is placed, or stolen); the markers not drawn at setup stay unseen (the Well of
+        # Eternity's fallback draws from them).
         # What the last action set off (die rolls, scores, ...), for clients: cleared by each apply.
         self.events: list[dict[str, Any]] = []
-        self.markers: dict[int, list[Any]] = {}
+        self.markers: dict[int, list[list[Any]]] = {}
         self.spare_markers: list[str] = []
 
     # --- queries -------------------------------------------------------------------------
@@ -195,16 +200,16 @@ class State:
         if s.declined_power and u[s.declined_power].works_in_decline:
             out.append(u[s.declined_power])
         if self.markers:
-            for r, (rid, up) in self.markers.items():
-                unit = u[rid]
-                if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):
-                    out.append(unit)
+            for r, here in self.markers.items():
+                for rid, up in here:
+                    unit = u[rid]
+                    if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):
+                        out.append(unit)
         return out
 
     def marker_owner(self, region: int) -> int | None:
         """The seat whose Active race occupies the region of a face-up marker (AMB-19)."""
-        m = self.markers.get(region)
-        if not m or not m[1]:
+        if not any(up for _rid, up in self.markers.get(region, ())):
             return None
         race = self.race[region]
         for i, s in enumerate(self.seats):
@@ -214,12 +219,35 @@ class State:
 
     def reveal(self, region: int, seat: int) -> None:
         """A race entered a region with a face-down marker: it turns face up for good (§10.1)."""
-        m = self.markers.get(region)
-        if m and not m[1]:
-            m[1] = True
-            unit = self.game.units[m[0]]
-            if self.game.overrides(unit, "on_reveal"):
-                unit.on_reveal(self, seat, region)
+        for m in list(self.markers.get(region, ())):  # a copy: `on_reveal` may move the marker
+            if not m[1]:
+                m[1] = True
+                unit = self.game.units[m[0]]
+                if self.game.overrides(unit, "on_reveal"):
+                    unit.on_reveal(self, seat, region)
+
+    def marker_region(self, relic: str) -> int | None:
+        """The region holding the marker `relic`, or None when it is not on the boards."""
+        for r, here in self.markers.items():
+            for m in here:
+                if m[0] == relic:
+                    return r
+        return None
+
+    def move_marker(self, relic: str, region: int | None, face_up: bool | None = None) -> None:
+        """Put the marker `relic` in `region` (None: out of the game), from wherever it lies or from
+        the box; `face_up` None keeps its side (a new marker comes face up)."""
+        up = True if face_up is None else face_up
+        for r, here in list(self.markers.items()):
+            for m in here:
+                if m[0] == relic:
+                    up = m[1] if face_up is None else face_up
+                    here.remove(m)
+                    if not here:
+                        del self.markers[r]
+                    break
+        if region is not None:
+            self.markers.setdefault(region, []).append([relic, up])
 
     def all_units(self) -> Iterator[tuple[int, Unit]]:
         for i in range(len(self.seats)):
@@ -410,13 +438,14 @@ class State:
         c.race_stack = self.race_stack[:]
         c.power_stack = self.power_stack[:]
         c.power_discard = self.power_discard[:]
+        c.offer = {k: v[:] for k, v in self.offer.items()} if self.offer is not None else None
         c.supply = dict(self.supply)
         c.turn = self.turn.copy()
         c.pending = [dict(p) for p in self.pending]
         c.rng = Rng(self.rng.state)
         c.rolls = self.rolls[:]
         c.result = self.result
-        c.markers = {r: m[:] for r, m in self.markers.items()}
+        c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
         c.events = [dict(e) for e in self.events]
         c.spare_markers = self.spare_markers[:]
         return c

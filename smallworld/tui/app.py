@@ -24,6 +24,7 @@ from smallworld.tui.text import (
     describe,
     holder,
     parse_move,
+    pick_combo,
     plural,
     power_name,
     race_name,
@@ -260,8 +261,8 @@ class Session:
             if a.kind == FINAL:
                 # The die is gone with the turn if the turn ends; a clone rolls the same face.
                 b.die = st.clone().roll_die()
-        elif a.kind == PICK and isinstance(a.arg, int) and 0 <= a.arg < len(st.row):
-            race, power, coins = st.row[a.arg]
+        elif (combo := pick_combo(st, a)) is not None:
+            race, power, coins = combo
             b.combo = f"{race_name(race)} + {power_name(power)}"
             b.tokens = combo_tokens(st, race, power)
             b.coins = coins
@@ -314,6 +315,10 @@ class Session:
             mark = " *" if i in result["winners"] else ""
             line = f"  {seat_name(i, self.human):<8} {scores[i]:>3} coins{mark}"
             self.say(self.style.you(line) if i == self.human else line)
+        factions = result.get("factions")
+        if factions:  # team variant: the faction scores decide (§11.4)
+            parts = ", ".join(f"{name} {score}" for name, score in factions.items())
+            self.say(f" Faction scores (each the lowest of its players): {parts}")
         winners = [seat_name(i, self.human) for i in result["winners"]]
         if winners == ["You"]:
             self.say(self.style.you(" You win!"))
@@ -334,7 +339,7 @@ def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Reco
         write(f"Resumed {load}: {len(rec.actions)} moves replayed.")
         return st, rec
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**6)
-    settings = Settings(players=args.players, seed=seed)
+    settings = Settings(players=args.players, seed=seed, variant=getattr(args, "variant", "standard"))
     try:
         st = Game(settings).new_initial_state()
     except SmallworldError as e:

@@ -87,26 +87,27 @@ def players(st: State, human: int, style: Style) -> list[str]:
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
         declined = f"{race_name(s.declined)} + {power_name(s.declined_power)}" if s.declined else "-"
         mark = ">" if i == st.turn_seat and not st.is_over() else ""
-        rows.append(
-            [mark, seat_name(i, human), "?" if coins is None else str(coins), active, str(regions), declined]
-        )
+        name = seat_name(i, human) + (f" ({view['factions'][i]})" if "factions" in view else "")
+        rows.append([mark, name, "?" if coins is None else str(coins), active, str(regions), declined])
         styles.append(style.you if i == human else None)
     return table(rows, styles)
 
 
-def combo_row(st: State, style: Style) -> list[str]:
+def combo_row(st: State, style: Style, seat: int | None = None) -> list[str]:
+    """The combos `seat` may pick (the standard row, or the seat's faction column in team play)."""
+    combos = st.game.variant.combos(st, st.acting_seat if seat is None else seat)
     rows = [["pos", "race + power", "tokens", "cost", "coins on it"]]
-    for pos, (race, power, coins) in enumerate(st.row):
+    for pos, (race, power, coins) in enumerate(combos):
         rows.append(
             [
                 str(pos),
                 f"{race_name(race)} + {power_name(power)}",
-                str(combo_tokens(st, race, power)),
+                str(combo_tokens(st, race, power)) if race and power else "",
                 str(pos),
                 str(coins) if coins else "",
             ]
         )
-    return table(rows, [style.dim] + [None] * len(st.row))
+    return table(rows, [style.dim] + [None] * len(combos))
 
 
 def board(st: State, human: int, style: Style) -> list[str]:
@@ -182,10 +183,12 @@ def scoring_hint(st: State, human: int) -> str | None:
 def full_screen(st: State, human: int, style: Style) -> list[str]:
     out = ["", header(st, human, style), *players(st, human, style)]
     if st.phase == "pick" or any(c for _r, _p, c in st.row):
-        out += [
-            "",
-            style.bold(" Combos (cost = position; pass 1 coin to each combo above)"),
-            *combo_row(st, style),
-        ]
+        factions = view_for(st, human).get("factions")
+        title = (
+            f" Combos of your {factions[human]} column (cost = position, paid to the stash)"
+            if factions
+            else " Combos (cost = position; pass 1 coin to each combo above)"
+        )
+        out += ["", style.bold(title), *combo_row(st, style, human)]
     out += ["", *board(st, human, style)]
     return out

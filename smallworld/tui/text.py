@@ -41,6 +41,18 @@ def combo_tokens(st: State, race: str, power: str) -> int:
     return min(game.race_value[race] + game.power_value[power], st.tray.get(race, 0))
 
 
+def pick_combo(st: State, a: Action) -> tuple[str, str, int] | None:
+    """The (race, power, coins on it) that a pick action of the seat to act would take, if any
+    (the standard row or, in the team variant, the seat's faction column, §11.3)."""
+    if a.kind != PICK or not isinstance(a.arg, int):
+        return None
+    combos = st.game.variant.combos(st, st.acting_seat)
+    if not 0 <= a.arg < len(combos):
+        return None
+    race, power, coins = combos[a.arg]
+    return (race, power, coins) if race is not None and power is not None else None
+
+
 def region_label(st: State, r: int) -> str:
     reg = st.game.map.regions[r]
     return f"{r} {reg.name} ({reg.terrain})"
@@ -69,9 +81,11 @@ def describe(st: State, a: Action, human: int) -> str:
     seat = st.acting_seat
     s = st.seats[seat]
     kind = a.kind
-    if kind == PICK and isinstance(a.arg, int) and 0 <= a.arg < len(st.row):
-        race, power, coins = st.row[a.arg]
-        cost = f"costs {plural(a.arg, 'coin')}" if a.arg else "free"
+    combo = pick_combo(st, a)
+    if combo is not None:
+        race, power, coins = combo
+        position = int(a.arg or 0)
+        cost = f"costs {plural(position, 'coin')}" if position else "free"
         extra = f", collect {plural(coins, 'coin')}" if coins else ""
         return (
             f"pick {race_name(race)} + {power_name(power)} "
@@ -152,7 +166,8 @@ def parse_move(st: State, text: str) -> list[Action]:
     rest = words[1:]
     if kind == PICK:
         if len(rest) != 1 or not rest[0].isdigit():
-            raise InputError(f"say which combo: pick 0..{max(len(st.row) - 1, 0)} (its position in the row)")
+            last = max(len(st.game.variant.combos(st, st.acting_seat)) - 1, 0)
+            raise InputError(f"say which combo: pick 0..{last} (its position in the row)")
         return [Action(PICK, None, int(rest[0]))]
     if kind in (DECLINE, EXPAND, END):
         if rest:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from smallworld.engine.errors import PositionError
 from smallworld.engine.variants.base import Variant
 from smallworld.engine.variants.standard import Standard
+from smallworld.engine.variants.team import Team
 
-VARIANTS: dict[str, type[Variant]] = {"standard": Standard}
+VARIANTS: dict[str, type[Variant]] = {"standard": Standard, "team": Team}
 
 
 def get_variant(name: str) -> Variant:

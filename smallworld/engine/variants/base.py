@@ -43,5 +43,14 @@ class Variant:
     def hide(self, view: dict[str, Any], seat: int | None) -> None:
         """Remove what `seat` may not know of the offer from a view."""
 
+    def coins_seen_by(self, st: State, seat: int | None) -> list[int]:
+        """The seats whose coin totals `seat` may see before the game ends (§1.3; allies, §11.1)."""
+        return [] if seat is None else [seat]
+
+    def combos(self, st: State, seat: int) -> list[tuple[str | None, str | None, int]]:
+        """What `pick N` would give `seat`, by N: (race, power, coins lying on it); None where a
+        slot is empty. Default: the standard row."""
+        return [(race, power, coins) for race, power, coins in st.row]
+
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
         return "§6.3", f"pick {action.arg} is not available"

@@ -1,0 +1,159 @@
+"""Gnomes (§8.6, §6.5, §6.6, §6.10, AMB-23): the airborne assault, once per turn.
+
+`airborne REGION [option]` in the conquest step, with at least 1 token in hand: the target may be
+any region on any board except Seas/Lakes, immune regions and the Gnomes' own regions; it counts as
+adjacent (no travel cost) and may be the race's first conquest (AMB-23). Payments (§6.7) are made
+when it is declared. Then the die is rolled for free and its result comes off the cost (minimum 1,
+on top of every other reduction).
+
+* Enough tokens in hand for the reduced cost: a normal conquest, and the turn goes on.
+* Short by 1..3 (§6.10): a prompt asks `airborne_final` (it becomes the final attempt: a second
+  roll, success if tokens in hand + that roll >= the reduced cost, then all tokens in hand go in;
+  on failure they stay in hand; conquests end either way) or `airborne_cancel` (the assault is used
+  up and other conquests may continue).
+* Short by more: the assault is cancelled at once and used up.
+
+The rolls and the outcome are public in `st.turn.data[AIRBORNE]` (and `st.turn.data["die"]` holds
+the second roll, as for any final attempt) and in the events of the action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine import conquest
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.flow import AFTER_CONQUESTS
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+AIRBORNE = "airborne"  # action kind, and the st.turn.data key of this turn's assault
+FINAL = "airborne_final"
+CANCEL = "airborne_cancel"
+_PROMPT_ACTIONS = (Action(FINAL), Action(CANCEL))
+
+
+class Gnomes(Unit):
+    id = "gnomes"
+    kind = "race"
+    section = "§8.6"
+    action_kinds = frozenset({AIRBORNE})
+
+    def _attack(self, st: State, seat: int, region: int) -> conquest.Attack:
+        att = conquest.Attack(st, seat)
+        # "Counts as adjacent": the travel cost is never due on the assault's target (§6.6).
+        att.adjacent |= 1 << region
+        return att
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if st.turn.done or AIRBORNE in st.turn.data:
+            return ()
+        s = st.seats[seat]
+        att = conquest.Attack(st, seat)
+        if s.hand < max(1, att.minimum):
+            return ()
+        game = st.game
+        optional = [u for u in att.units if game.overrides(u, "conquest_options")]
+        m = game.map
+        out = []
+        for r in bits(m.all_mask & ~m.water & ~att.own & ~st.immune):
+            options: list[str | None] = [None]
+            for u in optional:
+                options.extend(u.conquest_options(st, seat, r))
+            for opt in options:
+                # The cost is only known after the die, so any target may be declared; only the
+                # payments due at declaration must be affordable (§6.7).
+                if st.race[r] is not None:
+                    dues = conquest.payments(st, seat, r)
+                    if dues and sum(d[1] for d in dues) > s.coins:
+                        continue
+                out.append(Action(AIRBORNE, r, opt))
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        r = action.region
+        assert r is not None
+        opt = action.arg if isinstance(action.arg, str) else None
+        s = st.seats[seat]
+        att = self._attack(st, seat, r)
+        full = conquest.cost(st, att, r, opt)
+        conquest.declare(st, att, r, opt)
+        roll = st.roll_die()
+        cost = max(full - roll, 1, att.minimum)
+        record: dict[str, Any] = {
+            "region": st.game.map.ref(r),
+            "option": opt,
+            "cost": full,
+            "roll": roll,
+            "reduced": cost,
+            "tokens": s.hand,
+        }
+        short = cost - s.hand
+        if short <= 0:
+            record["outcome"] = "conquered"
+        elif short <= st.game.options.max_final_shortfall and s.hand >= att.minimum:
+            record["outcome"] = "pending"
+        else:
+            record["outcome"] = "cancelled"
+        st.turn.data[AIRBORNE] = record
+        st.event(
+            AIRBORNE,
+            seat=seat,
+            region=r,
+            cost=full,
+            roll=roll,
+            reduced=cost,
+            tokens=s.hand,
+            outcome=record["outcome"],
+        )
+        if short <= 0:
+            s.hand -= cost
+            conquest.resolve(st, seat, r, cost, opt)
+        elif record["outcome"] == "pending":
+            st.push_prompt(
+                self.id,
+                seat,
+                text=f"Gnomes: {short} token(s) short; roll again as the final attempt "
+                f"({FINAL}) or call off the assault ({CANCEL})",
+                rule="§8.6",
+                region=r,
+                option=opt,
+                cost=cost,
+            )
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        return _PROMPT_ACTIONS
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        st.pop_prompt()
+        seat = prompt["seat"]
+        record = dict(st.turn.data.get(AIRBORNE, {}))
+        if action.kind == CANCEL:
+            record["outcome"] = "cancelled"
+            st.turn.data[AIRBORNE] = record
+            st.event(AIRBORNE, seat=seat, region=prompt["region"], outcome="cancelled")
+            return
+        r, cost, opt = prompt["region"], prompt["cost"], prompt.get("option")
+        s = st.seats[seat]
+        roll = st.roll_die()
+        won = s.hand + roll >= cost
+        record.update(roll2=roll, outcome="final_won" if won else "final_lost")
+        # New dict rather than an in-place edit: copies of a state share nested values.
+        st.turn.data[AIRBORNE] = record
+        st.turn.data["die"] = roll
+        st.event("die", seat=seat, region=r, roll=roll, cost=cost, tokens=s.hand, success=won)
+        if won:
+            placed = s.hand
+            s.hand = 0
+            conquest.resolve(st, seat, r, placed, opt)
+        # Like any final attempt (§6.10): conquests are over, won or lost.
+        st.turn.done = True
+        st.phase = AFTER_CONQUESTS
+
+
+UNIT = Gnomes()

@@ -1,0 +1,107 @@
+"""Humans (§8.8, §6.8 step 4, §6.13 step 4, AMB-28, AMB-51, AMB-09, AMB-36): Military Objectives.
+
+At the end of each Human turn (Active race, not on the decline turn) the Human player takes back the
+two Military Objectives (MO) still on the boards and places up to 2 of them (AMB-51), one step at a
+time (`objective REF`, then `objective_done`), each in a different region that no Alliance race
+occupies: empty, Murloc, Horde or Neutral regions on any board. Immune regions (Watch Tower, §9.6,
+AMB-36) cannot receive one.
+
+When a non-Horde player (Alliance or Neutral Active race, the Humans included) conquers an MO
+region, that player gains 2 VC at once (AMB-09) and the MO goes back to the Human player; the Human
+player also gains 2 VC when someone else conquered it. A Horde conqueror gets nothing and the MO
+stays. The conqueror's faction is the one it fights for this turn (`scoring.effective_faction`, so a
+Neutral race fighting for the Horde through the Battleground counts as Horde). The MOs leave the
+boards when the Humans decline (§6.16 step 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.game import ALLIANCE, HORDE
+from smallworld.engine.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.scoring import effective_faction
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+OBJECTIVE = "military_objective"
+PLACE, DONE = "objective", "objective_done"
+REWARD = 2
+
+
+def _has_objective(st: State, region: int) -> bool:
+    p = st.pieces[region]
+    return bool(p and p.get(OBJECTIVE))
+
+
+def eligible(st: State) -> int:
+    """Mask of the regions that may receive a Military Objective now (§8.8, AMB-36)."""
+    faction = st.game.faction
+    out = 0
+    for r in range(st.game.map.n):
+        race = st.race[r]
+        if race is not None and faction.get(race) == ALLIANCE:
+            continue
+        if (st.immune >> r) & 1 or _has_objective(st, r):
+            continue
+        out |= 1 << r
+    return out
+
+
+def take_back(st: State) -> None:
+    for r in range(st.game.map.n):
+        if _has_objective(st, r):
+            st.remove_piece(r, OBJECTIVE)
+
+
+class Humans(Unit):
+    id = "humans"
+    kind = "race"
+    section = "§8.8"
+    # Not removed by conquest or emptying: only a non-Horde conquest sends an MO back (`any_conquest`),
+    # and an MO may sit in an empty region.
+    pieces = (Piece(OBJECTIVE, supply=2),)
+
+    def turn_end(self, st: State, seat: int) -> None:
+        take_back(st)
+        if st.supply.get(OBJECTIVE, 0) and eligible(st):
+            st.push_prompt(
+                self.id,
+                seat,
+                text="Place up to 2 Military Objectives, each in a region no Alliance race occupies",
+                rule="§8.8",
+            )
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        out = [Action(PLACE, r) for r in bits(eligible(st))]
+        out.append(Action(DONE))
+        return out
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        if action.kind == PLACE and action.region is not None:
+            st.add_piece(action.region, OBJECTIVE)
+            st.event("objective_placed", seat=prompt["seat"], region=st.game.map.ref(action.region))
+            if st.supply.get(OBJECTIVE, 0) and eligible(st):
+                return  # the prompt stays: one more may be placed
+        st.pop_prompt()
+
+    def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
+        r = info.region
+        if not _has_objective(st, r) or effective_faction(st, seat) == HORDE:
+            return
+        owner = next((i for i, s in enumerate(st.seats) if s.active == self.id), None)
+        st.remove_piece(r, OBJECTIVE)
+        st.gain(seat, REWARD)
+        if owner is not None and owner != seat:
+            st.gain(owner, REWARD)
+        st.event("objective_taken", seat=seat, region=st.game.map.ref(r), humans=owner)
+
+    def on_decline(self, st: State, seat: int) -> None:
+        take_back(st)
+
+
+UNIT = Humans()
