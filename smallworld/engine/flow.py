@@ -368,22 +368,28 @@ def begin_turn(st: State, seat: int) -> None:
     st.turn_seat = st.acting_seat = seat
     s = st.seats[seat]
     game = st.game
+    st.phase = START
+    st.event("turn", seat=seat, round=st.round)
+    for owner, u in list(st.all_units()):  # §6.1 steps 2-3 (Harmony back, bombs resolved)
+        if game.overrides(u, "turn_start"):
+            u.turn_start(st, seat, owner)
     if (
         s.active is not None
         and not _has_hand(s)
         and not st.occupied_mask(s.active)
         and game.options.tokenless_active_race == "return_and_pick"
     ):
-        # AMB-34: an Active race with no token anywhere leaves play; the player picks anew.
+        # AMB-34: an Active race with no token anywhere leaves play; the player picks anew. Its
+        # units clear the pieces that stop working, as on a decline (§6.16 step 4).
+        for u in st.units(seat):
+            if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
+                u.on_decline(st, seat)
         if s.power:
             st.power_discard.append(s.power)
         return_banner(st, s.active)
         s.active = s.power = None
-    st.phase = P_PICK if s.active is None else START
-    st.event("turn", seat=seat, round=st.round)
-    for owner, u in list(st.all_units()):
-        if game.overrides(u, "turn_start"):
-            u.turn_start(st, seat, owner)
+    if s.active is None:
+        st.phase = P_PICK
 
 
 # --- errors ----------------------------------------------------------------------------------
