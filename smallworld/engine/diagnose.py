@@ -101,11 +101,12 @@ def _explain_conquest(st: State, a: Action) -> tuple[str, str]:
     if a.kind == FINAL:
         if c <= s.hand:
             return "§6.10", f"{name} costs {c} and you have {s.hand}: conquer it without the die"
-        return (
-            "§6.10",
-            f"the final attempt must be 1 to {st.game.options.max_final_shortfall} tokens short; "
-            f"{name} is {c - s.hand} short",
-        )
+        if c - s.hand > st.game.options.max_final_shortfall or s.hand < att.minimum:
+            return (
+                "§6.10",
+                f"the final attempt must be 1 to {st.game.options.max_final_shortfall} tokens short; "
+                f"{name} is {c - s.hand} short",
+            )
     dues = conquest.payments(st, seat, r)
     if sum(d[1] for d in dues) > s.coins:
         return "§6.7", f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first"

@@ -197,7 +197,7 @@ class State:
             out.append(u[s.power])
         if s.declined and u[s.declined].works_in_decline:
             out.append(u[s.declined])
-        if s.declined_power and u[s.declined_power].works_in_decline:
+        if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
             out.append(u[s.declined_power])
         if self.markers:
             for r, here in self.markers.items():

@@ -64,7 +64,7 @@ def test_answering_a_clone_leaves_the_original(unit: str) -> None:
     twin = st.clone()
     twin.apply(twin.legal_actions()[0])
     assert json.dumps(st.to_json(), sort_keys=True) == before
-    assert not twin.pending or twin.pending[0] != st.pending[0] or twin.to_json() != st.to_json()
+    assert twin.to_json() != st.to_json()
 
 
 def test_prompt_answer_texts_are_arguments_on_a_one_side_map() -> None:
@@ -135,7 +135,20 @@ def test_neutral_fighting_for_the_horde_gets_nothing_from_an_objective() -> None
     assert st.pieces[r] == {OBJECTIVE: 1}
 
 
-RACES = ("worgen", "forsaken", "humans", "pandaren", "orcs", "naga", "dwarves", "trolls")
+RACES = (
+    "worgen",
+    "forsaken",
+    "humans",
+    "pandaren",
+    "orcs",
+    "naga",
+    "dwarves",
+    "trolls",
+    "kobolds",
+    "tauren",
+    "blood_elves",
+    "night_elves",
+)
 
 
 def _check(st: State) -> None:
@@ -170,5 +183,5 @@ def test_random_games_with_these_races(players: int, seed: int) -> None:
     for a in log:
         replay.apply(a)
     assert json.dumps(replay.to_json(), sort_keys=True) == json.dumps(st.to_json(), sort_keys=True)
-    kinds = {a.kind for a in log}
-    assert {"form", "objective_done"} & kinds or {"objective"} & kinds or "buy" in kinds
+    # The games must have gone through these units' prompts, or they checked nothing of them.
+    assert {a.kind for a in log} & {"form", "buy", "objective", "objective_done"}

@@ -4,7 +4,9 @@ At the end of each Human turn (Active race, not on the decline turn) the Human p
 two Military Objectives (MO) still on the boards and places up to 2 of them (AMB-51), one step at a
 time (`objective REF`, then `objective_done`), each in a different region that no Alliance race
 occupies: empty, Murloc, Horde or Neutral regions on any board. Immune regions (Watch Tower, §9.6,
-AMB-36) cannot receive one.
+AMB-36) cannot receive one. An empty Sea or Lake is an empty region, so it may receive one too (only
+the Naga can take it there). The faction of the occupant is its banner's (an In-Decline race keeps
+its faction, §6.15).
 
 When a non-Horde player (Alliance or Neutral Active race, the Humans included) conquers an MO
 region, that player gains 2 VC at once (AMB-09) and the MO goes back to the Human player; the Human

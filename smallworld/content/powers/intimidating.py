@@ -1,0 +1,235 @@
+"""Intimidating (§9.13, §6.11, AMB-15, AMB-48, AMB-36, AMB-31, AMB-12, AMB-10): move enemy tokens.
+
+Three times per turn, during the conquest step (before the final die attempt and before the player
+ends conquests, AMB-15), the player takes 1 token from an opponent's region adjacent to one of the
+Intimidating race's regions (Active or In-Decline race) and moves it to another region of that same
+race, which the Intimidating player chooses. Actions (one use each):
+
+* `intimidate REF DEST` moves a race token of REF to DEST (DEST = the flat region index), or
+  `intimidate REF discard` when that race has no other region. Murlocs (AMB-48: allowed, although
+  they are no opponent) are always discarded.
+* `intimidate_beast REF DEST|discard` does the same with a Beast (§9.3; AMB-15: Beasts can be moved,
+  the Champion cannot).
+* `intimidate_remove REF KIND` removes a Wisp Wall or a Fort from REF (§8.11, AMB-27): while a region
+  holds one, no token can be taken from it.
+
+Resolutions:
+* A region left with no token or occupying piece is lost by its owner (AMB-15).
+* A Tauren region of an Active race left under its 2 (§8.14): the owner must move the lone token at
+  once, so it goes to the owner's hand with the withdrawn tokens and the owner places it after the
+  active player's redeployment (§6.9), in any region of that race; the region is lost.
+* A discarded token counts for the Forsaken (AMB-31, `forsaken_losses`); Holy Light and the Chapel
+  can save it (the defender's `prevent_loss` hooks with cause "intimidate"), and the saved token is
+  withdrawn to hand.
+* It is not a conquest: no Faction Bonus (AMB-38), no per-conquest bonus.
+* Watch Tower regions are immune (AMB-36). The Aegis (2 VC) and Harmony (2 VC, once per turn) are paid
+  before each use (§6.7); the Marshdweller toll is for conquests only. Moving a token into its owner's
+  own region is no attack on that region, so destinations may be immune or hold the Aegis.
+* An Active Pandaren with this power that moves a token of another player's Active race has attacked
+  that player (AMB-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.content.powers import _hostile
+from smallworld.content.powers.beast_master import BEAST
+from smallworld.content.races.forsaken import LOSSES as FORSAKEN_LOSSES
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.constants import MURLOCS
+from smallworld.engine.hooks import Unit
+from smallworld.engine.setup import return_banner
+from smallworld.engine.state import CONQUER
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+TOKEN = "intimidate"
+BEAST_MOVE = "intimidate_beast"
+REMOVE = "intimidate_remove"
+DISCARD = "discard"
+USES = 3
+USED = "intimidate_uses"  # turn data: uses spent this turn
+
+
+def _walls(st: State, region: int) -> list[str]:
+    """Pieces that must be removed before a token can be taken: the defence markers that are no
+    troops (Wisp Walls, Forts; §9.13)."""
+    p = st.pieces[region]
+    if not p:
+        return []
+    kinds = st.game.pieces
+    return sorted(k for k in p if k in kinds and kinds[k].defense > 0 and not kinds[k].troop)
+
+
+def _occupants(st: State, region: int) -> int:
+    p = st.pieces[region]
+    kinds = st.game.pieces
+    extra = sum(n for k, n in p.items() if k in kinds and kinds[k].occupies) if p else 0
+    return st.tokens[region] + extra
+
+
+def _discard_token(st: State, region: int, race: str, owner: int | None) -> bool:
+    """Discard one race token of `region` (§9.13); True when it was lost, False when saved."""
+    if owner is not None and st.seats[owner].active == race:
+        for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
+            if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, "intimidate"):
+                st.tokens[region] -= 1
+                st.seats[owner].hand += 1
+                _withdrawn(st, owner)
+                st.event("intimidate_saved", seat=owner, region=region, by=u.id)
+                return False
+    st.tokens[region] -= 1
+    if race != MURLOCS:  # Murlocs never come back (§6.9)
+        st.tray[race] += 1
+    return True
+
+
+def _withdrawn(st: State, owner: int) -> None:
+    if owner not in st.turn.withdrawn:
+        st.turn.withdrawn.append(owner)
+
+
+def _settle(st: State, region: int, race: str, owner: int | None) -> None:
+    """After a token left `region`: a lone Tauren token goes to hand, an empty region is lost."""
+    if owner is not None and st.seats[owner].active == race:
+        left = _occupants(st, region)
+        if 0 < left < st.min_per_region(race):
+            st.seats[owner].hand += st.tokens[region]
+            st.tokens[region] = 0
+            for kind, n in st.troops_in(region).items():
+                st.lift_piece(region, owner, kind, n)
+            _withdrawn(st, owner)
+    if _occupants(st, region):
+        return
+    st.set_region(region, None, 0)
+    st.clear_pieces(region, "removed_when_emptied")
+    if owner is not None and st.seats[owner].declined == race and not st.occupied_mask(race):
+        # The last token of an In-Decline race left the map (§6.17).
+        st.seats[owner].declined = None
+        st.seats[owner].declined_power = None
+        return_banner(st, race)
+
+
+def _count_loss(st: State) -> None:
+    st.turn.data[FORSAKEN_LOSSES] = st.turn.data.get(FORSAKEN_LOSSES, 0) + 1
+
+
+class Intimidating(Unit):
+    id = "intimidating"
+    kind = "power"
+    section = "§9.13"
+    action_kinds = frozenset({TOKEN, BEAST_MOVE, REMOVE})
+
+    def _ready(self, st: State, seat: int) -> bool:
+        s = st.seats[seat]
+        return (
+            st.phase == CONQUER
+            and seat == st.turn_seat
+            and not st.turn.done
+            and s.power == self.id
+            and st.turn.data.get(USED, 0) < USES
+            and bool(st.occupied_mask(s.active))
+        )
+
+    def _targets(self, st: State, seat: int) -> list[int]:
+        """Regions a use may hit now: an opponent's (or Murloc) region next to the race, not
+        immune, whose dues the player can pay."""
+        own = st.occupied_mask(st.seats[seat].active)
+        out = []
+        for r in bits(st.game.map.adjacent_to(own) & ~own & ~st.immune):
+            race = st.race[r]
+            if race is None:
+                continue
+            owner = st.owner_seat(race)
+            if race != MURLOCS and (owner is None or owner == seat):
+                continue
+            if _hostile.affordable(st, seat, [r]):
+                out.append(r)
+        return out
+
+    def _destinations(self, st: State, region: int) -> list[int | str]:
+        race = st.race[region]
+        if race == MURLOCS:
+            return [DISCARD]
+        others = st.occupied_mask(race) & ~(1 << region)
+        return list(bits(others)) or [DISCARD]
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if not self._ready(st, seat):
+            return []
+        out: list[Action] = []
+        for r in self._targets(st, seat):
+            walls = _walls(st, r)
+            if walls:
+                out.extend(Action(REMOVE, r, k) for k in walls)
+                continue
+            dests = self._destinations(st, r)
+            if st.tokens[r]:
+                out.extend(Action(TOKEN, r, d) for d in dests)
+            p = st.pieces[r]
+            if p and p.get(BEAST):
+                out.extend(Action(BEAST_MOVE, r, d) for d in dests)
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        r = action.region
+        assert r is not None
+        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        _hostile.pay(st, seat, r)
+        if action.kind == REMOVE:
+            st.remove_piece(r, str(action.arg), 1)
+            st.event("intimidate_remove", seat=seat, region=r, piece=action.arg)
+            return
+        _hostile.note_attack(st, seat, r)
+        race = st.race[r]
+        assert race is not None
+        owner = st.owner_seat(race)
+        dest = action.arg
+        if action.kind == BEAST_MOVE:
+            assert owner is not None
+            if isinstance(dest, int):
+                st.lift_piece(r, owner, BEAST, 1)
+                st.place_held(dest, owner, BEAST, 1)
+            else:
+                st.remove_piece(r, BEAST, 1)
+                _count_loss(st)
+        elif isinstance(dest, int):
+            st.tokens[r] -= 1
+            st.tokens[dest] += 1
+        elif _discard_token(st, r, race, owner):
+            _count_loss(st)
+        st.event("intimidate", seat=seat, region=r, race=race, piece=action.kind, to=dest)
+        _settle(st, r, race, owner)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        seat = st.acting_seat
+        s = st.seats[seat]
+        if s.power != self.id or st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+            return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
+        if st.turn.data.get(USED, 0) >= USES:
+            return "§9.13", "Intimidating is used at most 3 times per turn"
+        r = action.region
+        if r is None:
+            return "§9.13", "Intimidating needs a target region"
+        name = st.game.map.regions[r].name
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers"
+        if r not in self._targets(st, seat):
+            if not _hostile.affordable(st, seat, [r]) and st.race[r] is not None:
+                return "§6.7", f"using Intimidating on {name} requires paying first"
+            return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
+        if _walls(st, r) and action.kind != REMOVE:
+            return "§9.13", f"the Wisp Wall or Fort in {name} must be removed first (one use each)"
+        if action.kind == BEAST_MOVE:
+            return "§9.13", f"no Beast to take in {name}, or not to that destination"
+        return "§9.13", f"the token must go to another region of the same race ({name}): " + ", ".join(
+            str(d) for d in self._destinations(st, r)
+        )
+
+
+UNIT = Intimidating()

@@ -1,0 +1,167 @@
+"""Portal Mage (§9.17, §6.11, §10.1, AMB-16, AMB-36, AMB-19, AMB-10): swap two Magic regions.
+
+Twice per turn, during the conquest step only (§6.11), `portal REF OTHER` (OTHER = the flat index of
+the second region, listed with the lower index first) swaps every piece between two Magic regions
+of any boards, whoever holds them (AMB-16):
+
+* What moves: race tokens of any player, Active or In Decline, Murlocs, Beasts, the Champion, Wisp
+  Walls, Forts, bombs (the Goblin player's record of where each bomb lies follows it), Military
+  Objectives and face-up Artifacts. Mountains (terrain) and Legendary Places stay, and so do
+  face-down markers, which are revealed when an Active race's tokens arrive (§10.1).
+* Control follows the tokens. It is not a conquest: no losses, no Faction Bonus, no per-conquest
+  bonus (AMB-38).
+* Not allowed when either region is immune (Watch Tower, §9.6, AMB-36). The Aegis (2 VC) and Harmony
+  (2 VC, once per turn) are paid for the regions of other players (§6.7); the Marshdweller toll is for
+  conquests only.
+* Non-Naga tokens never end up in a Sea or Lake (§8.10).
+* The state keeps one marker per region, so a swap that would bring a face-up Artifact into a region
+  whose own marker stays (a Legendary Place or a face-down marker) is not offered.
+* An Active Pandaren with this power that swaps a region of another player's Active race has
+  attacked that player (AMB-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.content.powers import _hostile
+from smallworld.content.races.goblins import PLACED as BOMBS_PLACED
+from smallworld.content.races.naga import UNIT as NAGA
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+from smallworld.engine.state import CONQUER
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+PORTAL = "portal"
+USES = 2
+USED = "portal_uses"  # turn data: swaps made this turn
+
+
+def _artifact_moves(st: State, region: int) -> bool:
+    m = st.markers.get(region)
+    return bool(m and m[1] and st.game.relics[m[0]].group == "artifact")
+
+
+def _marker_stays(st: State, region: int) -> bool:
+    return region in st.markers and not _artifact_moves(st, region)
+
+
+def _movable(st: State, region: int) -> bool:
+    return st.race[region] is not None or bool(st.pieces[region]) or _artifact_moves(st, region)
+
+
+def _swap_allowed(st: State, a: int, b: int) -> str | None:
+    """Why the swap of `a` and `b` is not possible (rule, reason), or None; payments aside."""
+    water = st.game.map.water
+    for src, dst in ((a, b), (b, a)):
+        race = st.race[src]
+        if race is not None and race != NAGA.id and (water >> dst) & 1:
+            return "§8.10"
+        if _artifact_moves(st, src) and _marker_stays(st, dst):
+            return "§10.1"
+    return None
+
+
+def _swap_bombs(st: State, a: int, b: int) -> None:
+    ra, rb = st.game.map.ref(a), st.game.map.ref(b)
+    swap = {ra: rb, rb: ra}
+    for s in st.seats:
+        placed = s.ext.get(BOMBS_PLACED)
+        if placed and (ra in placed or rb in placed):
+            # A new dict keeps the placement order and leaves copies of the state untouched.
+            s.ext[BOMBS_PLACED] = {swap.get(ref, ref): kind for ref, kind in placed.items()}
+
+
+class PortalMage(Unit):
+    id = "portal_mage"
+    kind = "power"
+    section = "§9.17"
+    action_kinds = frozenset({PORTAL})
+
+    def _ready(self, st: State, seat: int) -> bool:
+        s = st.seats[seat]
+        return (
+            st.phase == CONQUER
+            and seat == st.turn_seat
+            and not st.turn.done
+            and s.power == self.id
+            and st.turn.data.get(USED, 0) < USES
+        )
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if not self._ready(st, seat):
+            return []
+        magic = list(bits(st.game.map.magic & ~st.immune))
+        out = []
+        for i, a in enumerate(magic):
+            for b in magic[i + 1 :]:
+                if not (_movable(st, a) or _movable(st, b)) or _swap_allowed(st, a, b):
+                    continue
+                if _hostile.affordable(st, seat, [a, b]):
+                    out.append(Action(PORTAL, a, b))
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        a, b = action.region, action.arg
+        assert a is not None and isinstance(b, int)
+        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        for r in (a, b):
+            _hostile.pay(st, seat, r)  # Harmony asks only once: its units note the payment
+            _hostile.note_attack(st, seat, r)
+        ra, ta, rb, tb = st.race[a], st.tokens[a], st.race[b], st.tokens[b]
+        st.set_region(a, rb, tb)
+        st.set_region(b, ra, ta)
+        pa, pb = dict(st.pieces[a] or {}), dict(st.pieces[b] or {})
+        # Through the box and back, so the defence and immunity indexes follow the pieces.
+        for r, p in ((a, pa), (b, pb)):
+            for kind, n in p.items():
+                st.remove_piece(r, kind, n)
+        for r, p in ((b, pa), (a, pb)):
+            for kind, n in p.items():
+                st.add_piece(r, kind, n)
+        _swap_bombs(st, a, b)
+        ma = st.markers.pop(a) if _artifact_moves(st, a) else None
+        mb = st.markers.pop(b) if _artifact_moves(st, b) else None
+        if ma is not None:
+            st.markers[b] = ma
+        if mb is not None:
+            st.markers[a] = mb
+        st.event("portal", seat=seat, regions=[a, b])
+        for r in (a, b):
+            race = st.race[r]
+            owner = st.owner_seat(race)
+            if owner is not None and st.seats[owner].active == race:
+                st.reveal(r, owner)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        seat = st.acting_seat
+        if st.seats[seat].power != self.id or not self._ready(st, seat):
+            if st.turn.data.get(USED, 0) >= USES and st.phase == CONQUER:
+                return "§9.17", "Portal Mage swaps at most twice per turn"
+            return "§6.11", "Portal Mage swaps only during your conquest step"
+        a, b = action.region, action.arg
+        m = st.game.map
+        if a is None or not isinstance(b, int) or not 0 <= b < m.n:
+            return "§9.17", "a swap names two Magic regions: portal REF OTHER-INDEX"
+        if not ((m.magic >> a) & 1 and (m.magic >> b) & 1) or a == b:
+            return "§9.17", "both regions must be different Magic regions"
+        if ((st.immune >> a) | (st.immune >> b)) & 1:
+            return "§9.6", "a Watch Tower region is immune to all powers"
+        why = _swap_allowed(st, a, b)
+        if why == "§8.10":
+            return why, "only Naga tokens may end up in a Sea or Lake"
+        if why is not None:
+            return why, "a face-up Artifact cannot move into a region whose own marker stays there"
+        if a > b:
+            return "§9.17", "name the region with the lower index first"
+        if not _hostile.affordable(st, seat, [a, b]):
+            return "§6.7", "this swap requires paying first"
+        return "§9.17", "nothing to swap between two empty regions"
+
+
+UNIT = PortalMage()

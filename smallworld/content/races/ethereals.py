@@ -1,0 +1,107 @@
+"""Ethereals (§8.4, §6.6, §10.1, AMB-29, AMB-36). Once per turn, during the conquest step, one of:
+
+* (a) steal, `steal REGION ARTIFACT`: take a face-up Artifact from a region adjacent to one of
+  their Active regions and move it into REGION, one of their Active regions next to it; they own it
+  at once and may use it within the Artifact's own once-per-turn limit. AMB-29: a Watch Tower
+  region is immune to it, it needs the Aegis of Aggramar's 2 VC when the Artifact lies in the
+  Aegis's region (also when it is the Aegis itself), and it is no attack on the Pandaren (no
+  Harmony payment, and it does not count as attacking them);
+* (b) the conquest option `conquer REF ethereals`: an adjacent region holding a face-up Legendary
+  Place costs 2 fewer tokens (minimum 1, §6.6); normal targeting applies. It adds up with
+  Frostmourne on the same conquest: `conquer REF ethereals+frostmourne`.
+
+Face-down markers are eligible for neither (AMB-29). The choice is made when the steal is done or
+the conquest declared (a failed final attempt uses it up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.content.relics import aegis_of_aggramar, frostmourne
+from smallworld.content.relics._common import ARTIFACT, OPTION_JOIN, PLACE, face_up, group, has_option
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+ID = "ethereals"
+STEAL = "steal"
+USED = "ethereals_used"  # turn data: "steal" or "place", the option chosen this turn
+DISCOUNT = 2
+
+
+class Ethereals(Unit):
+    id = ID
+    kind = "race"
+    section = "§8.4"
+    action_kinds = frozenset({STEAL})
+
+    # --- (b) the discount on a Legendary Place -----------------------------------------------
+    def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
+        if USED in st.turn.data or st.seats[seat].active != ID:
+            return ()
+        if not any(group(st, rid) == PLACE for rid in face_up(st, region)):
+            return ()
+        m = st.game.map
+        if not (m.adjacent_to(st.occupied_mask(ID)) >> region) & 1:
+            return ()
+        out = [ID]
+        # Frostmourne adds up with every other reduction (§6.6): offer both at once when it is ours.
+        blade = frostmourne.UNIT
+        if blade in st.units(seat) and blade.id in blade.conquest_options(st, seat, region):
+            out.append(f"{ID}{OPTION_JOIN}{blade.id}")
+        return out
+
+    def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
+        return DISCOUNT if has_option(option, ID) else 0
+
+    def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
+        if has_option(option, ID):
+            st.turn.data[USED] = "place"
+
+    # --- (a) stealing an Artifact ------------------------------------------------------------
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if st.turn.done or USED in st.turn.data or st.seats[seat].active != ID:
+            return ()
+        own = st.occupied_mask(ID)
+        adj = st.game.map.adj
+        coins = st.seats[seat].coins
+        out = []
+        for src in list(st.markers):
+            if (own >> src) & 1 or (st.immune >> src) & 1:
+                continue
+            homes = adj[src] & own
+            if not homes:
+                continue
+            for rid in face_up(st, src):
+                if group(st, rid) != ARTIFACT or aegis_of_aggramar.toll(st, seat, src) > coins:
+                    continue
+                out.extend(Action(STEAL, d, rid) for d in bits(homes))
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        rid = str(action.arg)
+        src = st.marker_region(rid)
+        assert src is not None and action.region is not None
+        toll = aegis_of_aggramar.toll(st, seat, src)
+        if toll:
+            st.pay(seat, st.marker_owner(src), toll)
+        st.move_marker(rid, action.region)
+        st.turn.data[USED] = "steal"
+        st.event(STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=toll)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if USED in st.turn.data:
+            return "§8.4", "the Ethereals already stole or used their discount this turn"
+        return "§8.4", (
+            "the Ethereals may only steal a face-up Artifact from a region next to one of theirs "
+            "into that neighbouring region (not from an immune region, and paying the Aegis)"
+        )
+
+
+UNIT = Ethereals()
