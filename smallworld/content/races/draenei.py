@@ -35,6 +35,7 @@ class Draenei(Unit):
         if st.tokens[region] + s.hand == 0:
             return False  # nothing would be discarded: keep the Holy Light for a real loss
         st.turn.data[USED] = True
+        st.event(USED, seat=owner, region=region, cause=cause)
         return True
 
 

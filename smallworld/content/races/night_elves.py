@@ -26,8 +26,8 @@ class NightElves(Unit):
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         # The conquest already removed any wall that stood there, so this is the region's only one;
         # `add_piece` places nothing once all 9 are on the boards.
-        if st.game.map.regions[info.region].terrain == "Forest":
-            st.add_piece(info.region, WISP_WALL)
+        if st.game.map.regions[info.region].terrain == "Forest" and st.add_piece(info.region, WISP_WALL):
+            st.event(WISP_WALL, seat=seat, region=info.region)
 
 
 UNIT = NightElves()

@@ -26,8 +26,7 @@ class Orcs(Unit):
         if info.own_declined and not st.game.options.own_decline_bonus:
             return
         st.gain(seat, 1)
-        # Kept for clients and the turn summary; coins are already paid (AMB-09).
-        st.turn.data["orcs"] = st.turn.data.get("orcs", 0) + 1
+        st.event("orcs_coin", seat=seat, region=info.region, race=race)
 
 
 UNIT = Orcs()
