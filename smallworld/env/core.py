@@ -1,0 +1,100 @@
+"""What the PettingZoo and Gymnasium environments share: games, rewards, policies, text rendering."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from smallworld.engine.actions import Action
+from smallworld.engine.game import Game
+from smallworld.engine.options import Settings
+from smallworld.engine.state import State
+from smallworld.engine.views import view_for
+from smallworld.env.encoding import ActionEncoder
+from smallworld.env.observation import HIGH, ObservationEncoder
+
+# A policy sees only what a player sees: its view, its legal actions, and a generator of its own.
+Policy = Callable[[dict[str, Any], Sequence[Action], random.Random], Action]
+
+REWARDS = ("margin", "win")
+INVALID = ("raise", "random")
+
+
+def random_policy(view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    """Uniformly random over the legal actions."""
+    return legal[rng.randrange(len(legal))]
+
+
+def make_game(players: int, seed: int, variant: str, settings: dict[str, Any] | None) -> Game:
+    data: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, **(settings or {})}
+    return Game(Settings.from_json(data))
+
+
+def final_rewards(st: State, mode: str) -> list[float]:
+    """Each seat's reward at the end (0 before): the score margin or the win (docs/rl.md)."""
+    result = st.result
+    if result is None:
+        return [0.0] * len(st.seats)
+    winners = set(result.get("winners") or [])
+    if mode == "win":
+        return [1.0 if i in winners else -1.0 for i in range(len(st.seats))]
+    factions = result.get("factions")
+    if isinstance(factions, dict):  # team variant: faction scores (§11.4)
+        from smallworld.engine.variants.team import seat_factions
+
+        mine = seat_factions(len(st.seats))
+        out = []
+        for f in mine:
+            others = [v for g, v in factions.items() if g != f]
+            out.append(float(factions[f] - max(others)) if others else 0.0)
+        return out
+    scores = [float(x) for x in result["scores"]]
+    return [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+
+
+def spaces(obs: ObservationEncoder, act: ActionEncoder) -> tuple[Any, Any]:
+    """(observation space, action space): a Dict of the vector and the int8 legal-action mask."""
+    from gymnasium import spaces as sp
+
+    observation = sp.Dict(
+        {
+            "observation": sp.Box(0.0, HIGH, shape=(obs.size,), dtype=np.float32),
+            "action_mask": sp.Box(0, 1, shape=(act.num_actions,), dtype=np.int8),
+        }
+    )
+    return observation, sp.Discrete(act.num_actions)
+
+
+def render_text(st: State, seat: int | None = None) -> str:
+    """The position in a few lines of text, as `seat` sees it (None: a spectator)."""
+    from smallworld.tui.text import power_name, race_name
+
+    v = view_for(st, seat)
+    gm = st.game.map
+    lines = [
+        f"game turn {v['round']}/{st.game.rounds}  phase {v['phase']}  turn of seat {v['turn_seat']}"
+        f"  acting seat {v['acting_seat']}"
+    ]
+    for i, s in enumerate(v["seats"]):
+        coins = "?" if s["coins"] is None else s["coins"]
+        lines.append(
+            f"  seat {i}: {coins} coins, active {race_name(s['active'])}/{power_name(s['power'])}"
+            f" ({s['hand']} in hand), in decline {race_name(s['declined'])}"
+        )
+    for k, c in enumerate(v.get("row") or []):
+        lines.append(f"  row {k}: {race_name(c['race'])} + {power_name(c['power'])} ({c['coins']} coins)")
+    for ref, e in v["regions"].items():
+        reg = gm.regions[gm.index(ref)]
+        pieces = "".join(f" +{n} {k}" for k, n in (e.get("pieces") or {}).items())
+        lines.append(f"  {ref} {reg.name} ({reg.terrain}): {race_name(e['race'])} x{e['tokens']}{pieces}")
+    if v["result"] is not None:
+        lines.append(f"  result: {v['result']}")
+    return "\n".join(lines)
