@@ -110,7 +110,9 @@ class Championing(Unit):
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
         s = st.seats[seat]
-        if s.power != self.id or st.phase != CONQUER or st.turn.done:
+        if s.power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
             return "§9.5", "the Champion's free conquest is only possible in your conquest step"
         if st.turn.data.get(USED):
             return "§9.5", "the Champion conquers for free once per turn"

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from smallworld.content.powers import _hostile
 from smallworld.content.powers.beast_master import BEAST
 from smallworld.content.races.forsaken import LOSSES as FORSAKEN_LOSSES
+from smallworld.content.races.forsaken import UNIT as FORSAKEN
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.constants import MURLOCS
@@ -114,8 +115,10 @@ def _settle(st: State, region: int, race: str, owner: int | None) -> None:
         return_banner(st, race)
 
 
-def _count_loss(st: State) -> None:
-    st.turn.data[FORSAKEN_LOSSES] = st.turn.data.get(FORSAKEN_LOSSES, 0) + 1
+def _count_loss(st: State, seat: int) -> None:
+    """A token the Forsaken forced out of play lets them buy one more (§8.5, AMB-31)."""
+    if st.seats[seat].active == FORSAKEN.id:
+        st.turn.data[FORSAKEN_LOSSES] = st.turn.data.get(FORSAKEN_LOSSES, 0) + 1
 
 
 class Intimidating(Unit):
@@ -197,19 +200,21 @@ class Intimidating(Unit):
                 st.place_held(dest, owner, BEAST, 1)
             else:
                 st.remove_piece(r, BEAST, 1)
-                _count_loss(st)
+                _count_loss(st, seat)
         elif isinstance(dest, int):
             st.tokens[r] -= 1
             st.tokens[dest] += 1
         elif _discard_token(st, r, race, owner):
-            _count_loss(st)
+            _count_loss(st, seat)
         st.event("intimidate", seat=seat, region=r, race=race, piece=action.kind, to=dest)
         _settle(st, r, race, owner)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
         s = st.seats[seat]
-        if s.power != self.id or st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+        if s.power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
             return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
         if st.turn.data.get(USED, 0) >= USES:
             return "§9.13", "Intimidating is used at most 3 times per turn"

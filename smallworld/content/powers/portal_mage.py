@@ -14,8 +14,6 @@ of any boards, whoever holds them (AMB-16):
   (2 VC, once per turn) are paid for the regions of other players (§6.7); the Marshdweller toll is for
   conquests only.
 * Non-Naga tokens never end up in a Sea or Lake (§8.10).
-* The state keeps one marker per region, so a swap that would bring a face-up Artifact into a region
-  whose own marker stays (a Legendary Place or a face-down marker) is not offered.
 * An Active Pandaren with this power that swaps a region of another player's Active race has
   attacked that player (AMB-10).
 """
@@ -41,29 +39,25 @@ USES = 2
 USED = "portal_uses"  # turn data: swaps made this turn
 
 
-def _artifact_moves(st: State, region: int) -> bool:
-    m = st.markers.get(region)
-    return bool(m and m[1] and st.game.relics[m[0]].group == "artifact")
-
-
-def _marker_stays(st: State, region: int) -> bool:
-    return region in st.markers and not _artifact_moves(st, region)
+def _artifacts(st: State, region: int) -> list[str]:
+    """The face-up Artifacts in `region`: they move with the pieces, unlike Legendary Places and
+    face-down markers (AMB-16)."""
+    relics = st.game.relics
+    return [rid for rid, up in st.markers.get(region, ()) if up and relics[rid].group == "artifact"]
 
 
 def _movable(st: State, region: int) -> bool:
-    return st.race[region] is not None or bool(st.pieces[region]) or _artifact_moves(st, region)
+    return st.race[region] is not None or bool(st.pieces[region]) or bool(_artifacts(st, region))
 
 
-def _swap_allowed(st: State, a: int, b: int) -> str | None:
-    """Why the swap of `a` and `b` is not possible (rule, reason), or None; payments aside."""
+def _into_water(st: State, a: int, b: int) -> bool:
+    """True when the swap would put non-Naga tokens in a Sea or Lake (§8.10)."""
     water = st.game.map.water
     for src, dst in ((a, b), (b, a)):
         race = st.race[src]
         if race is not None and race != NAGA.id and (water >> dst) & 1:
-            return "§8.10"
-        if _artifact_moves(st, src) and _marker_stays(st, dst):
-            return "§10.1"
-    return None
+            return True
+    return False
 
 
 def _swap_bombs(st: State, a: int, b: int) -> None:
@@ -99,7 +93,7 @@ class PortalMage(Unit):
         out = []
         for i, a in enumerate(magic):
             for b in magic[i + 1 :]:
-                if not (_movable(st, a) or _movable(st, b)) or _swap_allowed(st, a, b):
+                if not (_movable(st, a) or _movable(st, b)) or _into_water(st, a, b):
                     continue
                 if _hostile.affordable(st, seat, [a, b]):
                     out.append(Action(PORTAL, a, b))
@@ -125,12 +119,9 @@ class PortalMage(Unit):
             for kind, n in p.items():
                 st.add_piece(r, kind, n)
         _swap_bombs(st, a, b)
-        ma = st.markers.pop(a) if _artifact_moves(st, a) else None
-        mb = st.markers.pop(b) if _artifact_moves(st, b) else None
-        if ma is not None:
-            st.markers[b] = ma
-        if mb is not None:
-            st.markers[a] = mb
+        moving = [(rid, b) for rid in _artifacts(st, a)] + [(rid, a) for rid in _artifacts(st, b)]
+        for rid, dst in moving:
+            st.move_marker(rid, dst)
         st.event("portal", seat=seat, regions=[a, b])
         for r in (a, b):
             race = st.race[r]
@@ -140,7 +131,9 @@ class PortalMage(Unit):
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
-        if st.seats[seat].power != self.id or not self._ready(st, seat):
+        if st.seats[seat].power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if not self._ready(st, seat):
             if st.turn.data.get(USED, 0) >= USES and st.phase == CONQUER:
                 return "§9.17", "Portal Mage swaps at most twice per turn"
             return "§6.11", "Portal Mage swaps only during your conquest step"
@@ -152,11 +145,8 @@ class PortalMage(Unit):
             return "§9.17", "both regions must be different Magic regions"
         if ((st.immune >> a) | (st.immune >> b)) & 1:
             return "§9.6", "a Watch Tower region is immune to all powers"
-        why = _swap_allowed(st, a, b)
-        if why == "§8.10":
-            return why, "only Naga tokens may end up in a Sea or Lake"
-        if why is not None:
-            return why, "a face-up Artifact cannot move into a region whose own marker stays there"
+        if _into_water(st, a, b):
+            return "§8.10", "only Naga tokens may end up in a Sea or Lake"
         if a > b:
             return "§9.17", "name the region with the lower index first"
         if not _hostile.affordable(st, seat, [a, b]):
