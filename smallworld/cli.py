@@ -32,6 +32,38 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from smallworld.sim import SimulationError, format_table, simulate
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        summary, _results = simulate(
+            players=args.players,
+            games=args.games,
+            bots=bots,
+            seed=args.seed,
+            variant=args.variant,
+            workers=args.workers,
+            mcts_seconds=args.mcts_seconds,
+            mcts_playouts=args.mcts_playouts,
+            ray_address=args.ray,
+            plots=args.plots,
+            progress=not args.no_progress,
+        )
+    except SimulationError as e:
+        print(f"smallworld simulate: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(format_table(summary))
+        t = summary["timing"]
+        print(f"{t['seconds']} s with {t['workers']} worker(s){' on Ray' if t['ray'] else ''}")
+        for path in summary.get("plots", []):
+            print(f"wrote {path}")
+    return 0
+
+
 def _scenario_run(args: argparse.Namespace) -> int:
     from smallworld import scenario
     from smallworld.engine.errors import SmallworldError
@@ -48,11 +80,13 @@ def _scenario_run(args: argparse.Namespace) -> int:
 def _content(args: argparse.Namespace) -> int:
     from smallworld.content import registry
 
+    relics = registry.relics().values()
     data: dict[str, Any] = {
         "races": [e.to_json() for e in registry.races().values()],
         "powers": [e.to_json() for e in registry.powers().values()],
-        "artifacts": [],
-        "places": [],
+        # §10: the 12 markers, split by the icon on their face (§10.1)
+        "artifacts": [e.to_json() for e in relics if e.group == "artifact"],
+        "places": [e.to_json() for e in relics if e.group == "place"],
     }
     if args.json:
         print(json.dumps(data, indent=1, ensure_ascii=False))
@@ -63,6 +97,11 @@ def _content(args: argparse.Namespace) -> int:
             extra = f" {e['faction']:<8}" if key == "races" else ""
             done = "" if e["implemented"] else "  (effect not implemented yet)"
             print(f"  {e['name']:<14}{extra} {e['value']:>2}  source: {e['source']}{done}")
+    for key in ("artifacts", "places"):
+        print(key.upper())
+        for e in data[key]:
+            done = "" if e["implemented"] else "  (effect not implemented yet)"
+            print(f"  {e['name']:<20} {e['section']}  source: {e['source']}{done}")
     return 0
 
 
@@ -86,6 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bench)
+
+    sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
+    sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5))
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--bots", default="greedy,random", help="comma-separated: random, greedy, mcts")
+    sim.add_argument("--workers", type=int, default=1, help="worker processes")
+    sim.add_argument("--seed", type=int, default=0, help="game i uses seed S+i")
+    sim.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
+    sim.add_argument("--json", action="store_true")
+    sim.add_argument("--plots", type=Path, default=None, metavar="DIR", help="write PNG charts into DIR")
+    budget = sim.add_mutually_exclusive_group()
+    budget.add_argument("--mcts-seconds", type=float, default=None, help="MCTS time per decision")
+    budget.add_argument("--mcts-playouts", type=int, default=None, help="MCTS playouts per decision (200)")
+    sim.add_argument(
+        "--ray", default=None, metavar="ADDRESS", help="run games as Ray tasks ('local': start one)"
+    )
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    sim.set_defaults(func=_simulate)
 
     sc = sub.add_parser("scenario", help="position files")
     scs = sc.add_subparsers(dest="scenario_command", required=True)

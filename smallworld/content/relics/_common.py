@@ -1,0 +1,87 @@
+"""Shared by the Artifacts and Legendary Places (§10): groups, once-per-turn uses, named conquest
+options and the end-of-turn placement of the Aegis of Aggramar and the Heart of Azeroth (§6.13).
+
+The registry skips this module (its name starts with "_").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+ARTIFACT, PLACE = "artifact", "place"
+OPTION_JOIN = "+"  # `conquer REF ethereals+frostmourne`: two once-per-turn options on one conquest
+
+
+def group(st: State, relic: str) -> str | None:
+    """The marker's group, artifact or place (the icon on its face, §10.1)."""
+    entry = st.game.relics.get(relic)
+    return entry.group if entry is not None else None
+
+
+def face_up(st: State, region: int) -> list[str]:
+    """The face-up markers in `region`; face-down ones are nobody's to use (§10.1, AMB-29)."""
+    return [rid for rid, up in st.markers.get(region, ()) if up]
+
+
+def has_option(option: str | None, name: str) -> bool:
+    return option is not None and name in option.split(OPTION_JOIN)
+
+
+def used(st: State, relic: str) -> bool:
+    """Once per turn means once in each turn of the owner (§10.1 RES): turn data is cleared at the
+    start of every turn."""
+    return bool(st.turn.data.get(f"{relic}_used"))
+
+
+def use(st: State, relic: str) -> None:
+    st.turn.data[f"{relic}_used"] = True
+
+
+class Placed(Unit):
+    """An Artifact its owner puts in one of their Active regions at the end of their turn (§6.13
+    steps 5-6, AMB-19): asked as a prompt `VERB REGION` when there is a choice."""
+
+    kind = "relic"
+    section = "§10.2"
+    verb = ""  # the prompt's answer kind
+    rule = "§6.13"
+
+    def _choices(self, st: State, seat: int) -> list[int]:
+        return list(bits(st.occupied_mask(st.seats[seat].active)))
+
+    def turn_end(self, st: State, seat: int) -> None:
+        choices = self._choices(st, seat)
+        if len(choices) == 1:  # no choice to ask for
+            self._place(st, seat, choices[0])
+        elif choices:
+            st.push_prompt(
+                self.id,
+                seat,
+                text=f"{st.game.relics[self.id].name}: choose the region of your Active race where it goes "
+                f"({self.verb} REGION)",
+                rule=self.rule,
+            )
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        return [Action(self.verb, r) for r in self._choices(st, prompt["seat"])]
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        st.pop_prompt()
+        assert action.region is not None
+        self._place(st, prompt["seat"], action.region)
+
+    def _place(self, st: State, seat: int, region: int) -> None:
+        st.move_marker(self.id, region)
+        st.event("relic_placed", seat=seat, relic=self.id, region=region)
+        self.placed(st, seat, region)
+
+    def placed(self, st: State, seat: int, region: int) -> None:
+        """What follows the placement (the Heart collects its coins)."""
