@@ -71,17 +71,52 @@ def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
     return c if c >= att.minimum else att.minimum
 
 
-def payments(st: State, attacker: int, region: int) -> list[tuple[int | None, int, str]]:
-    """Coins due before the conquest of `region` may be declared (§6.7)."""
+Due = tuple[int | None, int, str]
+
+
+def payments(st: State, attacker: int, region: int, conquest: bool = True) -> list[Due]:
+    """Coins due before the conquest of `region` may be declared (§6.7), or before another hostile
+    effect on it (`conquest=False`: no toll that only applies to conquests, like Marshdweller's)."""
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == attacker:
         return []
-    out: list[tuple[int | None, int, str]] = []
+    out: list[Due] = []
     game = st.game
     for u in st.units(owner):
-        if game.overrides(u, "defender_payments"):
+        if game.overrides(u, "defender_payments") and (conquest or not u.conquest_only_dues):
             out.extend(u.defender_payments(st, attacker, region, owner))
     return out
+
+
+def effect_dues(st: State, actor: int, regions: list[int]) -> list[Due]:
+    """The dues of one hostile effect on several regions: a due asked twice by the same payee for
+    the same reason is paid once (Harmony is paid once per turn, §6.7)."""
+    out: list[Due] = []
+    seen: set[tuple[int | None, str]] = set()
+    for r in regions:
+        for payee, amount, why in payments(st, actor, r, conquest=False):
+            if (payee, why) not in seen:
+                seen.add((payee, why))
+                out.append((payee, amount, why))
+    return out
+
+
+def can_affect(st: State, actor: int, regions: list[int]) -> bool:
+    """Whether `actor` can pay what a hostile effect on these regions asks."""
+    return sum(d[1] for d in effect_dues(st, actor, regions)) <= st.seats[actor].coins
+
+
+def hostile_effect(st: State, actor: int, region: int) -> None:
+    """A hostile effect that is not a conquest is about to hit `region`: its dues are paid and the
+    actor's units are told (§6.7; AMB-10, AMB-36)."""
+    pay_dues(st, actor, region, conquest=False)
+    owner = st.owner_seat(st.race[region])
+    if owner is None or owner == actor:
+        return
+    game = st.game
+    for u in st.units(actor):
+        if game.overrides(u, "hostile_effect"):
+            u.hostile_effect(st, actor, region)
 
 
 def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -> None:
@@ -89,10 +124,10 @@ def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -
         st.pay(attacker, payee, amount)
 
 
-def pay_dues(st: State, attacker: int, region: int) -> None:
+def pay_dues(st: State, attacker: int, region: int, conquest: bool = True) -> None:
     """Pay what the defenders of `region` ask before an attack on it (§6.7) and tell their units, so
     once-per-turn dues (Harmony) are not asked again. Other hostile effects should call this too."""
-    dues = payments(st, attacker, region)
+    dues = payments(st, attacker, region, conquest)
     if not dues:
         return
     pay_all(st, attacker, dues)

@@ -62,6 +62,7 @@ class Unit:
     id: ClassVar[str] = ""
     kind: ClassVar[str] = ""  # "race", "power", "relic"
     section: ClassVar[str] = ""  # rules section, e.g. "§8.15"
+    conquest_only_dues: ClassVar[bool] = False  # its defender_payments are tolls on conquests only
     works_in_decline: ClassVar[bool] = False  # own hooks also apply to the In-Decline race/power
     everywhere: ClassVar[bool] = False  # relics: own hooks apply to every seat, owner or not (Well)
     min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
@@ -114,6 +115,10 @@ class Unit:
 
     def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
         """Own: a conquest or a final attempt on `region` is declared (before the die, §6.10)."""
+
+    def hostile_effect(self, st: State, seat: int, region: int) -> None:
+        """Own: an effect other than a conquest hits another player's `region` (bomb, Intimidating,
+        Portal swap): an attack for Harmony (AMB-10), not a conquest."""
 
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int

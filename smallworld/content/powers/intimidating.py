@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.content.powers import _hostile
 from smallworld.content.powers.beast_master import BEAST
 from smallworld.content.races.forsaken import LOSSES as FORSAKEN_LOSSES
 from smallworld.content.races.forsaken import UNIT as FORSAKEN
+from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.constants import MURLOCS
@@ -150,7 +150,7 @@ class Intimidating(Unit):
             owner = st.owner_seat(race)
             if race != MURLOCS and (owner is None or owner == seat):
                 continue
-            if _hostile.affordable(st, seat, [r]):
+            if conquest.can_affect(st, seat, [r]):
                 out.append(r)
         return out
 
@@ -183,12 +183,12 @@ class Intimidating(Unit):
         r = action.region
         assert r is not None
         st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
-        _hostile.pay(st, seat, r)
         if action.kind == REMOVE:
+            conquest.pay_dues(st, seat, r, conquest=False)  # a Wall or Fort: no token forced out
             st.remove_piece(r, str(action.arg), 1)
             st.event("intimidate_remove", seat=seat, region=r, piece=action.arg)
             return
-        _hostile.note_attack(st, seat, r)
+        conquest.hostile_effect(st, seat, r)
         race = st.race[r]
         assert race is not None
         owner = st.owner_seat(race)
@@ -225,7 +225,7 @@ class Intimidating(Unit):
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers"
         if r not in self._targets(st, seat):
-            if not _hostile.affordable(st, seat, [r]) and st.race[r] is not None:
+            if not conquest.can_affect(st, seat, [r]) and st.race[r] is not None:
                 return "§6.7", f"using Intimidating on {name} requires paying first"
             return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
         if _walls(st, r) and action.kind != REMOVE:

@@ -24,6 +24,7 @@ class Marshdweller(Unit):
     # The toll is the one effect that outlives the badge (§6.16 step 2); the only hook here is the
     # toll, so nothing else can leak into the In-Decline race.
     works_in_decline = True
+    conquest_only_dues = True  # "before conquering" (§9.14): not asked for bombs or Intimidating
 
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.content.powers import _hostile
 from smallworld.content.races.goblins import PLACED as BOMBS_PLACED
 from smallworld.content.races.naga import UNIT as NAGA
+from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
@@ -95,7 +95,7 @@ class PortalMage(Unit):
             for b in magic[i + 1 :]:
                 if not (_movable(st, a) or _movable(st, b)) or _into_water(st, a, b):
                     continue
-                if _hostile.affordable(st, seat, [a, b]):
+                if conquest.can_affect(st, seat, [a, b]):
                     out.append(Action(PORTAL, a, b))
         return out
 
@@ -105,8 +105,7 @@ class PortalMage(Unit):
         assert a is not None and isinstance(b, int)
         st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
         for r in (a, b):
-            _hostile.pay(st, seat, r)  # Harmony asks only once: its units note the payment
-            _hostile.note_attack(st, seat, r)
+            conquest.hostile_effect(st, seat, r)  # Harmony asks only once: its units note the payment
         ra, ta, rb, tb = st.race[a], st.tokens[a], st.race[b], st.tokens[b]
         st.set_region(a, rb, tb)
         st.set_region(b, ra, ta)
@@ -149,7 +148,7 @@ class PortalMage(Unit):
             return "§8.10", "only Naga tokens may end up in a Sea or Lake"
         if a > b:
             return "§9.17", "name the region with the lower index first"
-        if not _hostile.affordable(st, seat, [a, b]):
+        if not conquest.can_affect(st, seat, [a, b]):
             return "§6.7", "this swap requires paying first"
         return "§9.17", "nothing to swap between two empty regions"
 

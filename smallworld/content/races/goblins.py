@@ -168,11 +168,10 @@ class Goblins(Unit):
             return {"region": ref, "result": "returned"}
         record: dict[str, Any] = {"region": ref, "result": kind, "race": race, "defender": victim}
         if kind == EXPLODING:
-            dues = conquest.payments(st, owner, r)
-            if dues and sum(d[1] for d in dues) > st.seats[owner].coins:
+            if not conquest.can_affect(st, owner, [r]):
                 record["result"] = "blocked"
             else:
-                conquest.pay_dues(st, owner, r)
+                conquest.hostile_effect(st, owner, r)
                 info = conquest.remove_defenders(st, r, None, "bomb")
                 if st.race[r] is None:
                     st.clear_pieces(r, "removed_when_emptied")

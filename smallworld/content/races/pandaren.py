@@ -55,6 +55,10 @@ class Pandaren(Unit):
         if target is not None and target != seat and st.seats[target].active == race:
             _noted(st, ATTACKED, target)
 
+    def hostile_effect(self, st: State, seat: int, region: int) -> None:
+        # Forcing a token out by other means is an attack too (AMB-10).
+        self.declare_conquest(st, seat, region, None)
+
     def turn_end(self, st: State, seat: int) -> None:
         attacked = set(st.turn.data.get(ATTACKED, ()))
         given = [o for o in range(len(st.seats)) if o != seat and o not in attacked][:TOKENS]

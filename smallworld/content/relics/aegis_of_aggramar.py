@@ -5,7 +5,7 @@ region) puts it in one of their Active regions (a prompt `aegis REGION` when the
 That region is immune to every conquest attempt and every hostile effect of another player unless
 that player first pays the owner 2 VC, for each attempt or effect (a failed die attempt is not
 refunded). The dues are the Aegis's `defender_payments`, which the engine asks before a conquest and
-which the powers' hostile effects ask too (`powers/_hostile.py`); the Ethereals' steal asks `toll`.
+which hostile effects ask too (`conquest.hostile_effect`); the Ethereals' steal asks `toll`.
 
 AMB-19: the Aegis only protects while an Active race occupies its region (the engine makes a marker
 nobody's in an In-Decline, Murloc or empty region), so it never protects an In-Decline race.

@@ -1,0 +1,36 @@
+"""Bots: `Bot.choose(view, legal, rng) -> Action` from a seat's view only (docs/bots.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smallworld.bots.base import Bot, RandomBot
+from smallworld.bots.determinize import Determinizer, determinize, public_game
+from smallworld.bots.greedy import GreedyBot
+from smallworld.bots.mcts import MctsBot
+
+BOT_NAMES = ("random", "greedy", "mcts")
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """A fresh bot by name; `options` go to the MCTS bot (`seconds`, `playouts`)."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot()
+    if name == "mcts":
+        return MctsBot(**options)
+    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+
+
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "Determinizer",
+    "GreedyBot",
+    "MctsBot",
+    "RandomBot",
+    "determinize",
+    "make_bot",
+    "public_game",
+]

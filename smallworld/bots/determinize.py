@@ -1,0 +1,182 @@
+"""Determinisation: a full `State` consistent with what one seat sees (docs/bots.md).
+
+A view (`engine.view_for`) leaves out what its seat may not know. Search needs a State, so the
+hidden parts are filled with plausible values:
+
+- other players' coins: an estimate from public facts (see `estimate_coins`);
+- the order of the banner and badge stacks (and the hidden part of the team columns): a shuffle of
+  the banners and badges not visible anywhere (row, seats, discards);
+- face-down markers and the unused markers: a random draw among the relics not seen face up;
+- Goblin bombs: random kinds for the stack and the placed bombs;
+- the generator: a fresh state drawn from the bot's own `random.Random`; no scripted rolls.
+
+Nothing here reads the true State: only the view and the public `Game` (which `public_game`
+strips of its seed, so even `game.new_initial_state()` reveals nothing).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+from smallworld.engine.errors import PositionError
+from smallworld.engine.game import Game
+from smallworld.engine.serialize import state_from_json
+from smallworld.engine.state import State
+
+# Keys a view adds to the state's JSON (the viewer; the seating factions of the team variant).
+_VIEW_ONLY = ("viewer", "factions")
+
+# Goblins (content/races/goblins.py) hide their bombs in the seat's ext; kinds are a coin flip
+# because the explode/dud split of what is left is unknown once some were revealed.
+_GOBLIN_STACK, _GOBLIN_PLACED = "goblin_stack", "goblin_bombs"
+_BOMB_KINDS = ("exploding", "dud")
+
+
+def public_game(game: Game) -> Game:
+    """The same game without its seed: the boards are pinned and the seed is zero, so a bot holding
+    it cannot rebuild the real shuffles from `Settings.seed`."""
+    s = game.settings
+    ids = tuple(side.id for side in game.map.sides)
+    boards = s.boards if s.boards is not None and not all(isinstance(b, str) for b in s.boards) else ids
+    return Game(dataclasses.replace(s, seed=0, boards=boards))
+
+
+def estimate_coins(view: dict[str, Any], seat: int, game: Game) -> int:
+    """A hidden coin total: the mean of the viewer's own total (same game, same scoring pace) and
+    5 + (turns played) x (regions the seat holds now); 5 + 3 x turns when the viewer is a spectator."""
+    seats = view["seats"]
+    n = len(seats)
+    rnd = int(view.get("round", 1))
+    order = [(int(view.get("first_seat", 0)) + k) % n for k in range(n)]
+    played_this_round = order.index(seat) < order.index(int(view.get("turn_seat", 0)))
+    turns = rnd - 1 + (1 if played_this_round else 0)
+    s = seats[seat]
+    held = 0
+    for entry in view.get("regions", {}).values():
+        if entry.get("race") is not None and entry["race"] in (s.get("active"), s.get("declined")):
+            held += 1
+    by_regions = 5 + turns * max(1, held)
+    viewer = view.get("viewer")
+    own = seats[viewer].get("coins") if isinstance(viewer, int) else None
+    return max(0, round((by_regions + own) / 2) if own is not None else 5 + 3 * turns)
+
+
+def _fix_goblins(ext: dict[str, Any], rng: random.Random) -> None:
+    stack = ext.get(_GOBLIN_STACK)
+    if isinstance(stack, dict):
+        ext[_GOBLIN_STACK] = [rng.choice(_BOMB_KINDS) for _ in range(int(stack.get("count", 0)))]
+    placed = ext.get(_GOBLIN_PLACED)
+    if isinstance(placed, list):
+        ext[_GOBLIN_PLACED] = {ref: rng.choice(_BOMB_KINDS) for ref in placed}
+
+
+# Seat-ext fixers for content that hides its own secrets (`Unit.hide`): one per hiding unit.
+EXT_FIXERS: list[Callable[[dict[str, Any], random.Random], None]] = [_fix_goblins]
+
+
+class Determinizer:
+    """Samples states consistent with one view; the view is analysed once, each sample is cheap."""
+
+    def __init__(self, view: dict[str, Any], game: Game) -> None:
+        self.game = game
+        self.view = view
+        self._base = game.new_initial_state()
+        data = copy.deepcopy(view)
+        for key in _VIEW_ONLY:
+            data.pop(key, None)
+        seen_races: set[str] = set()
+        seen_powers: set[str] = set(data.get("power_discard", []))
+        for i, s in enumerate(data["seats"]):
+            if s.get("coins") is None:
+                s["coins"] = estimate_coins(view, i, game)
+            seen_races.update(x for x in (s.get("active"), s.get("declined")) if x)
+            seen_powers.update(x for x in (s.get("power"), s.get("declined_power")) if x)
+        for c in data.get("row", []):
+            seen_races.add(c["race"])
+            seen_powers.add(c["power"])
+        self._offer: dict[str, tuple[list[str], int]] | None = None
+        if isinstance(data.get("offer"), dict):
+            self._offer = {}
+            for key, col in data["offer"].items():
+                rows = list(col["rows"]) if isinstance(col, dict) else list(col)
+                hidden = int(col.get("hidden", 0)) if isinstance(col, dict) else 0
+                self._offer[key] = (rows, hidden)
+                (seen_powers if key == "powers" else seen_races).update(rows)
+        self._race_count = _count(data.get("race_stack"))
+        self._power_count = _count(data.get("power_stack"))
+        self._unseen_races = [r for r in game.race_pool if r not in seen_races]
+        self._unseen_powers = [p for p in game.power_pool if p not in seen_powers]
+        face_up = {m["id"] for here in data.get("markers", {}).values() for m in here if m.get("id")}
+        self._unseen_relics = [x for x in sorted(game.relics) if x not in face_up]
+        self._hidden_markers = [
+            (ref, i)
+            for ref, here in data.get("markers", {}).items()
+            for i, m in enumerate(here)
+            if not m.get("id")
+        ]
+        self._spare_count = _count(data.get("spare_markers"))
+        for key in ("race_stack", "power_stack", "spare_markers", "offer"):
+            data.pop(key, None)
+        data.pop("markers", None)
+        data.pop("rng", None)
+        data.pop("rolls", None)
+        self._data = data
+
+    def sample(self, rng: random.Random) -> State:
+        data = dict(self._data)
+        data["seats"] = copy.deepcopy(self._data["seats"])
+        for s in data["seats"]:
+            ext = s.get("ext")
+            if ext:
+                for fix in EXT_FIXERS:
+                    fix(ext, rng)
+        races = self._unseen_races[:]
+        rng.shuffle(races)
+        powers = self._unseen_powers[:]
+        rng.shuffle(powers)
+        if self._offer is not None:
+            offer: dict[str, list[str]] = {}
+            for key, (rows, hidden) in self._offer.items():
+                if key == "powers":
+                    extra, powers = powers[:hidden], powers[hidden:]
+                else:
+                    pool = [r for r in races if self.game.faction.get(r) == key]
+                    extra = pool[:hidden]
+                    races = [r for r in races if r not in extra]
+                offer[key] = rows + extra
+            data["offer"] = offer
+        else:
+            data["race_stack"] = races[: self._race_count]
+            data["power_stack"] = powers[: self._power_count]
+        relics = self._unseen_relics[:]
+        rng.shuffle(relics)
+        markers = copy.deepcopy(self.view.get("markers", {}))
+        for ref, i in self._hidden_markers:
+            markers[ref][i] = {"id": relics.pop() if relics else None, "face_up": False}
+        for ref in list(markers):
+            markers[ref] = [m for m in markers[ref] if m["id"]]
+            if not markers[ref]:
+                del markers[ref]
+        data["markers"] = markers
+        data["spare_markers"] = relics[: self._spare_count]
+        data["rng"] = format(rng.getrandbits(64), "016x")
+        data["rolls"] = []
+        try:
+            return state_from_json(self.game, data, base=self._base)
+        except PositionError as e:  # a unit's `hide` this module does not undo yet
+            raise PositionError(e.field, f"determinisation failed: {e}") from None
+
+
+def _count(v: Any) -> int:
+    if isinstance(v, dict):
+        return int(v.get("count", 0))
+    return len(v) if isinstance(v, list) else 0
+
+
+def determinize(view: dict[str, Any], game: Game, rng: random.Random) -> State:
+    """One state consistent with `view`, its hidden parts drawn from `rng` (docs/bots.md)."""
+    return Determinizer(view, game).sample(rng)

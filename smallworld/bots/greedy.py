@@ -1,0 +1,325 @@
+"""The greedy bot: one ply of look-ahead on a determinised state with a hand-written value.
+
+Every decision is judged by applying each legal action to a copy of a determinisation and scoring
+the result with `value` (coins + discounted income, tokens still to be used, minus the opponents'
+same measure). Three decisions get more than one ply:
+
+- picks: each combo is picked on a copy and this turn's conquests are played out greedily, so the
+  race and power bonuses, cost reductions and coins lying on the combo all show in the value;
+- decline or expand: this turn's expansion is played out and compared with what a fresh combo from
+  the row would bring over the turns left (`should_decline`);
+- final attempts: the value is averaged over the faces of the reinforcement die.
+
+Redeployment is not searched: tokens go one at a time to the most threatened region (`threat`).
+The same helpers serve as the MCTS bot's rollout policy (`light_action`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from smallworld.bots.base import Bot
+from smallworld.bots.determinize import Determinizer
+from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.scoring import turn_score
+from smallworld.engine.state import CONQUER as P_CONQUER
+from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
+from smallworld.engine.state import PICK as P_PICK
+from smallworld.engine.variants.team import seat_factions
+
+CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, END, DEPLOY})
+# A region held now is worth its income over the turns left, discounted because races erode.
+DISCOUNT = 0.75
+# A token in hand during conquests buys about 1/2.5 of a region; after them it is only defence.
+HAND_CONQUER = 0.4
+HAND_DEFENCE = 0.12
+# Content actions in one turn (portals, token moves): a cap so one-ply search cannot loop.
+CONTENT_CAP = 4
+TURN_DECISIONS_CAP = 60
+
+
+def turns_left(st: State, seat: int) -> int:
+    """Turns `seat` still scores, the current one included when it has not scored yet."""
+    n = len(st.seats)
+    pos = (seat - st.first_seat) % n
+    cur = (st.turn_seat - st.first_seat) % n
+    return max(0, st.game.rounds - st.round + (1 if pos >= cur else 0))
+
+
+def horizon(t: int) -> float:
+    return (1 - DISCOUNT**t) / (1 - DISCOUNT)
+
+
+def opponents(st: State, seat: int) -> list[int]:
+    n = len(st.seats)
+    if st.game.variant.id == "team":
+        f = seat_factions(n)
+        return [i for i in range(n) if f[i] != f[seat]]
+    return [i for i in range(n) if i != seat]
+
+
+def seat_value(st: State, seat: int) -> float:
+    """Coins plus the seat's per-turn income over its discounted turns left."""
+    s = st.seats[seat]
+    if st.result is not None:
+        return float(s.coins)
+    t = turns_left(st, seat)
+    if not (s.active or s.declined) or t == 0:
+        return float(s.coins)
+    items = turn_score(st, seat)
+    once = items.pop("faction_bonus", 0) if seat == st.turn_seat else 0
+    items.pop("faction_bonus", None)  # another seat's bonus depends on its own turn's conquests
+    return s.coins + once + sum(items.values()) * horizon(t)
+
+
+def active_tokens(st: State, seat: int) -> int:
+    s = st.seats[seat]
+    on_board = sum(st.tokens[r] for r in bits(st.occupied_mask(s.active))) if s.active else 0
+    return on_board + s.hand + sum(s.held.values())
+
+
+def value(st: State, me: int) -> float:
+    """How good `st` is for `me`: own value minus the opponents' (half mean, half leader)."""
+    mine = seat_value(st, me)
+    s = st.seats[me]
+    if st.result is None and s.active:
+        h = horizon(turns_left(st, me))
+        conquering = st.phase == P_CONQUER and st.turn_seat == me and not st.turn.done
+        hand = s.hand + sum(s.held.values())
+        mine += hand * (HAND_CONQUER if conquering else HAND_DEFENCE) * h
+        mine += (active_tokens(st, me) - hand) * HAND_DEFENCE * h
+    opp = [seat_value(st, i) for i in opponents(st, me)]
+    if not opp:
+        return mine
+    return mine - 0.5 * (sum(opp) / len(opp)) - 0.5 * max(opp)
+
+
+def threat(st: State, seat: int) -> dict[int, float]:
+    """How exposed each region of the seat's Active race is: enemy Active neighbours count most,
+    any other occupied neighbour and Entry regions (reachable from anywhere) less."""
+    s = st.seats[seat]
+    m = st.game.map
+    own = st.occupied_mask(s.active)
+    enemy_active = 0
+    for i, o in enumerate(st.seats):
+        if i != seat and o.active:
+            enemy_active |= st.occupied_mask(o.active)
+    occupied = 0
+    for race, mask in st.race_mask.items():
+        if race != s.active:
+            occupied |= mask
+    out: dict[int, float] = {}
+    for r in bits(own):
+        adj = m.adj[r]
+        out[r] = (
+            (adj & enemy_active).bit_count() * 1.0
+            + (adj & occupied & ~enemy_active).bit_count() * 0.3
+            + (0.6 if m.is_entry[r] else 0.0)
+            + 0.1
+        )
+    return out
+
+
+def deploy_action(st: State, legal: list[Action]) -> Action:
+    """Redeploy one token (or troop) to the most threatened region relative to what it holds; all at
+    once when only one region can take them."""
+    seat = st.acting_seat
+    th = threat(st, seat)
+    if not th:
+        return legal[0]
+    s = st.seats[seat]
+    best = max(th, key=lambda r: (th[r] / (st.tokens[r] + 1), -r))
+    if s.hand:
+        if len(th) == 1 or max(th.values()) <= 0.1:
+            return Action(DEPLOY, best, "all")
+        a = Action(DEPLOY, best)
+    else:
+        kind = sorted(s.held)[0] if s.held else None
+        a = Action(DEPLOY, best, kind)
+    return a if a in legal else legal[0]
+
+
+def combo_tokens(st: State, seat: int) -> list[tuple[int, float]]:
+    """(pick position, rough worth) of each affordable combo: tokens and coins, less its cost."""
+    g = st.game
+    out = []
+    for pos, (race, power, coins) in enumerate(g.variant.combos(st, seat)):
+        if race is None or power is None or pos > st.seats[seat].coins:
+            continue
+        out.append((pos, g.race_value[race] + g.power_value[power] + 0.5 * coins - 0.5 * pos))
+    return out
+
+
+def should_decline(st: State, gain: float, t: int) -> bool:
+    """Decline when a fresh combo's first turns beat what the current race still gains: a new race
+    takes about tokens/2.5 regions per turn for the turns after this one, while expanding gives
+    `gain` (this turn's income increase, played out) for this turn and those after."""
+    if t <= 1:
+        return False
+    combos = combo_tokens(st, st.acting_seat)
+    if not combos:
+        return False
+    fresh = max(w for _, w in combos) / 2.5
+    return fresh * (t - 1) > gain * (t + 1) + 0.5
+
+
+# --- cheap policy (rollouts) -----------------------------------------------------------------
+def light_action(st: State, rng: random.Random) -> Action:
+    """A fast rule policy: the richest combo, expand unless the race is spent late enough, conquer
+    the cheapest target, redeploy everything to the most threatened region; prompts at random."""
+    legal = legal_actions(st)
+    if len(legal) == 1 or st.pending:
+        return legal[rng.randrange(len(legal))]
+    ph = st.phase
+    seat = st.acting_seat
+    if ph == P_PICK:
+        combos = combo_tokens(st, seat)
+        if combos:
+            pos = max(combos, key=lambda c: (c[1], -c[0]))[0]
+            a = Action(PICK, None, pos)
+            if a in legal:
+                return a
+        return legal[0]
+    if ph == START:
+        s = st.seats[seat]
+        regions = st.occupied_mask(s.active).bit_count()
+        spare = active_tokens(st, seat) - regions
+        t = turns_left(st, seat)
+        return Action(DECLINE) if t >= 3 and spare <= 2 else Action(EXPAND)
+    if ph == P_CONQUER:
+        best: Action | None = None
+        best_cost = 1 << 30
+        tokens, defense = st.tokens, st.defense
+        mountain = st.game.map.is_mountain
+        finals = []
+        for a in legal:
+            if a.kind == CONQUER and a.region is not None:
+                c = tokens[a.region] + defense[a.region] + mountain[a.region] + rng.random()
+                if c < best_cost:
+                    best, best_cost = a, c
+            elif a.kind == FINAL:
+                finals.append(a)
+        if best is not None:
+            return best
+        if finals:
+            return finals[rng.randrange(len(finals))]
+        return Action(END) if Action(END) in legal else legal[0]
+    if ph in (REDEPLOY, WITHDRAWN):
+        th = threat(st, seat)
+        if th:
+            r = max(th, key=lambda x: (th[x], rng.random()))
+            a = Action(DEPLOY, r, "all")
+            if a in legal:
+                return a
+            kind = sorted(st.seats[seat].held)[0] if st.seats[seat].held else None
+            a = Action(DEPLOY, r, kind)
+            if a in legal:
+                return a
+    return legal[rng.randrange(len(legal))]
+
+
+# --- the bot ---------------------------------------------------------------------------------
+def outcomes(st: State, a: Action) -> list[State]:
+    """The states `a` may lead to: one per die face for a final attempt, else one."""
+    if a.kind != FINAL:
+        c = st.clone()
+        apply_unchecked(c, a)
+        return [c]
+    out = []
+    for face in st.game.options.die_faces:
+        c = st.clone()
+        c.rolls = [face]
+        apply_unchecked(c, a)
+        out.append(c)
+    return out
+
+
+def one_ply(st: State, me: int, legal: list[Action], allow_content: bool = True) -> Action:
+    """The action whose result has the best `value` for `me` (ties: the first listed)."""
+    best, best_v = legal[0], float("-inf")
+    for a in legal:
+        if not allow_content and a.kind not in CORE_KINDS and not st.pending:
+            continue
+        try:
+            outs = outcomes(st, a)
+        except Exception:  # an action the determinisation cannot take (hidden facts differ)
+            continue
+        v = sum(value(o, me) for o in outs) / len(outs)
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best
+
+
+def play_turn_out(st: State, me: int, rng: random.Random) -> None:
+    """Play `me`'s current conquests greedily (one ply each, no content actions) until they end."""
+    for _ in range(TURN_DECISIONS_CAP):
+        if st.phase == OVER or st.acting_seat != me:
+            return
+        if not st.pending and st.phase != P_CONQUER:
+            return
+        legal = legal_actions(st)
+        a = one_ply(st, me, legal, allow_content=False) if not st.pending else one_ply(st, me, legal)
+        apply_unchecked(st, a)
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._turn_key: tuple[int, int] | None = None
+        self._content_used = 0
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        st = Determinizer(view, self._game()).sample(rng)
+        return self.decide(st, legal, rng)
+
+    def decide(self, st: State, legal: list[Action], rng: random.Random) -> Action:
+        me = st.acting_seat
+        ph = st.phase
+        if st.pending:
+            return one_ply(st, me, legal)
+        if ph in (REDEPLOY, WITHDRAWN):
+            return deploy_action(st, legal)
+        if ph == P_PICK:
+            return self._pick(st, me, legal, rng)
+        if ph == START:
+            return self._start(st, me, legal, rng)
+        key = (st.round, st.turn_seat)
+        if key != self._turn_key:
+            self._turn_key, self._content_used = key, 0
+        a = one_ply(st, me, legal, allow_content=self._content_used < CONTENT_CAP)
+        if a.kind not in CORE_KINDS:
+            self._content_used += 1
+        return a
+
+    def _pick(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
+        best, best_v = legal[0], float("-inf")
+        for a in legal:
+            c = st.clone()
+            try:
+                apply_unchecked(c, a)
+                play_turn_out(c, me, rng)
+            except Exception:  # a combo the determinisation cannot play out: judge it as picked
+                c = st.clone()
+                apply_unchecked(c, a)
+            v = value(c, me)
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    def _start(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
+        if Action(DECLINE) not in legal:
+            return Action(EXPAND) if Action(EXPAND) in legal else legal[0]
+        before = sum(turn_score(st, me).values())
+        c = st.clone()
+        apply_unchecked(c, Action(EXPAND))
+        play_turn_out(c, me, rng)
+        # The income once the conquests are over, before redeployment and scoring change it.
+        gain = sum(turn_score(c, me).values()) - before if c.turn_seat == me else 0.0
+        return Action(DECLINE) if should_decline(st, gain, turns_left(st, me)) else Action(EXPAND)

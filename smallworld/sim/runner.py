@@ -1,0 +1,191 @@
+"""Playing bot games: one game per job, in this process, in worker processes or as Ray tasks.
+
+A job carries everything its game depends on (settings, the bot of each seat, seeds), so results
+do not depend on where or in which order jobs run; they are gathered back in job order.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from smallworld.bots import make_bot, public_game
+from smallworld.engine.actions import PICK
+from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.game import Game
+from smallworld.engine.options import Settings
+from smallworld.engine.views import view_for
+
+
+class SimulationError(RuntimeError):
+    """A simulation that cannot run (a bad option, a missing optional dependency)."""
+
+
+@dataclass(frozen=True)
+class GameJob:
+    index: int
+    players: int
+    seed: int  # the game's seed (boards, shuffles, dice)
+    bots: tuple[str, ...]  # bot name of each seat (repeated cyclically when shorter)
+    variant: str = "standard"
+    bot_options: dict[str, Any] = field(default_factory=dict)  # MCTS: seconds / playouts
+
+
+def make_jobs(
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int = 0,
+    variant: str = "standard",
+    bot_options: dict[str, Any] | None = None,
+) -> list[GameJob]:
+    """Game i has seed `seed + i` and seats the bot list rotated by i, so every bot plays every seat."""
+    if not bots:
+        raise SimulationError("--bots needs at least one bot")
+    k = len(bots)
+    return [
+        GameJob(
+            index=i,
+            players=players,
+            seed=seed + i,
+            bots=tuple(bots[(i + s) % k] for s in range(players)),
+            variant=variant,
+            bot_options=dict(bot_options or {}),
+        )
+        for i in range(games)
+    ]
+
+
+def bot_rng(game_seed: int, seat: int) -> random.Random:
+    # Integer seeds hash the same in every process (str hashing is salted per interpreter).
+    return random.Random(game_seed * 1_000_003 + seat * 7919 + 17)
+
+
+def play_game(job: GameJob) -> dict[str, Any]:
+    """Play one game; each bot gets only its view and the legal actions."""
+    t0 = time.perf_counter()
+    game = Game(Settings(players=job.players, seed=job.seed, variant=job.variant))
+    seen = public_game(game)
+    names = [job.bots[seat % len(job.bots)] for seat in range(job.players)]
+    bots = [make_bot(name, **(job.bot_options if name == "mcts" else {})) for name in names]
+    for seat, b in enumerate(bots):
+        b.start(seen, seat)
+    rngs = [bot_rng(job.seed, seat) for seat in range(job.players)]
+    st = game.new_initial_state()
+    picks: list[list[Any]] = []
+    decisions = 0
+    while st.phase != "over":
+        seat = st.acting_seat
+        legal = legal_actions(st)
+        action = bots[seat].choose(view_for(st, seat), list(legal), rngs[seat])
+        if action not in legal:
+            raise SimulationError(f"game {job.index}: bot {names[seat]!r} chose an illegal {list(action)}")
+        apply_unchecked(st, action)
+        decisions += 1
+        if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
+            s = st.seats[seat]
+            picks.append([seat, s.active, s.power])
+    assert st.result is not None
+    return {
+        "index": job.index,
+        "seed": job.seed,
+        "bots": names,
+        "scores": list(st.result["scores"]),
+        "winners": list(st.result["winners"]),
+        "picks": picks,
+        "decisions": decisions,
+        "rounds": st.round,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def run_jobs(
+    jobs: list[GameJob],
+    workers: int = 1,
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Every job's result, in job order."""
+    bar = _progress(len(jobs), progress)
+    try:
+        if ray_address is not None:
+            results = list(_run_ray(jobs, ray_address, workers, bar))
+        elif workers <= 1 or len(jobs) <= 1:
+            results = []
+            for job in jobs:
+                results.append(play_game(job))
+                bar(1)
+        else:
+            import multiprocessing as mp
+
+            # spawn: the same behaviour on every platform and no forked engine caches or locks.
+            ctx = mp.get_context("spawn")
+            with ctx.Pool(min(workers, len(jobs))) as pool:
+                results = []
+                for res in pool.imap(play_game, jobs, chunksize=1):
+                    results.append(res)
+                    bar(1)
+    finally:
+        bar(0, close=True)
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+def _run_ray(
+    jobs: list[GameJob], address: str, workers: int, bar: Callable[..., None]
+) -> Iterator[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError(
+            "--ray needs the optional dependency ray: pip install 'smallworld[ray]'"
+        ) from None
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(play_game)
+        pending = [remote.remote(job) for job in jobs]
+        out: list[dict[str, Any]] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            out.extend(ray.get(done))
+            bar(len(done))
+        yield from out
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _progress(total: int, enabled: bool) -> Callable[..., None]:
+    """A progress callback: tqdm on stderr when installed, else a plain counter line."""
+    if not enabled:
+        return lambda n, close=False: None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        done = [0]
+
+        def simple(n: int, close: bool = False) -> None:
+            done[0] += n
+            end = "\n" if close else ""
+            print(f"\rgames {done[0]}/{total}", end=end, file=sys.stderr, flush=True)
+
+        return simple
+    t = tqdm(total=total, unit="game", file=sys.stderr, leave=True)
+
+    def update(n: int, close: bool = False) -> None:
+        if n:
+            t.update(n)
+        if close:
+            t.close()
+
+    return update

@@ -1,0 +1,62 @@
+"""`smallworld simulate`: the pieces put together (jobs, runner, summary, plots)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from smallworld.bots import BOT_NAMES
+from smallworld.sim.runner import SimulationError, make_jobs, run_jobs
+from smallworld.sim.stats import summarise
+
+
+def simulate(
+    players: int,
+    games: int,
+    bots: list[str],
+    seed: int = 0,
+    variant: str = "standard",
+    workers: int = 1,
+    mcts_seconds: float | None = None,
+    mcts_playouts: int | None = None,
+    ray_address: str | None = None,
+    plots: Path | None = None,
+    progress: bool = True,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play `games` games and return (summary, per-game results). The summary's `timing` is the only
+    part that changes between runs with the same arguments (with a playout budget)."""
+    for b in bots:
+        if b not in BOT_NAMES:
+            raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
+    if games < 1:
+        raise SimulationError("--games must be at least 1")
+    options: dict[str, Any] = {}
+    if mcts_seconds is not None:
+        options = {"seconds": mcts_seconds, "playouts": None}
+    elif mcts_playouts is not None:
+        options = {"playouts": mcts_playouts}
+    jobs = make_jobs(players, games, bots, seed, variant, options)
+    t0 = time.perf_counter()
+    results = run_jobs(jobs, workers=workers, ray_address=ray_address, progress=progress)
+    elapsed = time.perf_counter() - t0
+    budget = (
+        {"mcts_seconds": mcts_seconds}
+        if mcts_seconds is not None
+        else {"mcts_playouts": options.get("playouts", 200)}
+        if "mcts" in bots
+        else {}
+    )
+    meta = {"players": players, "variant": variant, "seed": seed, "bot_list": list(bots), **budget}
+    summary = summarise(results, meta)
+    summary["timing"] = {
+        "seconds": round(elapsed, 3),
+        "workers": workers,
+        "ray": ray_address,
+        "game_seconds_mean": round(sum(r["seconds"] for r in results) / len(results), 4),
+    }
+    if plots is not None:
+        from smallworld.sim.plots import write_plots
+
+        summary["plots"] = [str(p) for p in write_plots(summary, results, plots)]
+    return summary, results
