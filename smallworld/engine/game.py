@@ -79,6 +79,8 @@ class Game:
         self.relics = registry.relics()
         self.units.update({m: e.unit for m, e in self.relics.items()})
         self.pieces: dict[str, Piece] = registry.pieces()
+        # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
+        self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._over: dict[tuple[str, str], bool] = {}
 
     def _apply_values(self, values: dict[str, Any]) -> None:

@@ -70,6 +70,7 @@ class Unit:
     loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
     pieces: ClassVar[tuple[Piece, ...]] = ()  # pieces this unit brings into the game
     action_kinds: ClassVar[frozenset[str]] = frozenset()  # action kinds handled by `apply_action`
+    region_args: ClassVar[frozenset[str]] = frozenset()  # kinds whose int arg is a second region
 
     # --- picking and turn flow -------------------------------------------------------------
     def on_pick(self, st: State, seat: int) -> None:

@@ -6,6 +6,8 @@ that names no legal action raises `IllegalActionError` with the rule it breaks.
 
 from __future__ import annotations
 
+import contextlib
+
 from smallworld.engine.actions import Action
 from smallworld.engine.errors import IllegalActionError, SmallworldError
 from smallworld.engine.game import Game
@@ -17,7 +19,8 @@ def to_text(game: Game, a: Action) -> str:
     if a.region is not None:
         parts.append(game.map.ref(a.region))
     if a.arg is not None:
-        parts.append(str(a.arg))
+        is_region = a.kind in game.region_args and isinstance(a.arg, int)
+        parts.append(game.map.ref(a.arg) if is_region else str(a.arg))
     return " ".join(parts)
 
 
@@ -55,6 +58,9 @@ def parse(st: State, text: str) -> Action:
     if rest:
         word = " ".join(rest)
         arg = int(word) if word.lstrip("-").isdigit() else word
+        if isinstance(arg, str) and kind in st.game.region_args:
+            with contextlib.suppress(KeyError):  # a second region: "portal L1a:3 M1b:2"
+                arg = st.game.map.index(word)
     if region is None and words[1:] and kind != "pick" and isinstance(arg, str):
         # A region-taking kind with an unknown region name: say so instead of "not legal".
         known = {a.kind for a in st.legal_actions() if a.region is not None}

@@ -126,6 +126,7 @@ class Intimidating(Unit):
     kind = "power"
     section = "§9.13"
     action_kinds = frozenset({TOKEN, BEAST_MOVE, REMOVE})
+    region_args = frozenset({TOKEN, BEAST_MOVE})
 
     def _ready(self, st: State, seat: int) -> bool:
         s = st.seats[seat]

@@ -75,6 +75,7 @@ class PortalMage(Unit):
     kind = "power"
     section = "§9.17"
     action_kinds = frozenset({PORTAL})
+    region_args = frozenset({PORTAL})
 
     def _ready(self, st: State, seat: int) -> bool:
         s = st.seats[seat]
