@@ -29,13 +29,14 @@ KNOWN_FAILING_PATH = SCENARIOS / "KNOWN_FAILING.txt"
 # Sections of the rules in scope that position files must cite (field "rules").
 SCOPE = (
     "§1.2", "§1.3", "§1.4", "§2.1", "§2.3", "§3.1", "§3.2", "§4", "§5",
-    "§6.1", "§6.2", "§6.3", "§6.4", "§6.5", "§6.6", "§6.8", "§6.9", "§6.10", "§6.12", "§6.14",
-    "§6.15", "§6.16", "§6.17", "§7", "§8.3", "§8.15", "§9.4", "§9.12", "§14",
+    "§6.1", "§6.2", "§6.3", "§6.4", "§6.5", "§6.6", "§6.7", "§6.8", "§6.9", "§6.10", "§6.11",
+    "§6.12", "§6.13", "§6.14", "§6.15", "§6.16", "§6.17", "§7",
+    *(f"§8.{i}" for i in range(1, 17)),  # the 16 races
+    *(f"§9.{i}" for i in range(1, 21)),  # the 20 powers
+    "§10.1", "§10.2", "§10.3",  # Artifacts and Legendary Places
+    "§14",
 )  # fmt: skip
-# Not cited on purpose (docs/positions.md): they only act through content not written yet.
-# §6.7 payments (Harmony, Marshdweller, Aegis, Doomhammer), §6.11 (Forsaken, Intimidating,
-# Portal Mage), §6.13 end-of-turn placements (Forts, Watch Towers, bombs, ...).
-NEEDS_LATER_CONTENT = ("§6.7", "§6.11", "§6.13")
+# The team variant (§11) is tested in tests/test_team_variant.py.
 
 FILES = sorted(SCENARIOS.rglob("*.json"))
 
@@ -226,6 +227,23 @@ def test_rules_in_scope_are_cited() -> None:
         cited.update(json.loads(path.read_text(encoding="utf-8")).get("rules", []))
     uncited = [s for s in SCOPE if s not in cited]
     assert not uncited, f"sections in scope that no position file cites: {uncited}"
+
+
+def test_every_unit_has_its_scenarios() -> None:
+    """Every race, power and marker has its own folder of position files: at least 5 per race and
+    4 per power on average, and at least 3 for each unit."""
+    from smallworld.content import registry
+
+    counts = {}
+    for group, entries in (("races", registry.races()), ("powers", registry.powers()),
+                           ("relics", registry.relics())):
+        for uid in entries:
+            counts[(group, uid)] = len(list((SCENARIOS / group / uid).glob("*.json")))
+    thin = [f"{g}/{u}: {n}" for (g, u), n in counts.items() if n < 3]
+    assert not thin, f"units with fewer than 3 position files: {thin}"
+    for group, least in (("races", 5), ("powers", 4)):
+        mine = [n for (g, _), n in counts.items() if g == group]
+        assert sum(mine) / len(mine) >= least, f"{group}: {sum(mine) / len(mine):.1f} files per unit"
 
 
 def test_titles_and_rules_are_well_formed() -> None:
