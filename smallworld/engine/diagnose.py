@@ -110,4 +110,9 @@ def _explain_conquest(st: State, a: Action) -> tuple[str, str]:
     dues = conquest.payments(st, seat, r)
     if sum(d[1] for d in dues) > s.coins:
         return "§6.7", f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first"
+    for u in att.units:  # a named option (Frostmourne, Doomhammer, ...): its unit says why
+        if st.game.overrides(u, "explain"):
+            why = u.explain(st, a)
+            if why is not None:
+                return why
     return "§6.6", f"option {a.arg!r} is not available for {name}"

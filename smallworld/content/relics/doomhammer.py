@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.content.relics._common import has_option, use, used
 from smallworld.engine import conquest
+from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Unit
 
 if TYPE_CHECKING:
@@ -44,6 +45,13 @@ class Doomhammer(Unit):
             return ()
         dues = sum(d[1] for d in conquest.payments(st, seat, region)) if st.race[region] else 0
         return (ID,) if st.seats[seat].coins >= PRICE + dues else ()
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not has_option(action.arg if isinstance(action.arg, str) else None, ID):
+            return None
+        if used(st, ID):
+            return "§10.2", "the Doomhammer has already been used this turn"
+        return "§6.7", f"the Doomhammer needs {PRICE} VC for the occupant, plus any other dues, first"
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return EVERYTHING if has_option(option, ID) else 0
