@@ -196,7 +196,7 @@ def _conquer(st: State, action: Action) -> None:
     s = st.seats[seat]
     tokens = min(s.hand, c)
     s.hand -= tokens
-    conquest.resolve(st, seat, r, tokens, opt, _take_paying(st, seat, c - tokens))
+    conquest.resolve(st, seat, r, tokens, opt, take_paying(st, seat, c - tokens))
     if not s.hand and not s.held and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
         st.turn.done = True
         st.phase = AFTER_CONQUESTS
@@ -220,12 +220,12 @@ def _final(st: State, action: Action) -> None:
     if won:
         placed = s.hand
         s.hand = 0
-        conquest.resolve(st, seat, r, placed, opt, _take_paying(st, seat, have - placed))
+        conquest.resolve(st, seat, r, placed, opt, take_paying(st, seat, have - placed))
     st.turn.done = True
     st.phase = AFTER_CONQUESTS
 
 
-def _take_paying(st: State, seat: int, n: int) -> dict[str, int]:
+def take_paying(st: State, seat: int, n: int) -> dict[str, int]:
     """Take `n` paying troops (Beasts) out of hand for a conquest, once race tokens ran out."""
     out: dict[str, int] = {}
     if n <= 0:

@@ -56,6 +56,9 @@ def check_invariants(st: State) -> None:
                 for r in bits(st.occupied_mask(s.active)):
                     units = st.tokens[r] + sum(st.troops_in(r).values())
                     assert units >= st.min_per_region(s.active), f"region {r} below its minimum"
+    seen_markers = [m[0] for here in st.markers.values() for m in here] + list(st.spare_markers)
+    assert len(seen_markers) == len(set(seen_markers)), "a marker is in two places"
+    assert set(seen_markers) <= set(game.relics), "an unknown marker"
     if st.is_over():
         assert st.legal_actions() == []
         assert st.result is not None

@@ -24,7 +24,7 @@ from smallworld.content.relics._common import use, used
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import AFTER_CONQUESTS, _take_paying, available
+from smallworld.engine.flow import AFTER_CONQUESTS, take_paying, available
 from smallworld.engine.hooks import Unit
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Ashes(Unit):
         if action.kind == ASHES:
             tokens = min(s.hand, c)
             s.hand -= tokens
-            conquest.resolve(st, seat, r, tokens, opt, _take_paying(st, seat, c - tokens))
+            conquest.resolve(st, seat, r, tokens, opt, take_paying(st, seat, c - tokens))
             st.move_marker(ID, r)
             return
         roll = st.roll_die()
@@ -112,7 +112,7 @@ class Ashes(Unit):
         if won:
             placed = s.hand
             s.hand = 0
-            conquest.resolve(st, seat, r, placed, opt, _take_paying(st, seat, have - placed))
+            conquest.resolve(st, seat, r, placed, opt, take_paying(st, seat, have - placed))
             st.move_marker(ID, r)
         st.turn.done = True
         st.phase = AFTER_CONQUESTS
