@@ -24,7 +24,7 @@ from smallworld.content.relics._common import use, used
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import AFTER_CONQUESTS, take_paying, available
+from smallworld.engine.flow import AFTER_CONQUESTS, available, take_paying
 from smallworld.engine.hooks import Unit
 
 if TYPE_CHECKING:
