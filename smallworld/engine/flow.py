@@ -193,13 +193,38 @@ def _conquer(st: State, action: Action) -> None:
     att = conquest.Attack(st, seat)
     c = conquest.cost(st, att, r, opt)
     conquest.declare(st, att, r, opt)
+    place_conquest(st, seat, r, opt, c)
     s = st.seats[seat]
-    tokens = min(s.hand, c)
-    s.hand -= tokens
-    conquest.resolve(st, seat, r, tokens, opt, take_paying(st, seat, c - tokens))
     if not s.hand and not s.held and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
         st.turn.done = True
         st.phase = AFTER_CONQUESTS
+
+
+def place_conquest(st: State, seat: int, region: int, option: str | None, cost: int) -> None:
+    """A conquest the seat can pay for: `cost` tokens go in, race tokens first, then paying
+    troops (AMB-46). Shared by every way of conquering (Ashes of Al'ar, airborne assaults)."""
+    s = st.seats[seat]
+    tokens = min(s.hand, cost)
+    s.hand -= tokens
+    conquest.resolve(st, seat, region, tokens, option, take_paying(st, seat, cost - tokens))
+
+
+def die_attempt(st: State, seat: int, region: int, option: str | None, cost: int) -> bool:
+    """The final conquest attempt (§6.10): roll; on success every token and paying troop in hand
+    goes in. Either way conquests are over for the turn. Returns whether it succeeded."""
+    roll = st.roll_die()
+    s = st.seats[seat]
+    st.turn.data["die"] = roll
+    have = available(st, seat)
+    won = have + roll >= cost
+    st.event("die", seat=seat, region=region, roll=roll, cost=cost, tokens=have, success=won)
+    if won:
+        placed = s.hand
+        s.hand = 0
+        conquest.resolve(st, seat, region, placed, option, take_paying(st, seat, have - placed))
+    st.turn.done = True
+    st.phase = AFTER_CONQUESTS
+    return won
 
 
 def _final(st: State, action: Action) -> None:
@@ -211,18 +236,7 @@ def _final(st: State, action: Action) -> None:
     att = conquest.Attack(st, seat)
     c = conquest.cost(st, att, r, opt)
     conquest.declare(st, att, r, opt)
-    roll = st.roll_die()
-    s = st.seats[seat]
-    st.turn.data["die"] = roll
-    have = available(st, seat)
-    won = have + roll >= c
-    st.event("die", seat=seat, region=r, roll=roll, cost=c, tokens=have, success=won)
-    if won:
-        placed = s.hand
-        s.hand = 0
-        conquest.resolve(st, seat, r, placed, opt, take_paying(st, seat, have - placed))
-    st.turn.done = True
-    st.phase = AFTER_CONQUESTS
+    die_attempt(st, seat, r, opt, c)
 
 
 def take_paying(st: State, seat: int, n: int) -> dict[str, int]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import AFTER_CONQUESTS
+from smallworld.engine.flow import available, die_attempt, place_conquest
 from smallworld.engine.hooks import Unit
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class Gnomes(Unit):
             return ()
         s = st.seats[seat]
         att = conquest.Attack(st, seat)
-        if s.hand < max(1, att.minimum):
+        if available(st, seat) < max(1, att.minimum):
             return ()
         game = st.game
         optional = [u for u in att.units if game.overrides(u, "conquest_options")]
@@ -79,24 +79,24 @@ class Gnomes(Unit):
         r = action.region
         assert r is not None
         opt = action.arg if isinstance(action.arg, str) else None
-        s = st.seats[seat]
         att = self._attack(st, seat, r)
         full = conquest.cost(st, att, r, opt)
         conquest.declare(st, att, r, opt)
         roll = st.roll_die()
         cost = max(full - roll, 1, att.minimum)
+        have = available(st, seat)  # race tokens and Beasts (AMB-46)
         record: dict[str, Any] = {
             "region": st.game.map.ref(r),
             "option": opt,
             "cost": full,
             "roll": roll,
             "reduced": cost,
-            "tokens": s.hand,
+            "tokens": have,
         }
-        short = cost - s.hand
+        short = cost - have
         if short <= 0:
             record["outcome"] = "conquered"
-        elif short <= st.game.options.max_final_shortfall and s.hand >= att.minimum:
+        elif short <= st.game.options.max_final_shortfall and have >= att.minimum:
             record["outcome"] = "pending"
         else:
             record["outcome"] = "cancelled"
@@ -108,12 +108,11 @@ class Gnomes(Unit):
             cost=full,
             roll=roll,
             reduced=cost,
-            tokens=s.hand,
+            tokens=have,
             outcome=record["outcome"],
         )
         if short <= 0:
-            s.hand -= cost
-            conquest.resolve(st, seat, r, cost, opt)
+            place_conquest(st, seat, r, opt, cost)
         elif record["outcome"] == "pending":
             st.push_prompt(
                 self.id,
@@ -139,21 +138,11 @@ class Gnomes(Unit):
             st.event(AIRBORNE, seat=seat, region=prompt["region"], outcome="cancelled")
             return
         r, cost, opt = prompt["region"], prompt["cost"], prompt.get("option")
-        s = st.seats[seat]
-        roll = st.roll_die()
-        won = s.hand + roll >= cost
-        record.update(roll2=roll, outcome="final_won" if won else "final_lost")
+        # Like any final attempt (§6.10): conquests are over, won or lost.
+        won = die_attempt(st, seat, r, opt, cost)
+        record.update(roll2=st.turn.data["die"], outcome="final_won" if won else "final_lost")
         # New dict rather than an in-place edit: copies of a state share nested values.
         st.turn.data[AIRBORNE] = record
-        st.turn.data["die"] = roll
-        st.event("die", seat=seat, region=r, roll=roll, cost=cost, tokens=s.hand, success=won)
-        if won:
-            placed = s.hand
-            s.hand = 0
-            conquest.resolve(st, seat, r, placed, opt)
-        # Like any final attempt (§6.10): conquests are over, won or lost.
-        st.turn.done = True
-        st.phase = AFTER_CONQUESTS
 
 
 UNIT = Gnomes()

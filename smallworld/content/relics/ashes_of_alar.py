@@ -24,7 +24,7 @@ from smallworld.content.relics._common import use, used
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import AFTER_CONQUESTS, available, take_paying
+from smallworld.engine.flow import available, die_attempt, place_conquest
 from smallworld.engine.hooks import Unit
 
 if TYPE_CHECKING:
@@ -97,25 +97,11 @@ class Ashes(Unit):
         c = conquest.cost(st, att, r, opt)
         use(st, ID)
         conquest.declare(st, att, r, opt)
-        s = st.seats[seat]
         if action.kind == ASHES:
-            tokens = min(s.hand, c)
-            s.hand -= tokens
-            conquest.resolve(st, seat, r, tokens, opt, take_paying(st, seat, c - tokens))
+            place_conquest(st, seat, r, opt, c)
             st.move_marker(ID, r)
-            return
-        roll = st.roll_die()
-        have = available(st, seat)
-        won = have + roll >= c
-        st.turn.data["die"] = roll
-        st.event("die", seat=seat, region=r, roll=roll, cost=c, tokens=have, success=won)
-        if won:
-            placed = s.hand
-            s.hand = 0
-            conquest.resolve(st, seat, r, placed, opt, take_paying(st, seat, have - placed))
-            st.move_marker(ID, r)
-        st.turn.done = True
-        st.phase = AFTER_CONQUESTS
+        elif die_attempt(st, seat, r, opt, c):
+            st.move_marker(ID, r)  # it stays where it was after a failed attempt (AMB-50)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if used(st, ID):
