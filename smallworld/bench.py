@@ -8,14 +8,20 @@ from typing import Any
 
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.options import Settings
+from smallworld.engine.options import make_settings
 
 
-def bench(players: int, games: int, seed: int = 0, variant: str = "standard") -> dict[str, Any]:
+def bench(
+    players: int,
+    games: int,
+    seed: int = 0,
+    variant: str = "standard",
+    overrides: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     decisions = listings = 0
     t0 = time.perf_counter()
     for g in range(games):
-        st = Game(Settings(players=players, seed=seed + g, variant=variant)).new_initial_state()
+        st = Game(make_settings(players, seed + g, variant, overrides)).new_initial_state()
         rnd = random.Random(seed + g)
         while st.phase != "over":
             la = legal_actions(st)

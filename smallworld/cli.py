@@ -17,10 +17,20 @@ def _play(args: argparse.Namespace) -> int:
     return run_play(args)
 
 
+def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The options file given with --options (docs/options.md), checked; None when there is none."""
+    path = getattr(args, "options", None)
+    if path is None:
+        return None
+    from smallworld.engine.options import load_options_file
+
+    return load_options_file(path)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from smallworld.bench import bench
 
-    out = bench(args.players, args.games, args.seed, args.variant)
+    out = bench(args.players, args.games, args.seed, args.variant, _overrides(args))
     if args.json:
         print(json.dumps(out))
     else:
@@ -49,6 +59,7 @@ def _simulate(args: argparse.Namespace) -> int:
             ray_address=args.ray,
             plots=args.plots,
             progress=not args.no_progress,
+            overrides=_overrides(args),
         )
     except SimulationError as e:
         print(f"smallworld simulate: {e}", file=sys.stderr)
@@ -80,6 +91,8 @@ def _scenario_run(args: argparse.Namespace) -> int:
 def _content(args: argparse.Namespace) -> int:
     from smallworld.content import registry
 
+    over = (_overrides(args) or {}).get("values", {})
+
     relics = registry.relics().values()
     data: dict[str, Any] = {
         "races": [e.to_json() for e in registry.races().values()],
@@ -88,6 +101,12 @@ def _content(args: argparse.Namespace) -> int:
         "artifacts": [e.to_json() for e in relics if e.group == "artifact"],
         "places": [e.to_json() for e in relics if e.group == "place"],
     }
+    for key in ("races", "powers"):  # an options file's values replace the shipped ones
+        for e in data[key]:
+            mine = (over.get(key) or {}).get(e["id"])
+            if mine:
+                e.update(mine)
+                e["source"] = "user"
     if args.json:
         print(json.dumps(data, indent=1, ensure_ascii=False))
         return 0
@@ -116,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", choices=VARIANT_CHOICES, default="standard", help="team: §11 factions")
     play.add_argument("--load", type=Path, help="resume a saved game")
     play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
+    play.add_argument("--options", type=Path, help="options file: rule options and values (docs/options.md)")
     play.set_defaults(func=_play)
 
     b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")
@@ -124,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--options", type=Path, help="options file (docs/options.md)")
     b.set_defaults(func=_bench)
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
@@ -142,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ray", default=None, metavar="ADDRESS", help="run games as Ray tasks ('local': start one)"
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    sim.add_argument("--options", type=Path, help="options file (docs/options.md)")
     sim.set_defaults(func=_simulate)
 
     sc = sub.add_parser("scenario", help="position files")
@@ -152,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("content", help="races, powers, artifacts and places with their values and sources")
     c.add_argument("--json", action="store_true")
+    c.add_argument("--options", type=Path, help="show the values an options file sets (docs/options.md)")
     c.set_defaults(func=_content)
 
     from smallworld.boards.cli import add_parser as add_boards
@@ -162,8 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from smallworld.engine.errors import PositionError
+
     try:
         return int(args.func(args) or 0)
+    except PositionError as e:  # a bad options file or settings: name the field, no traceback
+        print(f"smallworld {args.command}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print()
         return 130

@@ -45,6 +45,14 @@ class RuleOptions:
                 ):
                     raise PositionError("settings.options.die_faces", "must be a list of integers >= 0")
                 value = tuple(value)
+            elif key == "first_player":
+                if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                    raise PositionError("settings.options.first_player", "must be a seat number or null")
+            elif key == "max_final_shortfall":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise PositionError("settings.options.max_final_shortfall", "must be an integer >= 0")
+            elif key == "own_decline_bonus" and not isinstance(value, bool):
+                raise PositionError("settings.options.own_decline_bonus", "must be true or false")
             choices = OPTION_CHOICES.get(key)
             if choices and value not in choices:
                 raise PositionError(f"settings.options.{key}", f"must be one of {choices}")
@@ -159,3 +167,34 @@ class Settings:
         if self.powers is not None:
             out["powers"] = list(self.powers)
         return out
+
+
+OVERRIDE_KEYS = ("options", "values", "races", "powers", "boards")
+
+
+def load_options_file(path: str) -> dict[str, Any]:
+    """Read an options file (docs/options.md): rule options, content values and pools that every
+    game a command creates will use. Checked at once, so a bad file is refused naming its field."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise PositionError("options file", f"cannot read {path}: {e}") from None
+    if not isinstance(data, dict):
+        raise PositionError("options file", "must hold one JSON object")
+    unknown = sorted(set(data) - set(OVERRIDE_KEYS) - {"about"})
+    if unknown:
+        raise PositionError(unknown[0], f"unknown key; an options file may give {OVERRIDE_KEYS}")
+    overrides = {k: data[k] for k in OVERRIDE_KEYS if k in data}
+    from smallworld.engine.game import Game
+
+    Game(make_settings(2, 0, "standard", overrides))  # checks every field now, not mid-simulation
+    return overrides
+
+
+def make_settings(players: int, seed: int, variant: str, overrides: dict[str, Any] | None) -> Settings:
+    """Settings for a new game from a command's arguments and an options file's overrides."""
+    data: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, **(overrides or {})}
+    return Settings.from_json(data)

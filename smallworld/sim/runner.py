@@ -17,7 +17,7 @@ from smallworld.bots import make_bot, public_game
 from smallworld.engine.actions import PICK
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.options import Settings
+from smallworld.engine.options import make_settings
 from smallworld.engine.views import view_for
 
 
@@ -33,6 +33,7 @@ class GameJob:
     bots: tuple[str, ...]  # bot name of each seat (repeated cyclically when shorter)
     variant: str = "standard"
     bot_options: dict[str, Any] = field(default_factory=dict)  # MCTS: seconds / playouts
+    overrides: dict[str, Any] = field(default_factory=dict)  # an options file (docs/options.md)
 
 
 def make_jobs(
@@ -42,6 +43,7 @@ def make_jobs(
     seed: int = 0,
     variant: str = "standard",
     bot_options: dict[str, Any] | None = None,
+    overrides: dict[str, Any] | None = None,
 ) -> list[GameJob]:
     """Game i has seed `seed + i` and seats the bot list rotated by i, so every bot plays every seat."""
     if not bots:
@@ -55,6 +57,7 @@ def make_jobs(
             bots=tuple(bots[(i + s) % k] for s in range(players)),
             variant=variant,
             bot_options=dict(bot_options or {}),
+            overrides=dict(overrides or {}),
         )
         for i in range(games)
     ]
@@ -68,7 +71,7 @@ def bot_rng(game_seed: int, seat: int) -> random.Random:
 def play_game(job: GameJob) -> dict[str, Any]:
     """Play one game; each bot gets only its view and the legal actions."""
     t0 = time.perf_counter()
-    game = Game(Settings(players=job.players, seed=job.seed, variant=job.variant))
+    game = Game(make_settings(job.players, job.seed, job.variant, job.overrides))
     seen = public_game(game)
     names = [job.bots[seat % len(job.bots)] for seat in range(job.players)]
     bots = [make_bot(name, **(job.bot_options if name == "mcts" else {})) for name in names]

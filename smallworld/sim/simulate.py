@@ -23,6 +23,7 @@ def simulate(
     ray_address: str | None = None,
     plots: Path | None = None,
     progress: bool = True,
+    overrides: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `games` games and return (summary, per-game results). The summary's `timing` is the only
     part that changes between runs with the same arguments (with a playout budget)."""
@@ -36,7 +37,7 @@ def simulate(
         options = {"seconds": mcts_seconds, "playouts": None}
     elif mcts_playouts is not None:
         options = {"playouts": mcts_playouts}
-    jobs = make_jobs(players, games, bots, seed, variant, options)
+    jobs = make_jobs(players, games, bots, seed, variant, options, overrides)
     t0 = time.perf_counter()
     results = run_jobs(jobs, workers=workers, ray_address=ray_address, progress=progress)
     elapsed = time.perf_counter() - t0

@@ -11,11 +11,13 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from smallworld.engine import Game, Settings, conquest
+from smallworld.engine import Game, conquest
 from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, FINAL, PICK, Action
 from smallworld.engine.errors import SmallworldError
+from smallworld.engine.options import load_options_file, make_settings
 from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.text import (
@@ -328,6 +330,15 @@ class Session:
             self.say(f" Shared victory: {', '.join(winners)}.")
 
 
+def _options_file(args: argparse.Namespace, write: Writer) -> dict[str, Any] | None:
+    path = getattr(args, "options", None)
+    if path is None:
+        return None
+    overrides = load_options_file(path)
+    write(f"Options from {path}: {', '.join(sorted(overrides)) or 'nothing'}.")
+    return overrides
+
+
 def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Record] | None:
     load: Path | None = getattr(args, "load", None)
     if load is not None:
@@ -339,7 +350,9 @@ def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Reco
         write(f"Resumed {load}: {len(rec.actions)} moves replayed.")
         return st, rec
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**6)
-    settings = Settings(players=args.players, seed=seed, variant=getattr(args, "variant", "standard"))
+    settings = make_settings(
+        args.players, seed, getattr(args, "variant", "standard"), _options_file(args, write)
+    )
     try:
         st = Game(settings).new_initial_state()
     except SmallworldError as e:
