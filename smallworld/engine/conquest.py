@@ -88,6 +88,17 @@ def payments(st: State, attacker: int, region: int, conquest: bool = True) -> li
     return out
 
 
+def defended_mask(st: State, attacker: int) -> int:
+    """Regions whose owners have a unit that may ask for payments (§6.7): only there is it worth
+    asking `payments` (the hot path of listing conquests)."""
+    game = st.game
+    out = 0
+    for i, s in enumerate(st.seats):
+        if i != attacker and any(game.overrides(u, "defender_payments") for u in st.units(i)):
+            out |= st.occupied_mask(s.active) | st.occupied_mask(s.declined)
+    return out
+
+
 def effect_dues(st: State, actor: int, regions: list[int]) -> list[Due]:
     """The dues of one hostile effect on several regions: a due asked twice by the same payee for
     the same reason is paid once (Harmony is paid once per turn, §6.7)."""

@@ -63,6 +63,7 @@ def _conquer_actions(st: State) -> list[Action]:
         coins = s.coins
         max_short = game.options.max_final_shortfall
         cost = conquest.cost
+        defended = conquest.defended_mask(st, seat)
         for r in bits(conquest.targets(st, att)):
             options: list[str | None] = [None]
             for u in optional:
@@ -71,7 +72,7 @@ def _conquer_actions(st: State) -> list[Action]:
                 c = cost(st, att, r, opt)
                 if c > hand and (c - hand > max_short or hand < att.minimum):
                     continue
-                if st.race[r] is not None:
+                if (defended >> r) & 1:
                     dues = conquest.payments(st, seat, r)
                     if dues and sum(d[1] for d in dues) > coins:
                         continue

@@ -81,7 +81,7 @@ class Game:
         self.pieces: dict[str, Piece] = registry.pieces()
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
-        self._over: dict[tuple[str, str], bool] = {}
+        self._hooked: dict[str, frozenset[str]] = {}
 
     def _apply_values(self, values: dict[str, Any]) -> None:
         for key, table in (("races", self.race_value), ("powers", self.power_value)):
@@ -102,11 +102,11 @@ class Game:
                         raise PositionError(where, "not an overridable field or a bad value")
 
     def overrides(self, unit: Unit, hook: str) -> bool:
-        key = (unit.id, hook)
-        hit = self._over.get(key)
-        if hit is None:
-            hit = self._over[key] = overrides(unit, hook)
-        return hit
+        """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""
+        ids = self._hooked.get(hook)
+        if ids is None:
+            ids = self._hooked[hook] = frozenset(u.id for u in self.units.values() if overrides(u, hook))
+        return unit.id in ids
 
     def new_initial_state(self) -> State:
         from smallworld.engine.setup import initial_state
