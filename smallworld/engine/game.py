@@ -101,6 +101,11 @@ class Game:
                     else:
                         raise PositionError(where, "not an overridable field or a bad value")
 
+    def set_unit(self, uid: str, unit: Unit) -> None:
+        """Play `uid` with another unit (a variant rule, a test double); hook lookups start afresh."""
+        self.units[uid] = unit
+        self._hooked.clear()
+
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""
         ids = self._hooked.get(hook)

@@ -109,8 +109,7 @@ def test_holy_light_not_used_up_by_another_exception() -> None:
     two conquests of Draenei regions in one turn cost them nothing."""
     data = _data("draenei", "second_loss_same_turn_is_normal")
     game = Game.from_settings(data["settings"])
-    game.units["swamp_walker"] = _FirstLossShield()
-    game._over.clear()
+    game.set_unit("swamp_walker", _FirstLossShield())
     st = state_from_json(game, data["position"])
     tray = st.tray["draenei"]
     _FirstLossShield.calls.clear()

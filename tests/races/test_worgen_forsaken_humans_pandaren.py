@@ -127,7 +127,6 @@ def test_neutral_fighting_for_the_horde_gets_nothing_from_an_objective() -> None
     naga = st.game.units["naga"]
     horde_naga = type("HordeNaga", (type(naga),), {"faction": lambda self, st, seat, base: HORDE})()
     st.game.units["naga"] = horde_naga
-    st.game._over.clear()
     assert effective_faction(st, 0) == HORDE
     r = st.game.map.index("T:2")
     st.apply(Action("conquer", r))
