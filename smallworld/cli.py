@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", type=Path, help="resume a saved game")
     play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
     play.add_argument("--options", type=Path, help="options file: rule options and values (docs/options.md)")
+    play.add_argument(
+        "--bots", choices=("random", "greedy"), default="random", help="the other seats' bot (default random)"
+    )
     play.set_defaults(func=_play)
 
     b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")

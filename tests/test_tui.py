@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -146,3 +147,131 @@ def test_every_seat_count_plays_to_the_end(tmp_path: Path) -> None:
             play_args(tmp_path, players=players, seed=players, seat=players - 1), Script([], then="1")
         )
         assert rc == 0 and " Final scores:" in out
+
+
+def test_every_legal_move_is_described_in_words() -> None:
+    """No move (content ones included: bombs, portals, forms, Forts...) falls back to engine notation."""
+    import random
+
+    from smallworld.engine.notation import to_text
+    from smallworld.tui.text import describe
+
+    seen: set[str] = set()
+    for seed in range(12):
+        st = Game(Settings(players=4, seed=seed)).new_initial_state()
+        rng = random.Random(seed)
+        while not st.is_over():
+            legal = st.legal_actions()
+            for a in legal:
+                words = describe(st, a, 0)
+                assert words != to_text(st.game, a), a
+                assert not re.search(r"\b[LMS]\d[ab]:\d|_", words), words  # no region refs, no ids
+                seen.add(a.kind)
+            st.apply(rng.choice(legal))
+    assert {"bomb", "form", "buy", "portal", "champion", "objective"} <= seen
+
+
+def test_prompt_text_drops_engine_notation_and_says_why() -> None:
+    from smallworld.tui.events import PROMPT_WHY, prompt_text
+
+    goblins = {
+        "unit": "goblins",
+        "text": "Goblins: place a bomb from the top of your stack (bomb REGION), or stop (bomb_done)",
+    }
+    assert prompt_text(goblins) == "Goblins: place a bomb from the top of your stack, or stop"
+    gnomes = {
+        "text": "Gnomes: 2 token(s) short; roll again as the final attempt (airborne_final) or call off"
+    }
+    assert prompt_text(gnomes) == "Gnomes: 2 tokens short; roll again as the final attempt or call off"
+    assert "Battleground" in prompt_text({"text": "Battleground: fight for the Alliance (or stay Neutral)"})
+    assert "duds" in PROMPT_WHY["goblins"]
+
+
+def test_events_in_words() -> None:
+    from smallworld.tui.events import event_text
+
+    st = Game(Settings(players=3, seed=5)).new_initial_state()
+    name = st.game.map.regions[4].name
+    die = {"type": "die", "seat": 0, "region": 4, "roll": 2, "cost": 5, "tokens": 3, "success": True}
+    assert event_text(st, die, 0) == f"You roll the reinforcement die for 4 {name}: 2 (needed 2) — success"
+    score = {
+        "type": "score",
+        "seat": 1,
+        "total": 6,
+        "items": {"active_regions": 4, "mining": 1, "faction_bonus": 1},
+    }
+    assert event_text(st, score, 0) == "Seat 1 scores 6 coins (4 regions, 1 Mining, 1 Faction Bonus)"
+    bomb = {
+        "type": "bomb",
+        "seat": 2,
+        "region": 4,
+        "result": "exploding",
+        "race": "orcs",
+        "defender": 0,
+        "lost": 1,
+    }
+    assert (
+        event_text(st, bomb, 0)
+        == f"Seat 2's bomb in 4 {name} (your Orcs) EXPLODES: the region is emptied, 1 token lost"
+    )
+    dud = dict(bomb, result="dud")
+    assert event_text(st, dud, 0).endswith("is a dud")
+    ransom = {"type": "champion_captured", "seat": 0, "region": 4, "captor": 1, "ransom": 1}
+    assert event_text(st, ransom, 0) == f"Your Champion in 4 {name} was captured by Seat 1: 1 coin ransom"
+    assert event_text(st, {"type": "turn", "seat": 1, "round": 2}, 0) is None
+    assert event_text(st, {"type": "new_thing", "seat": 1, "region": 4}, 0) == "Seat 1: new thing (region 4)"
+
+
+def test_board_shows_markers_pieces_and_hands(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["3"]))
+    assert rc == 0
+    text = "\n".join(out)
+    assert "marker" in text and any(line.rstrip().endswith("?") for line in out)  # face-down markers
+    assert "Blood Elves + Championing (10 + 1 Champion in hand)" in text
+    assert max(len(line) for line in out) <= 160
+
+
+def test_scores_bot_turns_and_help(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=3, seed=1), Script(["help"], then="1"))
+    assert rc == 0
+    text = "\n".join(out)
+    assert "A turn: pick a race and power" in text and "board (b)" in text
+    assert re.search(r"  You score \d+ coins? \(\d+ regions?", text)  # the breakdown per item
+    assert any(line.startswith("  Seat 1 (") and "scores" in line for line in out)  # one summary per bot turn
+    assert "redeploy_begin" not in text and "_" not in " ".join(line for line in out if "Seat" in line)
+
+
+def test_prompts_are_answered_in_words(tmp_path: Path) -> None:
+    """Goblins' bombs (seed 2), the Worgen form (seed 0), the Forsaken's purchase (seed 6)."""
+    cases = [
+        (
+            2,
+            "1",
+            "? Goblins: place a bomb from the top of your stack, or stop (§8.7)",
+            "place a bomb (hidden",
+        ),
+        (0, "3", "? Choose the Worgen form", "worgen form: pay 1 coin now"),
+        (6, "4", "? Buy up to 1 Forsaken tokens", "buy 1 extra Forsaken token for 1 coin"),
+    ]
+    for seed, pick, asked, answer in cases:
+        rc, out = run(play_args(tmp_path, players=3, seed=seed), Script([pick], then="1"))
+        assert rc == 0
+        text = "\n".join(out)
+        assert asked in text and answer in text, seed
+        at = next(i for i, line in enumerate(out) if line.startswith(" ? "))
+        assert out[at + 1].startswith("   ")  # why the question comes up
+        assert "REGION" not in text and "bomb_done" not in text and " VC" not in text
+
+
+def test_greedy_bots(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=2, seed=3, bots="greedy"), Script([], then="1"))
+    assert rc == 0 and "the greedy bot" in out[1] and " Final scores:" in out
+    rc, out = run(play_args(tmp_path, bots="mcts-ish"), Script([]))
+    assert rc == 2 and "unknown --bots" in out[-1]
+
+
+def test_options_file_is_read(tmp_path: Path) -> None:
+    opts = tmp_path / "opts.json"
+    opts.write_text('{"options": {"die_faces": [0, 0, 1, 1, 2, 3]}}', encoding="utf-8")
+    rc, out = run(play_args(tmp_path, options=opts), Script([]))
+    assert rc == 0 and out[0] == f"Options from {opts}: options."

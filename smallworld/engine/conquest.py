@@ -131,8 +131,9 @@ def hostile_effect(st: State, actor: int, region: int) -> None:
 
 
 def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -> None:
-    for payee, amount, _why in dues:
-        st.pay(attacker, payee, amount)
+    for payee, amount, why in dues:
+        paid = st.pay(attacker, payee, amount)
+        st.event("payment", seat=attacker, payee=payee, coins=paid, why=why)
 
 
 def pay_dues(st: State, attacker: int, region: int, conquest: bool = True) -> None:

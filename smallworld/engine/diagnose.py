@@ -38,7 +38,8 @@ def explain(st: State, a: Action) -> tuple[str, str]:
         return "§7", "the game is over"
     if st.pending:
         p = st.pending[0]
-        return p.get("rule", "§6"), f"seat {p['seat']} must first answer: {p.get('text', p['unit'])}"
+        why = st.game.units[p["unit"]].explain(st, a)  # the prompt's unit may say why an answer is refused
+        return why or (p.get("rule", "§6"), f"seat {p['seat']} must first answer: {p.get('text', p['unit'])}")
     m = st.game.map
     if a.region is not None and not 0 <= a.region < m.n:
         return "§2.2", f"there is no region {a.region} on this map (0..{m.n - 1})"

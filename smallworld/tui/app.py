@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from smallworld.engine import Game, conquest
+from smallworld.bots import BOT_NAMES, Bot, make_bot, public_game
+from smallworld.engine import Game, conquest, view_for
 from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, FINAL, PICK, Action
 from smallworld.engine.errors import SmallworldError
 from smallworld.engine.options import load_options_file, make_settings
 from smallworld.engine.state import State
 from smallworld.tui import screen
+from smallworld.tui.events import PROMPT_WHY, event_text, prompt_text
 from smallworld.tui.text import (
     InputError,
     combo_tokens,
@@ -38,6 +40,13 @@ Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
 HELP = """\
+A turn: pick a race and power from the row (the first time, or after a decline), or choose to
+expand or go into decline; then conquer regions one at a time (a region costs 2 tokens + 1 per
+token, mountain, fort... in it), try a final attempt with the reinforcement die when a few tokens
+short, end conquests, redeploy the tokens in hand, and score 1 coin per region you hold plus
+bonuses. Races and powers may ask you something (a form, bombs, where a piece goes): the prompt
+says why, with its rule section. The player with most coins after the last round wins.
+
 Type the number of a move, or the move in words:
   pick 2            take the combo at position 2 of the row (costs 2 coins)
   expand | decline  at the start of your turn
@@ -46,7 +55,12 @@ Type the number of a move, or the move in words:
   abandon 7         give up region 7 before your first conquest
   end               end your conquests
   deploy 7 [all|3]  put 1 token (or all in hand, or 3) on region 7
-Commands: board (show everything again), moves, save [FILE], help, quit"""
+Commands:
+  board (b)         show the players, the row and the map again
+  moves (m)         list your moves again
+  save [FILE]       save the game (resume with --load FILE)
+  help (h, ?)       this text
+  quit (q)          leave the game"""
 
 
 @dataclass
@@ -58,8 +72,12 @@ class Before:
     own_turn: bool
     cost: int = 0
     holder: str = "empty"
-    paid: int = 0
-    die: int = 0
+    defender: int | None = None
+    defenders: int = 0
+    dues: str = ""
+    in_decline: bool = False
+    human_hand: int = 0
+    words: str = ""
     combo: str = ""
     tokens: int = 0
     coins: int = 0
@@ -79,6 +97,7 @@ class Session:
         read: Reader,
         write: Writer,
         style: screen.Style,
+        bots: str = "random",
     ) -> None:
         self.st = st
         self.rec = rec
@@ -89,6 +108,15 @@ class Session:
         self.style = style
         # Seeded from the game and its length so a replayed session makes the same bot moves.
         self.bots = random.Random(f"bots:{rec.settings.seed}:{len(rec.actions)}")
+        self.bot_kind = bots
+        # Bots other than `random` see only their seat's view (smallworld.bots), like in `simulate`.
+        self.players: dict[int, Bot] = {}
+        if bots != "random":
+            seen = public_game(st.game)
+            for seat in range(len(st.seats)):
+                if seat != human:
+                    self.players[seat] = make_bot(bots)
+                    self.players[seat].start(seen, seat)
         self.shown: tuple[object, ...] | None = None
         self.bot_notes: dict[int, list[str]] = {}
         # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
@@ -123,6 +151,12 @@ class Session:
             self.say(f"  {text}")
             return
         self._fold(seat)
+        # Event sentences name their subject; in the seat's own summary line it goes without saying.
+        me = f"Seat {seat}"
+        for subject, instead in ((f"{me}: ", ""), (f"{me} ", ""), (f"{me}'s ", "their ")):
+            if text.startswith(subject):
+                text = instead + text[len(subject) :]
+                break
         self.bot_notes.setdefault(seat, []).append(text)
 
     def moves(self, legal: list[Action]) -> None:
@@ -140,7 +174,10 @@ class Session:
             # A race or power asks something out of the usual turn order; say what it asks.
             prompt = self.st.pending[0]
             rule = f" ({prompt['rule']})" if prompt.get("rule") else ""
-            lines.append(self.style.bold(f" {prompt.get('text', 'A decision is asked of you')}{rule}"))
+            lines.append(self.style.bold(f" ? {prompt_text(prompt)}{rule}"))
+            why = PROMPT_WHY.get(str(prompt.get("unit")))
+            if why:
+                lines += textwrap.wrap(why, 106, initial_indent="   ", subsequent_indent="   ")
         lines.append(self.style.bold(" Your moves:"))
         width = len(str(len(legal)))
         lines += [
@@ -159,12 +196,20 @@ class Session:
                     self.flush_bots()
                     self.human_turn()
                 else:
-                    self.play(self.bots.choice(st.legal_actions()))
+                    self.play(self.bot_move())
         except Quit:
             return 0
         self.flush_bots()
         self.finish()
         return 0
+
+    def bot_move(self) -> Action:
+        st = self.st
+        legal = st.legal_actions()
+        bot = self.players.get(st.acting_seat)
+        if bot is None:
+            return self.bots.choice(legal)
+        return bot.choose(view_for(st, st.acting_seat), list(legal), self.bots)
 
     def human_turn(self) -> None:
         st = self.st
@@ -194,7 +239,7 @@ class Session:
                 self.say(*screen.full_screen(st, self.human, self.style))
                 self.moves(legal)
                 continue
-            if word == "moves":
+            if word in ("moves", "m"):
                 self.moves(legal)
                 continue
             if word == "save":
@@ -229,25 +274,33 @@ class Session:
         """Apply a move (raises IllegalActionError, changing nothing, if it is not legal now)."""
         st = self.st
         seat, turn_seat, rnd = st.acting_seat, st.turn_seat, st.round
-        coins_before = st.seats[turn_seat].coins
         before = self._before(action)
         st.apply(action)
         self.rec.actions.append(action)
         self._after(seat, action, before)
+        for e in st.events:
+            self._event(seat, e)
+        if action.kind in (CONQUER, FINAL):
+            self._loss(seat, action, before)
         if st.is_over() or st.turn_seat != turn_seat or st.round != rnd:
-            # The turn ended and was scored; its breakdown is gone with the old Turn, so the
-            # score is what the coins grew by, plus what this move paid to defenders.
-            scored = st.seats[turn_seat].coins - coins_before + before.paid
-            if turn_seat == self.human:
-                self.flush_bots()
-                self.say(
-                    self.style.you(f"  You score {plural(scored, 'coin')} (now {st.seats[turn_seat].coins}).")
-                )
-            else:
-                self.note(turn_seat, f"scores {scored}")
-                self.flush_bots()
+            self.flush_bots()
             if not st.is_over() and st.round != rnd:
                 self.say(self.style.dim(f"-- Round {st.round}/{st.game.rounds} --"))
+
+    def _event(self, actor: int, e: dict[str, Any]) -> None:
+        """One thing the move set off: said at once when it is the human's, else summarised."""
+        text = event_text(self.st, e, self.human)
+        if text is None:
+            return
+        seat = e.get("seat")
+        if not isinstance(seat, int) or seat == self.human:
+            seat = actor
+        if e.get("type") == "score" and e.get("seat") == self.human:
+            self.flush_bots()
+            text += f" — now {plural(self.st.seats[self.human].coins, 'coin')}"
+            self.say(self.style.you(f"  {text}."))
+            return
+        self.note(seat, text)
 
     def _before(self, a: Action) -> Before:
         """Facts about the move that the move itself will change (cost, defender, hand, die)."""
@@ -258,12 +311,21 @@ class Session:
             opt = a.arg if isinstance(a.arg, str) else None
             b.cost = conquest.cost(st, conquest.Attack(st, seat), a.region, opt)
             b.holder = holder(st, a.region, self.human)
-            dues = sum(d[1] for d in conquest.payments(st, seat, a.region))
-            b.paid = min(dues, st.seats[seat].coins)
-            if a.kind == FINAL:
-                # The die is gone with the turn if the turn ends; a clone rolls the same face.
-                b.die = st.clone().roll_die()
-        elif (combo := pick_combo(st, a)) is not None:
+            b.defender = st.owner_seat(st.race[a.region])
+            b.defenders = st.tokens[a.region]
+            b.human_hand = st.seats[self.human].hand
+            b.in_decline = b.defender is not None and st.seats[b.defender].declined == st.race[a.region]
+        elif a.kind not in (PICK, DECLINE, ABANDON, DEPLOY, "end", "expand"):
+            b.words = describe(st, a, self.human)
+        if a.region is not None and st.race[a.region] is not None:
+            dues = conquest.payments(st, seat, a.region)
+            if dues:
+                b.dues = ", ".join(
+                    f"{plural(n, 'coin')} to {seat_name(p, self.human) if p is not None else 'the stash'}"
+                    f" ({why.partition(' ')[2] or why})"
+                    for p, n, why in dues
+                )
+        if (combo := pick_combo(st, a)) is not None:
             race, power, coins = combo
             b.combo = f"{race_name(race)} + {power_name(power)}"
             b.tokens = combo_tokens(st, race, power)
@@ -283,13 +345,14 @@ class Session:
             self.note(seat, f"{'You put' if you else 'puts'} {b.race} into decline")
         elif a.kind == CONQUER:
             frm = "" if b.holder == "empty" else f" from {b.holder}"
-            left = f"; {b.hand - b.cost} left in hand" if you else ""
-            self.note(seat, f"{'You conquer' if you else 'conquers'} {name}{frm} with {b.cost}{left}")
+            left = f"; {st.seats[seat].hand} left in hand" if you else ""
+            pay = f", paying {b.dues}" if b.dues else ""
+            self.note(seat, f"{'You conquer' if you else 'conquers'} {name}{frm} with {b.cost}{pay}{left}")
         elif a.kind == FINAL:
-            ok = r is not None and st.race[r] is not None and st.race[r] == st.seats[seat].active
-            outcome = "takes it" if ok else "fails"
+            frm = "" if b.holder == "empty" else f" from {b.holder}"
+            pay = f", paying {b.dues}" if b.dues else ""
             who = "Your final attempt" if you else "final attempt"
-            self.note(seat, f"{who} on {name}, {b.cost - b.hand} short: the die shows {b.die}, {outcome}")
+            self.note(seat, f"{who} on {name}{frm}, {b.cost - b.hand} short{pay}")
         elif a.kind == ABANDON:
             self.note(seat, f"{'You abandon' if you else 'abandons'} {name}")
         elif a.kind == DEPLOY:
@@ -303,8 +366,29 @@ class Session:
                     self._fold(seat)
                     n = 0
                 self.bot_deployed[seat] = (verb, n + b.hand - st.seats[seat].hand)
-        elif not you and a.kind not in ("end", "expand"):
-            self.note(seat, a.kind)
+        elif a.kind not in ("end", "expand") and not any(
+            e.get("type") not in ("turn", "score") for e in st.events
+        ):
+            # A move of a race, power or relic: its events tell what happened; said here otherwise.
+            self.note(seat, f"You: {b.words}" if you else f"chooses to {b.words}")
+
+    def _loss(self, seat: int, a: Action, b: Before) -> None:
+        """Tell the human what a conquest of their region cost them."""
+        st = self.st
+        r = a.region
+        if b.defender != self.human or seat == self.human or r is None:
+            return
+        if st.owner_seat(st.race[r]) != seat:
+            return  # the attempt failed
+        if b.in_decline:
+            what = f"your {plural(b.defenders, 'in-decline token')} there discarded"
+        else:
+            back = st.seats[self.human].hand - b.human_hand
+            lost = max(b.defenders - back, 0)
+            what = f"{back} back to your hand to redeploy, {lost} lost"
+            if not back:
+                what = f"your {plural(lost, 'token')} lost"
+        self.note(seat, f"YOU LOSE {region_label(st, r)} ({what})")
 
     def finish(self) -> None:
         st = self.st
@@ -350,10 +434,9 @@ def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Reco
         write(f"Resumed {load}: {len(rec.actions)} moves replayed.")
         return st, rec
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**6)
-    settings = make_settings(
-        args.players, seed, getattr(args, "variant", "standard"), _options_file(args, write)
-    )
     try:
+        overrides = _options_file(args, write)
+        settings = make_settings(args.players, seed, getattr(args, "variant", "standard"), overrides)
         st = Game(settings).new_initial_state()
     except SmallworldError as e:
         write(f"smallworld play: {e}")
@@ -376,10 +459,15 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     if not 0 <= human < len(st.seats):
         out(f"smallworld play: --seat must be 0..{len(st.seats) - 1}")
         return 2
-    out(f"You are seat {human}; the other seats are bots playing random legal moves. Type 'help' for help.")
+    bots = getattr(args, "bots", None) or "random"
+    if bots not in BOT_NAMES:
+        out(f"smallworld play: unknown --bots {bots!r}; known: {', '.join(BOT_NAMES)}")
+        return 2
+    kind = "random legal moves" if bots == "random" else f"the {bots} bot"
+    out(f"You are seat {human}; the other seats are bots playing {kind}. Type 'help' for help.")
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
     save_path = getattr(args, "save", None) or Path("smallworld-save.json")
-    session = Session(st, rec, human, Path(save_path), read or input, out, screen.Style(color))
+    session = Session(st, rec, human, Path(save_path), read or input, out, screen.Style(color), bots)
     return session.run()

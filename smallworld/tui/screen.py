@@ -9,7 +9,8 @@ from smallworld.content.registry import MURLOCS
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.tui.text import combo_tokens, plural, power_name, race_name, seat_name
+from smallworld.tui.events import score_items
+from smallworld.tui.text import combo_tokens, piece_name, plural, power_name, race_name, relic_name, seat_name
 
 PHASE_WORDS = {
     "pick": "pick a race and power",
@@ -17,6 +18,10 @@ PHASE_WORDS = {
     "conquer": "conquests",
     "redeploy": "redeployment",
     "withdrawn": "withdrawn tokens go back on the board",
+    "redeploy_begin": "redeployment",
+    "after_conquests": "after conquests",
+    "turn_end": "end of turn",
+    "score": "end of turn",
     "over": "game over",
 }
 
@@ -67,7 +72,7 @@ def header(st: State, human: int, style: Style) -> str:
     if st.is_over():
         return style.head(f"== Game over after {game.rounds} rounds ==")
     who = "Your" if st.turn_seat == human else f"Seat {st.turn_seat}'s"
-    phase = PHASE_WORDS.get(st.phase, st.phase)
+    phase = PHASE_WORDS.get(st.phase, st.phase.replace("_", " "))
     if st.acting_seat != st.turn_seat:
         phase += f" ({seat_name(st.acting_seat, human)} to place them)"
     return style.head(f"== Round {st.round}/{game.rounds} · {who} turn · {phase} ==")
@@ -81,7 +86,9 @@ def players(st: State, human: int, style: Style) -> list[str]:
         coins = view["seats"][i]["coins"]
         if s.active:
             active = f"{race_name(s.active)} + {power_name(s.power)}"
-            active += f" ({s.hand} in hand)" if s.hand else ""
+            held = [plural(n, piece_name(k)) for k, n in sorted(s.held.items()) if n]
+            if s.hand or held:
+                active += f" ({' + '.join(([str(s.hand)] if s.hand else []) + held)} in hand)"
         else:
             active = "-"
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
@@ -113,10 +120,12 @@ def combo_row(st: State, style: Style, seat: int | None = None) -> list[str]:
 def board(st: State, human: int, style: Style) -> list[str]:
     """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
     m = st.game.map
+    # Markers come from the human's view: a face-down one is "?" to everybody (§10.1).
+    markers = {m.index(ref): here for ref, here in view_for(st, human)["markers"].items()}
     rows: list[list[str]] = []
     kinds: list[str] = []  # per row: "side", "head", "you", "" (for styling)
     for b, side in enumerate(m.sides):
-        rows.append([f"{side.name} ({side.id})", "", "", "", "", "", ""])
+        rows.append([f"{side.name} ({side.id})", "", "", "", "", "", "", ""])
         kinds.append("side")
         for reg in m.regions:
             if reg.board != b:
@@ -131,8 +140,12 @@ def board(st: State, human: int, style: Style) -> list[str]:
             else:
                 who = f"{seat_name(owner, human) if owner is not None else '?'}: {race_name(race)}"
                 if owner is not None and st.seats[owner].declined == race:
-                    who += " (decline)"
-            pieces = ", ".join(f"{k}×{n}" if n > 1 else k for k, n in sorted((st.pieces[r] or {}).items()))
+                    who += " (in decline)"
+            here = sorted((st.pieces[r] or {}).items())
+            pieces = ", ".join(f"{piece_name(k)}×{n}" if n > 1 else piece_name(k) for k, n in here)
+            marks = ", ".join(
+                relic_name(st, mk["id"]) if mk["face_up"] and mk["id"] else "?" for mk in markers.get(r, [])
+            )
             rows.append(
                 [
                     str(r),
@@ -142,10 +155,11 @@ def board(st: State, human: int, style: Style) -> list[str]:
                     who,
                     str(st.tokens[r]) if race else "",
                     pieces,
+                    marks,
                 ]
             )
             kinds.append("you" if owner == human and race is not None else "")
-    head = ["#", "region", "terrain", "features", "held by", "tok", "pieces"]
+    head = ["#", "region", "terrain", "features", "held by", "tok", "pieces", "marker"]
     widths = [
         max(len(r[i]) for r in [head, *[x for x, k in zip(rows, kinds, strict=True) if k != "side"]])
         for i in range(len(head))
@@ -168,15 +182,7 @@ def scoring_hint(st: State, human: int) -> str | None:
     items = turn_score(st, human)
     if not items:
         return None
-    words = {
-        "active_regions": "region",
-        "declined_regions": "in-decline region",
-        "faction_bonus": "Faction Bonus",
-    }
-    parts = [
-        plural(v, words[k]) if k in words else f"{v} {k.replace('_', ' ')}" for k, v in items.items() if v
-    ]
-    detail = f" ({', '.join(parts)})" if parts else ""
+    detail = f" ({score_items(st, items)})" if any(items.values()) else ""
     return f"Scoring now: {plural(sum(items.values()), 'coin')}{detail}"
 
 

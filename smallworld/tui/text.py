@@ -105,7 +105,7 @@ def describe(st: State, a: Action, human: int) -> str:
         frm = "" if who == "empty" else f" from {who}"
         dues = sum(d[1] for d in conquest.payments(st, seat, a.region))
         pay = f", pay {plural(dues, 'coin')}" if dues else ""
-        using = f" using {opt}" if opt else ""
+        using = f" using {option_name(st, opt)}" if opt else ""
         if kind == CONQUER:
             return f"conquer {target}{frm}{using} — costs {cost} of your {s.hand} tokens{pay}"
         short = cost - s.hand
@@ -118,10 +118,149 @@ def describe(st: State, a: Action, human: int) -> str:
     if kind == DEPLOY and a.region is not None:
         name = region_label(st, a.region)
         now = st.tokens[a.region]
+        if isinstance(a.arg, str) and a.arg != "all":
+            return f"put your {piece_name(a.arg)} from hand in {name}"
         if a.arg == "all":
             return f"deploy all {s.hand} tokens to {name} (then {now + s.hand} there)"
         return f"deploy 1 token to {name} (then {now + 1} there)"
-    return to_text(st.game, a)
+    words = describe_content(st, a, human)
+    return words if words is not None else to_text(st.game, a)
+
+
+PIECE_NAMES = {
+    "wisp_wall": "Wisp Wall",
+    "fort": "Fort",
+    "watch_tower": "Watch Tower",
+    "beast": "Beast",
+    "champion": "Champion",
+    "bomb": "bomb",
+    "military_objective": "Military Objective",
+}
+
+
+def piece_name(kind: str) -> str:
+    return PIECE_NAMES.get(kind, kind.replace("_", " "))
+
+
+def relic_name(st: State, relic: str | None) -> str:
+    if relic is None:
+        return "?"
+    entry = st.game.relics.get(relic)
+    return entry.name if entry is not None else relic.replace("_", " ")
+
+
+def unit_name(st: State, uid: str) -> str:
+    """The name of a race, power or relic id (score items use them; `_declined` is stripped)."""
+    base = uid.removesuffix("_declined")
+    for table in (registry.races(), registry.powers()):
+        if base in table:
+            return table[base].name
+    if base in st.game.relics:
+        return relic_name(st, base)
+    return base.replace("_", " ")
+
+
+def option_name(st: State, opt: str) -> str:
+    """A conquest option (`frostmourne`, `ethereals+frostmourne`) in words."""
+    return " and ".join(
+        "the Ethereals' discount" if o == "ethereals" else unit_name(st, o) for o in opt.split("+")
+    )
+
+
+def where(st: State, r: int, human: int) -> str:
+    """`12 Ashen Vale (Seat 1: Dwarves, 3 tokens)`: a region with what is in it now."""
+    reg = st.game.map.regions[r]
+    race = st.race[r]
+    if race is None:
+        inside = f"empty {reg.terrain}"
+    else:
+        if race == MURLOCS:
+            who = "Murlocs"
+        else:
+            owner = st.owner_seat(race)
+            whose = "your" if owner == human else ("nobody's" if owner is None else f"Seat {owner}'s")
+            who = f"{whose} {race_name(race)}"
+            if owner is not None and st.seats[owner].declined == race:
+                who += " in decline"
+        inside = f"{who}, {plural(st.tokens[r], 'token')}" if st.tokens[r] else who
+    return f"{r} {reg.name} ({inside})"
+
+
+def _cost_as_adjacent(st: State, seat: int, r: int, opt: str | None) -> int | None:
+    """The conquest cost of `r` with no travel cost (airborne assault, Ashes of Al'ar)."""
+    try:
+        att = conquest.Attack(st, seat)
+        att.adjacent |= 1 << r
+        return conquest.cost(st, att, r, opt)
+    except Exception:  # a description must never break the prompt
+        return None
+
+
+def describe_content(st: State, a: Action, human: int) -> str | None:
+    """Moves that races, powers and relics add (and answers to their prompts), in words."""
+    seat = st.acting_seat
+    s = st.seats[seat]
+    k, r = a.kind, a.region
+    at = where(st, r, human) if r is not None else ""
+    opt = a.arg if isinstance(a.arg, str) else None
+    using = f" using {option_name(st, opt)}" if opt else ""
+    if k == "buy" and isinstance(a.arg, int):
+        if a.arg == 0:
+            return "buy no extra Forsaken tokens"
+        return f"buy {plural(a.arg, 'extra Forsaken token')} for {plural(a.arg, 'coin')}"
+    if k == "form":
+        if a.arg == "human":
+            return "human form: gain 2 coins now"
+        return "worgen form: pay 1 coin now, every conquest this turn costs 1 token fewer"
+    if k == "bomb" and r is not None:
+        return f"place a bomb (hidden: it may be a dud) in {at}"
+    if k == "bomb_done":
+        return "place no more bombs this turn"
+    if k == "objective" and r is not None:
+        return f"place a Military Objective in {at}"
+    if k == "objective_done":
+        return "place no more Military Objectives"
+    if k == "airborne" and r is not None:
+        cost = _cost_as_adjacent(st, seat, r, opt)
+        c = "the die comes off the cost"
+        if cost is not None:
+            c = f"costs {cost} minus a free die roll (at least 1)"
+        return f"airborne assault (Gnomes) on {at}{using} — {c}; you have {s.hand} in hand"
+    if k == "airborne_final":
+        return "roll again as the final attempt (conquests end either way)"
+    if k == "airborne_cancel":
+        return "call off the airborne assault and go on conquering"
+    if k == "champion" and r is not None:
+        return f"send the Champion to conquer {at} for free (once per turn)"
+    if k == "portal" and r is not None and isinstance(a.arg, int):
+        return f"portal: swap everything in {at} and {where(st, a.arg, human)}"
+    if k in ("intimidate", "intimidate_beast") and r is not None:
+        what = "a Beast" if k == "intimidate_beast" else "1 token"
+        dest = "discard it" if a.arg == "discard" else f"move it to {where(st, int(a.arg or 0), human)}"
+        return f"intimidate: take {what} from {at} and {dest}"
+    if k == "intimidate_remove" and r is not None:
+        return f"intimidate: remove the {piece_name(str(a.arg))} from {at}"
+    if k in ("fort", "tower") and r is not None:
+        return f"put a {'Fort' if k == 'fort' else 'Watch Tower'} in {at}"
+    if k in ("aegis", "heart") and r is not None:
+        name = "the Aegis of Aggramar" if k == "aegis" else "the Heart of Azeroth"
+        return f"put {name} in {at}"
+    if k == "well" and r is not None:
+        return f"move the Well of Eternity to {at}"
+    if k == "faction":
+        if a.arg == "Neutral":
+            return "stay Neutral this turn (no Faction Bonus)"
+        return f"fight for the {a.arg} this turn (Battleground)"
+    if k in ("ashes", "ashes_final") and r is not None:
+        cost = _cost_as_adjacent(st, seat, r, opt)
+        if k == "ashes":
+            c = f" — costs {cost} of your {s.hand} tokens" if cost is not None else ""
+            return f"conquer {at} anywhere with the Ashes of Al'ar{using}{c}"
+        short = f" ({cost - s.hand} short)" if cost is not None else ""
+        return f"final attempt with the Ashes of Al'ar on {at}{using}: needs the die{short}"
+    if k == "steal" and r is not None:
+        return f"steal {relic_name(st, str(a.arg))} (Ethereals) and put it in {at}"
+    return None
 
 
 def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
