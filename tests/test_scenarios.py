@@ -20,6 +20,7 @@ from smallworld import scenario
 from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.notation import parse, to_text
 from smallworld.engine.state import State
+from smallworld.engine.views import view_for
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -155,7 +156,25 @@ def _check_state(st: State, expect: dict[str, Any]) -> None:
         assert got == want, f"markers in {ref}: expected {want!r}, got {got!r}"
     if "spare_markers" in expect:
         assert js["spare_markers"] == expect["spare_markers"], f"spare markers: {js['spare_markers']!r}"
+    _check_team(st, expect)
     _check_legal(st, expect)
+
+
+def _check_team(st: State, expect: dict[str, Any]) -> None:
+    """The team variant's keys (§11): the offer's columns, the seats' factions, the faction scores."""
+    if "offer" in expect:
+        assert st.offer is not None, "offer: not a team game"
+        for key, want in expect["offer"].items():
+            got = st.offer.get(key)
+            assert got == want, f"offer.{key}: expected {want!r}, got {got!r}"
+    if "seat_factions" in expect:
+        got = view_for(st, None).get("factions")
+        want = expect["seat_factions"]
+        assert got == want, f"seat factions: expected {want!r}, got {got!r}"
+    for key in ("factions", "winning_factions"):
+        if key in expect:
+            got = (st.result or {}).get(key)
+            assert got == expect[key], f"result.{key}: expected {expect[key]!r}, got {got!r}"
 
 
 def _play(data: dict[str, Any]) -> tuple[State, dict[str, Any] | None]:

@@ -200,7 +200,7 @@ class State:
         if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
             out.append(u[s.declined_power])
         if self.markers:
-            for r, here in self.markers.items():
+            for r, here in sorted(self.markers.items()):  # region order: the same after a JSON round trip
                 for rid, up in here:
                     unit = u[rid]
                     if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):

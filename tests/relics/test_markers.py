@@ -85,6 +85,18 @@ def test_random_games_never_show_face_down_markers() -> None:
     assert revealed, "no marker was revealed: the test saw nothing become public"
 
 
+@pytest.mark.parametrize("players", [4, 5])
+def test_team_games_never_show_face_down_markers(players: int) -> None:
+    """The team variant (§11.2: "everything else follows the base setup") hides markers the same way."""
+    st = Game(Settings(players=players, seed=40 + players, variant="team")).new_initial_state()
+    assert sum(len(here) for here in st.markers.values()) == players  # one per board (§3.1, §3.2 step 7)
+    rnd = random.Random(players)
+    while not st.is_over():
+        la = st.legal_actions()
+        st.apply(la[rnd.randrange(len(la))])
+        _check_views(st)
+
+
 def _position(markers: dict[str, Any]) -> dict[str, Any]:
     data = scenario.load(SCENARIOS / "relics" / "ashes_of_alar" / "with_frostmourne.json")
     data["position"]["markers"] = markers
@@ -101,6 +113,27 @@ def test_several_markers_in_one_region_round_trip() -> None:
     again = state_to_json(state_from_json(st.game, json.loads(json.dumps(js))))
     assert again == js
     assert st.marker_region("karazhan") == st.game.map.index("T:1")
+
+
+def test_rules_do_not_depend_on_the_order_markers_arrived_in() -> None:
+    """A state and its JSON copy behave the same: hooks of face-up markers are asked in region order,
+    not in the order the markers came to their regions (the JSON form sorts them), and the Aegis is
+    placed before the Heart whatever their regions (§6.13 steps 5-6)."""
+    data = scenario.load(SCENARIOS / "relics" / "aegis_of_aggramar" / "placed_before_the_heart.json")
+    data["position"]["markers"] = {}
+    st = scenario.build(data)
+    index = st.game.map.index
+    for rid, ref in (("heart_of_azeroth", "T:2"), ("aegis_of_aggramar", "T:1"), ("dark_portal", "T:4")):
+        st.move_marker(rid, index(ref), face_up=True)  # regions enter the dict as 2, 1, 4
+    st.spare_markers = [x for x in st.spare_markers if x not in ("heart_of_azeroth", "aegis_of_aggramar")]
+    st.spare_markers.remove("dark_portal")
+    copy = state_from_json(st.game, json.loads(json.dumps(state_to_json(st))))
+    assert list(st.markers) != list(copy.markers)  # the JSON form lists regions in order
+    assert [u.id for u in copy.units(0)] == [u.id for u in st.units(0)]
+    for s in (st, copy):
+        s.apply(scenario.to_action(s, "end"))
+        assert [p["unit"] for p in s.pending] == ["aegis_of_aggramar", "heart_of_azeroth"]
+    assert state_to_json(copy) == state_to_json(st)
 
 
 def test_single_marker_object_is_accepted() -> None:

@@ -1,5 +1,6 @@
 """Shared by the Artifacts and Legendary Places (§10): groups, once-per-turn uses, named conquest
-options and the end-of-turn placement of the Aegis of Aggramar and the Heart of Azeroth (§6.13).
+options and the end-of-turn placement of the Aegis of Aggramar and the Heart of Azeroth (§6.13 steps
+5 and 6, in that order whatever order the engine asks their hooks in).
 
 The registry skips this module (its name starts with "_").
 """
@@ -45,19 +46,35 @@ def use(st: State, relic: str) -> None:
     st.turn.data[f"{relic}_used"] = True
 
 
+PLACING = "relics_placed"  # turn data: the end-of-turn placements of this turn have been started
+
+
 class Placed(Unit):
     """An Artifact its owner puts in one of their Active regions at the end of their turn (§6.13
-    steps 5-6, AMB-19): asked as a prompt `VERB REGION` when there is a choice."""
+    steps 5-6, AMB-19): asked as a prompt `VERB REGION` when there is a choice.
+
+    §6.13 orders the placements: the Aegis (step 5) before the Heart (step 6). The first of them whose
+    hook is asked starts both, by step; prompts are answered in the order they were raised."""
 
     kind = "relic"
     section = "§10.2"
     verb = ""  # the prompt's answer kind
     rule = "§6.13"
+    step = 0  # §6.13 step
 
     def _choices(self, st: State, seat: int) -> list[int]:
         return list(bits(st.occupied_mask(st.seats[seat].active)))
 
     def turn_end(self, st: State, seat: int) -> None:
+        if st.turn.data.get(PLACING):
+            return
+        st.turn.data[PLACING] = True
+        owned = [u for u in st.units(seat) if isinstance(u, Placed)]
+        for unit in sorted(owned, key=lambda u: u.step):
+            unit.begin(st, seat)
+
+    def begin(self, st: State, seat: int) -> None:
+        """Place the marker now when there is one choice, else ask the owner where."""
         choices = self._choices(st, seat)
         if len(choices) == 1:  # no choice to ask for
             self._place(st, seat, choices[0])

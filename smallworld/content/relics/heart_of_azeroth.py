@@ -1,10 +1,12 @@
 """Heart of Azeroth (§10.2, §6.13 step 6, AMB-18).
 
 At the end of each of their turns the owner puts the Heart in one of their Active regions (a prompt
-`heart REGION` when they hold several), then every opponent whose Active race occupies at least one
-region adjacent to it pays the owner 1 VC ([EN]/[DE]; [PT]'s "1 VC per adjacent race" is not used).
-AMB-18: an opponent with 0 VC pays nothing, and each opponent pays at most once per turn. Immunity
-does not matter: the rule only counts the regions around the Heart (AMB-36).
+`heart REGION` when they hold several; after the Aegis of Aggramar, §6.13 step 6), then every
+opponent whose Active race occupies at least one region adjacent to it pays the owner 1 VC
+([EN]/[DE]; [PT]'s "1 VC per adjacent race" is not used). AMB-18: an opponent with 0 VC pays
+nothing, and each opponent pays at most once per turn. Immunity does not matter: the rule only counts
+the regions around the Heart (AMB-36). In the team variant an ally is an opponent too (§4: any other
+player).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ PRICE = 1
 class Heart(Placed):
     id = "heart_of_azeroth"
     verb = "heart"
+    step = 6  # §6.13
 
     def placed(self, st: State, seat: int, region: int) -> None:
         around = st.game.map.adj[region]
