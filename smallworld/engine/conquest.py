@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from smallworld.engine.constants import MURLOCS
 from smallworld.engine.hooks import ConquestInfo, Unit
 from smallworld.engine.setup import return_banner
@@ -241,6 +243,25 @@ def resolve(
             st.place_held(region, seat, kind, k)
     if region in st.markers:
         st.reveal(region, seat)
+    game = st.game
+    waiting = len(st.pending)
+    for u in st.units(seat):  # step 3: control of what lies there, with its decisions (Battleground)
+        if game.overrides(u, "on_enter"):
+            u.on_enter(st, seat, info)
+    if len(st.pending) > waiting:
+        # Steps 4-6 wait for the answer (`flow.advance` resumes them): the Military Objective of a
+        # Battleground region is judged with the faction just chosen.
+        st.turn.data[RESUME] = asdict(info)
+        return info
+    finish(st, seat, info)
+    return info
+
+
+RESUME = "resume_conquest"  # turn data: a conquest whose steps 4-6 wait for a prompt's answer
+
+
+def finish(st: State, seat: int, info: ConquestInfo) -> None:
+    """§6.8 steps 4-6: Military Objectives, per-conquest effects, the records of the conquest."""
     turn = st.turn
     turn.conquests += 1
     d = info.defender_race
@@ -253,4 +274,3 @@ def resolve(
     for _owner, u in st.all_units():
         if game.overrides(u, "any_conquest"):
             u.any_conquest(st, seat, info)
-    return info

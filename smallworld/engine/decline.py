@@ -11,6 +11,8 @@ def remove_race(st: State, race: str) -> None:
     """Take every token of `race` off the boards; emptied regions lose their pieces (§6.16 step 1)."""
     for r in bits(st.occupied_mask(race)):
         st.tray[race] += st.tokens[r]
+        for kind, n in st.troops_in(r).items():
+            st.remove_piece(r, kind, n)
         st.set_region(r, None, 0)
         st.clear_pieces(r, "removed_when_emptied")
 

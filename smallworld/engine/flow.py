@@ -12,6 +12,7 @@ from smallworld.engine import conquest, decline, scoring
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.errors import IllegalActionError
+from smallworld.engine.hooks import ConquestInfo
 from smallworld.engine.setup import return_banner
 from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, Seat, State, Turn
@@ -303,6 +304,10 @@ def advance(st: State) -> None:
     """Run the automatic steps until a decision is due or a prompt waits."""
     game = st.game
     while not st.pending:
+        resume = st.turn.data.pop(conquest.RESUME, None)
+        if resume is not None:  # a conquest waited for a prompt of its step 3 (§6.8)
+            conquest.finish(st, resume["attacker"], ConquestInfo(**resume))
+            continue
         ph = st.phase
         if ph in DECISION_PHASES:
             if ph in (REDEPLOY, WITHDRAWN) and not _has_hand(st.seats[st.acting_seat]):
@@ -322,7 +327,7 @@ def advance(st: State) -> None:
         elif ph == TURN_END:
             st.phase = SCORE
             if st.seats[seat].active:
-                for u in st.units(seat):
+                for u in sorted(st.units(seat), key=lambda u: u.kind != "power"):  # §6.13: powers first
                     if game.overrides(u, "turn_end"):
                         u.turn_end(st, seat)
         elif ph == SCORE:
@@ -390,15 +395,19 @@ def begin_turn(st: State, seat: int) -> None:
             u.turn_start(st, seat, owner)
     if (
         s.active is not None
-        and not _has_hand(s)
-        and not st.occupied_mask(s.active)
+        and not s.hand
+        and not any(st.tokens[r] for r in bits(st.occupied_mask(s.active)))
         and game.options.tokenless_active_race == "return_and_pick"
     ):
-        # AMB-34: an Active race with no token anywhere leaves play; the player picks anew. Its
-        # units clear the pieces that stop working, as on a decline (§6.16 step 4).
+        # AMB-34: an Active race with no race token anywhere leaves play (a Champion or Beasts
+        # alone cannot make a first conquest); the player picks anew. Its units clear the pieces
+        # that stop working and its troops go back to the box, as on a decline (§6.16 step 4).
         for u in st.units(seat):
             if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
                 u.on_decline(st, seat)
+        decline.remove_race(st, s.active)
+        for kind in list(s.held):
+            st.discard_held(seat, kind, s.held[kind])
         if s.power:
             st.power_discard.append(s.power)
         return_banner(st, s.active)

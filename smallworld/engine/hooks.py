@@ -130,6 +130,10 @@ class Unit:
     def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:
         """Defender: the attacker has just paid the dues of an attack on `region` (§6.7; Harmony)."""
 
+    def on_enter(self, st: State, seat: int, info: ConquestInfo) -> None:
+        """Own: §6.8 step 3, the race has just entered a conquered region (defenders gone, marker
+        revealed). A prompt raised here is answered before steps 4-6 are applied."""
+
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         """Own: per-conquest effects of the attacker (§6.8 step 5)."""
 

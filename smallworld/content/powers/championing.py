@@ -130,6 +130,10 @@ class Championing(Unit):
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers and conquest attempts"
         if not ((conquest.targets(st, att) & (att.adjacent | st.game.map.entry)) >> r) & 1:
+            if (att.own >> r) & 1:
+                return "§6.5", f"{name} is already held by your Active race"
+            if (st.game.map.water >> r) & 1:
+                return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
             return "§6.5", f"{name} is neither adjacent to your Active race nor an Entry region"
         return "§6.7", f"the conquest of {name} requires paying first"
 

@@ -1,13 +1,13 @@
 """Intimidating (§9.13, §6.11, AMB-15, AMB-48, AMB-36, AMB-31, AMB-12, AMB-10): move enemy tokens.
 
 Three times per turn, during the conquest step (before the final die attempt and before the player
-ends conquests, AMB-15), the player takes 1 token from an opponent's region adjacent to one of the
-Intimidating race's regions (Active or In-Decline race) and moves it to another region of that same
-race, which the Intimidating player chooses. Actions (one use each):
+ends conquests, AMB-15), the player takes 1 token from an opponent's region (of their Active or
+In-Decline race) adjacent to one of the Intimidating Active race's regions and moves it to another
+region of that same race, which the Intimidating player chooses. Actions (one use each):
 
-* `intimidate REF DEST` moves a race token of REF to DEST (DEST = the flat region index), or
-  `intimidate REF discard` when that race has no other region. Murlocs (AMB-48: allowed, although
-  they are no opponent) are always discarded.
+* `intimidate REF DEST` moves a race token of REF to DEST (`SIDE:ID` in text, a flat index in the
+  Action), or `intimidate REF discard` when that race has no other region. Murlocs (AMB-48:
+  allowed, although they are no opponent) are always discarded.
 * `intimidate_beast REF DEST|discard` does the same with a Beast (§9.3; AMB-15: Beasts can be moved,
   the Champion cannot).
 * `intimidate_remove REF KIND` removes a Wisp Wall or a Fort from REF (§8.11, AMB-27): while a region
@@ -15,9 +15,11 @@ race, which the Intimidating player chooses. Actions (one use each):
 
 Resolutions:
 * A region left with no token or occupying piece is lost by its owner (AMB-15).
-* A Tauren region of an Active race left under its 2 (§8.14): the owner must move the lone token at
-  once, so it goes to the owner's hand with the withdrawn tokens and the owner places it after the
-  active player's redeployment (§6.9), in any region of that race; the region is lost.
+* A Tauren region of an Active race left under its 2 (§8.14, AMB-11): what is left there (the lone
+  token, with a Beast or the Champion if one stayed) must move at once to another region of that
+  race, chosen by its owner (AMB-15): with one such region it goes there at once, with several the
+  owner answers a prompt (`regroup REF`) before the Intimidating player goes on; with none it goes
+  to hand and stays there (AMB-11). Either way the region is lost.
 * A discarded token counts for the Forsaken (AMB-31, `forsaken_losses`); Holy Light and the Chapel
   can save it (the defender's `prevent_loss` hooks with cause "intimidate"), and the saved token is
   withdrawn to hand.
@@ -32,7 +34,7 @@ Resolutions:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from smallworld.content.powers.beast_master import BEAST
 from smallworld.content.races.forsaken import LOSSES as FORSAKEN_LOSSES
@@ -52,6 +54,8 @@ TOKEN = "intimidate"
 BEAST_MOVE = "intimidate_beast"
 REMOVE = "intimidate_remove"
 DISCARD = "discard"
+REGROUP = "regroup"  # the Tauren player's answer: `regroup REF` (where the lone token goes)
+UNIT_ID = "intimidating"
 USES = 3
 USED = "intimidate_uses"  # turn data: uses spent this turn
 
@@ -95,15 +99,29 @@ def _withdrawn(st: State, owner: int) -> None:
 
 
 def _settle(st: State, region: int, race: str, owner: int | None) -> None:
-    """After a token left `region`: a lone Tauren token goes to hand, an empty region is lost."""
+    """After a token left `region`: a lone Tauren moves on (§8.14), an empty region is lost."""
     if owner is not None and st.seats[owner].active == race:
         left = _occupants(st, region)
         if 0 < left < st.min_per_region(race):
-            st.seats[owner].hand += st.tokens[region]
-            st.tokens[region] = 0
-            for kind, n in st.troops_in(region).items():
-                st.lift_piece(region, owner, kind, n)
-            _withdrawn(st, owner)
+            others = st.occupied_mask(race) & ~(1 << region)
+            if not others:  # nowhere to go: it stays in hand (AMB-11)
+                st.seats[owner].hand += st.tokens[region]
+                st.tokens[region] = 0
+                for kind, n in st.troops_in(region).items():
+                    st.lift_piece(region, owner, kind, n)
+                _withdrawn(st, owner)
+            elif others & (others - 1) == 0:  # one other region: no choice to make
+                _regroup(st, region, others.bit_length() - 1, owner)
+            else:
+                st.push_prompt(
+                    UNIT_ID,
+                    owner,
+                    region=st.game.map.ref(region),
+                    text=f"Tauren: move the lone token of {st.game.map.regions[region].name} "
+                    "to another of your regions (regroup REGION)",
+                    rule="§8.14",
+                )
+                return
     if _occupants(st, region):
         return
     st.set_region(region, None, 0)
@@ -115,6 +133,18 @@ def _settle(st: State, region: int, race: str, owner: int | None) -> None:
         return_banner(st, race)
 
 
+def _regroup(st: State, src: int, dst: int, owner: int) -> None:
+    """Move everything left in `src` (tokens, Beasts, the Champion) into `dst`; `src` is lost."""
+    st.tokens[dst] += st.tokens[src]
+    st.tokens[src] = 0
+    for kind, n in st.troops_in(src).items():
+        st.lift_piece(src, owner, kind, n)
+        st.place_held(dst, owner, kind, n)
+    st.event("regroup", seat=owner, region=src, to=dst)
+    st.set_region(src, None, 0)
+    st.clear_pieces(src, "removed_when_emptied")
+
+
 def _count_loss(st: State, seat: int) -> None:
     """A token the Forsaken forced out of play lets them buy one more (§8.5, AMB-31)."""
     if st.seats[seat].active == FORSAKEN.id:
@@ -122,7 +152,7 @@ def _count_loss(st: State, seat: int) -> None:
 
 
 class Intimidating(Unit):
-    id = "intimidating"
+    id = UNIT_ID
     kind = "power"
     section = "§9.13"
     action_kinds = frozenset({TOKEN, BEAST_MOVE, REMOVE})
@@ -210,6 +240,17 @@ class Intimidating(Unit):
         st.event("intimidate", seat=seat, region=r, race=race, piece=action.kind, to=dest)
         _settle(st, r, race, owner)
 
+    # --- the Tauren player's answer: where the lone token goes (§8.14) ----------------------------
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        src = st.game.map.index(prompt["region"])
+        others = st.occupied_mask(st.race[src]) & ~(1 << src)
+        return [Action(REGROUP, r) for r in bits(others)]
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        assert action.region is not None
+        _regroup(st, st.game.map.index(prompt["region"]), action.region, prompt["seat"])
+        st.pop_prompt()
+
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
         s = st.seats[seat]
@@ -229,13 +270,21 @@ class Intimidating(Unit):
             if not conquest.can_affect(st, seat, [r]) and st.race[r] is not None:
                 return "§6.7", f"using Intimidating on {name} requires paying first"
             return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
-        if _walls(st, r) and action.kind != REMOVE:
+        walls = _walls(st, r)
+        if action.kind == REMOVE:
+            if not walls:
+                return "§9.13", f"{name} holds no Wisp Wall or Fort to remove"
+            return "§9.13", f"the piece to remove from {name} is one of: " + ", ".join(walls)
+        if walls:
             return "§9.13", f"the Wisp Wall or Fort in {name} must be removed first (one use each)"
-        if action.kind == BEAST_MOVE:
-            return "§9.13", f"no Beast to take in {name}, or not to that destination"
-        return "§9.13", f"the token must go to another region of the same race ({name}): " + ", ".join(
-            str(d) for d in self._destinations(st, r)
-        )
+        p = st.pieces[r]
+        if action.kind == BEAST_MOVE and not (p and p.get(BEAST)):
+            return "§9.13", f"{name} holds no Beast to take"
+        if action.kind == TOKEN and not st.tokens[r]:
+            return "§9.13", f"{name} holds no race token to take (the Champion cannot be moved)"
+        m = st.game.map
+        dests = ", ".join(d if isinstance(d, str) else m.ref(d) for d in self._destinations(st, r))
+        return "§9.13", f"what is taken from {name} goes to another region of the same race: {dests}"
 
 
 UNIT = Intimidating()

@@ -1,8 +1,8 @@
 """Portal Mage (§9.17, §6.11, §10.1, AMB-16, AMB-36, AMB-19, AMB-10): swap two Magic regions.
 
-Twice per turn, during the conquest step only (§6.11), `portal REF OTHER` (OTHER = the flat index of
-the second region, listed with the lower index first) swaps every piece between two Magic regions
-of any boards, whoever holds them (AMB-16):
+Twice per turn, during the conquest step only (§6.11), `portal REF OTHER` (OTHER = the second region:
+`SIDE:ID` in text, a flat index in the Action; the lower index comes first) swaps every piece between
+two Magic regions of any boards, whoever holds them (AMB-16):
 
 * What moves: race tokens of any player, Active or In Decline, Murlocs, Beasts, the Champion, Wisp
   Walls, Forts, bombs (the Goblin player's record of where each bomb lies follows it), Military
@@ -140,7 +140,7 @@ class PortalMage(Unit):
         a, b = action.region, action.arg
         m = st.game.map
         if a is None or not isinstance(b, int) or not 0 <= b < m.n:
-            return "§9.17", "a swap names two Magic regions: portal REF OTHER-INDEX"
+            return "§9.17", "a swap names two Magic regions: portal REF OTHER"
         if not ((m.magic >> a) & 1 and (m.magic >> b) & 1) or a == b:
             return "§9.17", "both regions must be different Magic regions"
         if ((st.immune >> a) | (st.immune >> b)) & 1:

@@ -24,6 +24,7 @@ from smallworld.content.relics._common import ARTIFACT, OPTION_JOIN, PLACE, face
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
+from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -96,12 +97,35 @@ class Ethereals(Unit):
         st.event(STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=toll)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        opt = action.arg if isinstance(action.arg, str) else None
+        if action.kind != STEAL and not has_option(opt, ID):
+            return None  # another unit's option or action: its own answer fits
+        seat = st.acting_seat
+        if st.seats[seat].active != ID:
+            return "§8.4", "only the Active Ethereals may steal an Artifact or use their Place discount"
         if USED in st.turn.data:
-            return "§8.4", "the Ethereals already stole or used their discount this turn"
-        return "§8.4", (
-            "the Ethereals may only steal a face-up Artifact from a region next to one of theirs "
-            "into that neighbouring region (not from an immune region, and paying the Aegis)"
-        )
+            return "§8.4", "the Ethereals already stole or used their discount this turn (once per turn)"
+        if action.kind != STEAL:
+            return "§8.4", (
+                "the Ethereals' discount is only for a region next to one of theirs that holds a face-up "
+                "Legendary Place (AMB-29)"
+            )
+        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+            return "§8.4", "the Ethereals steal only during their conquests"
+        rid = str(action.arg)
+        src = st.marker_region(rid)
+        m = st.game.map
+        if src is None or group(st, rid) != ARTIFACT or rid not in face_up(st, src):
+            return "§8.4", f"{rid!r} is not a face-up Artifact on the boards (AMB-29: not a face-down one)"
+        if action.region is None or not (st.occupied_mask(ID) >> action.region) & 1:
+            return "§8.4", "a stolen Artifact goes into one of the Ethereals' own regions"
+        if (st.occupied_mask(ID) >> src) & 1:
+            return "§8.4", f"{rid!r} already lies in a region of the Ethereals"
+        if not (m.adj[src] >> action.region) & 1:
+            return "§8.4", f"{m.regions[src].name} is not next to {m.regions[action.region].name}"
+        if (st.immune >> src) & 1:
+            return "§9.6", f"{m.regions[src].name} is immune to all powers (Watch Tower)"
+        return "§6.7", f"stealing from {m.regions[src].name} requires paying the Aegis's 2 VC first"
 
 
 UNIT = Ethereals()

@@ -76,5 +76,16 @@ class Forsaken(Unit):
             st.event("forsaken_buy", seat=seat, tokens=k)
         st.pop_prompt()
 
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not st.pending or st.pending[0]["unit"] != self.id:
+            return None
+        most = int(st.pending[0]["most"])
+        if action.kind == BUY:
+            return "§8.5", (
+                f"at most {most} token(s) may be bought now: one per token whose loss the Forsaken forced "
+                f"this turn, at {PRICE} VC each, while the tray has them (§1.2)"
+            )
+        return "§8.5", f"decide the Forsaken purchase first: '{BUY} k' with k from 0 to {most}"
+
 
 UNIT = Forsaken()

@@ -27,6 +27,7 @@ from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import available, die_attempt, place_conquest
 from smallworld.engine.hooks import Unit
+from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -143,6 +144,40 @@ class Gnomes(Unit):
         record.update(roll2=st.turn.data["die"], outcome="final_won" if won else "final_lost")
         # New dict rather than an in-place edit: copies of a state share nested values.
         st.turn.data[AIRBORNE] = record
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        pending = st.pending[0] if st.pending else None
+        if pending is not None:
+            if pending["unit"] != self.id or action.kind in (FINAL, CANCEL):
+                return None  # the prompt's own text says what is awaited
+            return "§8.6", f"answer the airborne assault first: '{FINAL}' (roll again) or '{CANCEL}'"
+        if action.kind != AIRBORNE:
+            return None
+        seat = st.acting_seat
+        if st.seats[seat].active != self.id:
+            return "§8.6", "only the Active Gnomes make airborne assaults"
+        if st.phase != CONQUER or st.turn.done:
+            return "§8.6", "the airborne assault is made during the Gnomes' conquests"
+        if AIRBORNE in st.turn.data:
+            return "§8.6", "the airborne assault is made once per turn (a cancelled one is used up too)"
+        att = conquest.Attack(st, seat)
+        if available(st, seat) < max(1, att.minimum):
+            return "§6.4", "a conquest needs at least 1 race token in hand"
+        r = action.region
+        m = st.game.map
+        if r is None:
+            return "§8.6", "the airborne assault needs a target region"
+        name = m.regions[r].name
+        if (m.water >> r) & 1:
+            return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
+        if (att.own >> r) & 1:
+            return "§6.5", f"{name} is already held by your Active race"
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to conquest"
+        dues = conquest.payments(st, seat, r) if st.race[r] is not None else []
+        if sum(d[1] for d in dues) > st.seats[seat].coins:
+            return "§6.7", f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first"
+        return "§6.6", f"option {action.arg!r} is not available for {name}"
 
 
 UNIT = Gnomes()

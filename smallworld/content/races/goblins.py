@@ -6,9 +6,10 @@ The box holds 12 bombs, 6 that explode and 6 duds, told apart only when revealed
   shuffles them into a face-down stack kept beside the Goblin player (`ext[STACK]`, top = last).
 * End of each Goblin turn (Active race, so never on the decline turn): the player may put bombs, one
   at a time from the top of the stack, in regions adjacent to a Goblin region that hold an opponent's
-  Active race: at most one per region, never in an immune region (Watch Tower; the Aegis asks for
-  its payment through `placement_dues`). A placed bomb is a `bomb` piece in the region; which kind
-  it is stays in `ext[PLACED]`, hidden from every seat, the Goblin player included (`hide`).
+  Active race: at most one per region, never in an immune region (Watch Tower), and a region holding
+  another player's Aegis of Aggramar only after paying its owner 2 VC (`placement_dues`). A placed
+  bomb is a `bomb` piece in the region; which kind it is stays in `ext[PLACED]`, hidden from every
+  seat, the Goblin player included (`hide`).
 * Start of the Goblin player's next turn, before the decline choice (so also on the turn they will
   decline), each bomb is resolved in placement order. If the region holds tokens of any opponent
   (even a race that has gone In Decline since) it is revealed: an exploding bomb empties the region
@@ -18,10 +19,13 @@ The box holds 12 bombs, 6 that explode and 6 duds, told apart only when revealed
   game either way. A region with no opponent token (empty, or only the Goblin player's own or Murloc
   tokens) sends the bomb back on top of the stack, still unseen.
 * Payments before an explosion (§6.7, §8.7 RES: a Goblin holding Harmony pays 2 VC before a bomb
-  may affect a Pandaren region) are asked of the defenders' units like those of an attack, with the
-  Goblin player as the attacker (`conquest.payments`, `conquest.pay_dues`); they are paid
-  automatically when affordable (the explosion is the Goblin player's own weapon), otherwise the
-  bomb is revealed and discarded without effect ("blocked"). A dud asks for nothing.
+  may affect a Pandaren region; the Aegis asks its 2 VC for each hostile effect, AMB-19) are asked of
+  the defenders' units like those of an attack, with the Goblin player as the attacker
+  (`conquest.payments`, `conquest.pay_dues`); they are paid automatically when affordable (the
+  explosion is the Goblin player's own weapon), otherwise the bomb is revealed and discarded without
+  effect ("blocked"). A region that became immune since the bomb was placed (a Watch Tower raised at
+  the end of its owner's turn, AMB-36: immunity covers bombs) blocks it the same way. A dud asks for
+  nothing.
 * In Decline: bombs are only ever placed by an Active Goblin race and resolved at the start of the
   very next turn of that player, before the decline choice (§6.16 step 4: "already resolved"), so
   In-Decline Goblins never have a bomb out; their unit needs no In-Decline hooks.
@@ -36,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from smallworld.content.relics import aegis_of_aggramar
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
@@ -92,11 +97,11 @@ class Goblins(Unit):
     def placement_dues(self, st: State, seat: int, region: int) -> list[tuple[int | None, int, str]]:
         """Coins due before a bomb may go into `region`: (payee, VC, why).
 
-        Placing a bomb is a power used on the region, which the Aegis of Aggramar makes cost 2 VC
-        to its owner (§6.7, §10.2, AMB-19); no other rule charges for it (Harmony is due only when
-        the bomb explodes). Nothing in the game charges for it yet, so nothing is due here; the
-        Aegis unit is the one to extend this."""
-        return []
+        Placing a bomb is a power used on the region: the Aegis of Aggramar makes it cost 2 VC to its
+        owner (§8.7: "not in immune regions (Watch Tower, or Aegis unless paid)", §6.7, AMB-19). No
+        other rule charges for it (Harmony is due only when the bomb explodes)."""
+        toll = aegis_of_aggramar.toll(st, seat, region)
+        return [(st.marker_owner(region), toll, "§10.2 Aegis of Aggramar")] if toll else []
 
     def _targets(self, st: State, seat: int) -> list[int]:
         ext = st.seats[seat].ext
@@ -142,6 +147,27 @@ class Goblins(Unit):
         if not self._targets(st, seat):
             st.pop_prompt()
 
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not st.pending or st.pending[0]["unit"] != self.id:
+            return None
+        if action.kind != PLACE or action.region is None:
+            return "§8.7", f"place a bomb first ('{PLACE} REGION') or stop placing ('{DONE}')"
+        seat, r = st.pending[0]["seat"], action.region
+        name = st.game.map.regions[r].name
+        race = st.race[r]
+        if race is None or not st.is_active_race(race) or st.owner_seat(race) in (None, seat):
+            return "§8.7", f"{name} holds no opponent's Active race"
+        if not (st.game.map.adjacent_to(st.occupied_mask(self.id)) >> r) & 1:
+            return "§8.7", f"{name} is not next to a Goblin region"
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers (Watch Tower)"
+        pieces = st.pieces[r]
+        if pieces and BOMB in pieces:
+            return "§8.7", f"{name} already holds a bomb (at most one per region)"
+        if self.placement_dues(st, seat, r):
+            return "§6.7", f"a bomb in {name} requires paying the Aegis of Aggramar's 2 VC first"
+        return "§8.7", "no bomb is left in the stack"
+
     # --- start of the next turn: resolving ---------------------------------------------------------
     def turn_start(self, st: State, seat: int, owner: int) -> None:
         if seat != owner:
@@ -168,7 +194,9 @@ class Goblins(Unit):
             return {"region": ref, "result": "returned"}
         record: dict[str, Any] = {"region": ref, "result": kind, "race": race, "defender": victim}
         if kind == EXPLODING:
-            if not conquest.can_affect(st, owner, [r]):
+            # A Watch Tower raised since the bomb was placed protects the region from it (AMB-36), and
+            # the dues of a hostile effect (Harmony, Aegis) must be paid (§6.7, AMB-10, AMB-19).
+            if (st.immune >> r) & 1 or not conquest.can_affect(st, owner, [r]):
                 record["result"] = "blocked"
             else:
                 conquest.hostile_effect(st, owner, r)

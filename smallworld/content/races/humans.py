@@ -4,9 +4,10 @@ At the end of each Human turn (Active race, not on the decline turn) the Human p
 two Military Objectives (MO) still on the boards and places up to 2 of them (AMB-51), one step at a
 time (`objective REF`, then `objective_done`), each in a different region that no Alliance race
 occupies: empty, Murloc, Horde or Neutral regions on any board. Immune regions (Watch Tower, §9.6,
-AMB-36) cannot receive one. An empty Sea or Lake is an empty region, so it may receive one too (only
-the Naga can take it there). The faction of the occupant is its banner's (an In-Decline race keeps
-its faction, §6.15).
+AMB-36) cannot receive one, and a region holding another player's Aegis of Aggramar only after its
+owner is paid 2 VC (AMB-19, AMB-36: placing it is an effect on the region). An empty Sea or Lake
+is an empty region, so it may receive one too (only the Naga can take it there). The faction of the
+occupant is its banner's (an In-Decline race keeps its faction, §6.15).
 
 When a non-Horde player (Alliance or Neutral Active race, the Humans included) conquers an MO
 region, that player gains 2 VC at once (AMB-09) and the MO goes back to the Human player; the Human
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from smallworld.content.relics import aegis_of_aggramar
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.game import ALLIANCE, HORDE
@@ -40,15 +42,19 @@ def _has_objective(st: State, region: int) -> bool:
     return bool(p and p.get(OBJECTIVE))
 
 
-def eligible(st: State) -> int:
-    """Mask of the regions that may receive a Military Objective now (§8.8, AMB-36)."""
+def eligible(st: State, seat: int) -> int:
+    """Mask of the regions that may receive a Military Objective from `seat` now (§8.8, AMB-36): no
+    Alliance race there, not immune, no objective yet, and the Aegis paid where it protects."""
     faction = st.game.faction
+    coins = st.seats[seat].coins
     out = 0
     for r in range(st.game.map.n):
         race = st.race[r]
         if race is not None and faction.get(race) == ALLIANCE:
             continue
         if (st.immune >> r) & 1 or _has_objective(st, r):
+            continue
+        if aegis_of_aggramar.toll(st, seat, r) > coins:
             continue
         out |= 1 << r
     return out
@@ -70,7 +76,7 @@ class Humans(Unit):
 
     def turn_end(self, st: State, seat: int) -> None:
         take_back(st)
-        if st.supply.get(OBJECTIVE, 0) and eligible(st):
+        if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
             st.push_prompt(
                 self.id,
                 seat,
@@ -79,17 +85,37 @@ class Humans(Unit):
             )
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
-        out = [Action(PLACE, r) for r in bits(eligible(st))]
+        out = [Action(PLACE, r) for r in bits(eligible(st, prompt["seat"]))]
         out.append(Action(DONE))
         return out
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        seat = prompt["seat"]
         if action.kind == PLACE and action.region is not None:
+            toll = aegis_of_aggramar.toll(st, seat, action.region)
+            if toll:  # placing it is a power used on the region: the Aegis asks 2 VC (AMB-19, AMB-36)
+                st.pay(seat, st.marker_owner(action.region), toll)
             st.add_piece(action.region, OBJECTIVE)
-            st.event("objective_placed", seat=prompt["seat"], region=st.game.map.ref(action.region))
-            if st.supply.get(OBJECTIVE, 0) and eligible(st):
+            st.event("objective_placed", seat=seat, region=st.game.map.ref(action.region))
+            if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
                 return  # the prompt stays: one more may be placed
         st.pop_prompt()
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not st.pending or st.pending[0]["unit"] != self.id:
+            return None
+        if action.kind != PLACE or action.region is None:
+            return "§8.8", f"place a Military Objective first ('{PLACE} REGION') or stop ('{DONE}')"
+        r = action.region
+        name = st.game.map.regions[r].name
+        race = st.race[r]
+        if race is not None and st.game.faction.get(race) == ALLIANCE:
+            return "§8.8", f"{name} is occupied by an Alliance race ({race}): no Military Objective there"
+        if _has_objective(st, r):
+            return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
+        return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
 
     def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         r = info.region

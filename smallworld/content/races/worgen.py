@@ -57,6 +57,13 @@ class Worgen(Unit):
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()
 
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not st.pending or st.pending[0]["unit"] != self.id:
+            return None
+        if action.kind == FORM and action.arg == WORGEN:
+            return "§8.16", "the Worgen form costs 1 VC and you have none: choose the human form (AMB-24)"
+        return "§8.16", f"choose the form first: '{FORM} {HUMAN}' (+2 VC) or '{FORM} {WORGEN}' (pay 1 VC)"
+
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         # The form belongs to the Worgen player's own turn; `turn_seat` guards against a cost asked
         # for this seat while another seat's turn data is current.

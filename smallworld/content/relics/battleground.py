@@ -58,7 +58,8 @@ class Battleground(Unit):
     def expand_start(self, st: State, seat: int) -> None:
         self._ask(st, seat)
 
-    def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
+    def on_enter(self, st: State, seat: int, info: ConquestInfo) -> None:
+        # AMB-22: chosen on taking it, before the region's Military Objective is judged (§6.8).
         if st.marker_region(ID) == info.region:
             self._ask(st, seat)
 
