@@ -247,11 +247,11 @@ def test_prompts_are_answered_in_words(tmp_path: Path) -> None:
         (
             2,
             "1",
-            "? Goblins: place a bomb from the top of your stack, or stop (§8.7)",
+            "? Goblins: place the top bomb of your stack next to your regions, or stop placing bombs (§8.7)",
             "place a bomb (hidden",
         ),
-        (0, "3", "? Choose the Worgen form", "worgen form: pay 1 coin now"),
-        (6, "4", "? Buy up to 1 Forsaken tokens", "buy 1 extra Forsaken token for 1 coin"),
+        (0, "3", "? Worgen: the human form (+2 coins) or the worgen form", "worgen form: pay 1 coin now"),
+        (6, "4", "? Forsaken: buy up to 1 extra tokens", "buy 1 extra Forsaken token for 1 coin"),
     ]
     for seed, pick, asked, answer in cases:
         rc, out = run(play_args(tmp_path, players=3, seed=seed), Script([pick], then="1"))

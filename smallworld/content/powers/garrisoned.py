@@ -53,7 +53,7 @@ class Garrisoned(Unit):
         st.push_prompt(
             self.id,
             seat,
-            text=f"Garrisoned: choose the {left} region(s) that get the last Forts",
+            text=f"Garrisoned: choose the regions that get the last {left} Forts",
             rule="§9.11",
         )
 

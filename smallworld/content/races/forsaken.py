@@ -58,7 +58,7 @@ class Forsaken(Unit):
             st.push_prompt(
                 self.id,
                 seat,
-                text=f"Buy up to {k} Forsaken token(s) from the tray at {PRICE} VC each",
+                text=f"Forsaken: buy up to {k} extra tokens from the tray, {PRICE} coin each",
                 rule="§8.5",
                 most=k,
             )

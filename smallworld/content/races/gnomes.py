@@ -118,8 +118,8 @@ class Gnomes(Unit):
             st.push_prompt(
                 self.id,
                 seat,
-                text=f"Gnomes: {short} token(s) short; roll again as the final attempt "
-                f"({FINAL}) or call off the assault ({CANCEL})",
+                text=f"Gnomes: {short} short after the free die; roll again as your final attempt, "
+                "or call off the assault",
                 rule="§8.6",
                 region=r,
                 option=opt,

@@ -90,7 +90,7 @@ class Goblins(Unit):
             st.push_prompt(
                 self.id,
                 seat,
-                text="Goblins: place a bomb from the top of your stack (bomb REGION), or stop (bomb_done)",
+                text="Goblins: place the top bomb of your stack next to your regions, or stop placing bombs",
                 rule="§8.7",
             )
 

@@ -36,7 +36,7 @@ class Worgen(Unit):
         st.push_prompt(
             self.id,
             seat,
-            text="Choose the Worgen form: human (+2 VC) or worgen (pay 1 VC, conquests cost 1 fewer)",
+            text="Worgen: the human form (+2 coins) or the worgen form (1 coin; conquests cost 1 fewer)",
             rule="§8.16",
         )
 

@@ -82,8 +82,7 @@ class Placed(Unit):
             st.push_prompt(
                 self.id,
                 seat,
-                text=f"{st.game.relics[self.id].name}: choose the region of your Active race where it goes "
-                f"({self.verb} REGION)",
+                text=f"{st.game.relics[self.id].name}: choose the region of your Active race where it goes",
                 rule=self.rule,
             )
 

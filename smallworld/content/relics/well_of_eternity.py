@@ -49,7 +49,7 @@ class Well(Unit):
             st.push_prompt(
                 ID,
                 seat,
-                text=f"Well of Eternity: choose the Sea or Lake it moves to ({MOVE} REGION)",
+                text="Well of Eternity: choose the Sea or Lake of this island it moves to",
                 rule="§10.3",
                 region=region,
                 public=True,
