@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 
 from smallworld.bots import Bot, Determinizer, make_bot, public_game
-from smallworld.bots.greedy import value
+from smallworld.bots.greedy import GreedyBot, active_tokens, value
 from smallworld.engine import Action, Game, Settings, State, view_for
+from smallworld.engine.actions import DECLINE, EXPAND
+from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.serialize import state_from_json
 from smallworld.sim import GameJob, play_game
 
 
@@ -32,6 +35,15 @@ class Spy(Bot):
         assert isinstance(view, dict) and not isinstance(view, State)
         assert "rng" not in view and "rolls" not in view
         assert view["viewer"] == self.seat
+        for key in ("race_stack", "power_stack", "spare_markers"):
+            assert set(view[key]) == {"count"}, key  # sizes only, never the order
+        assert all(m["id"] is None for here in view["markers"].values() for m in here if not m["face_up"])
+        if view["result"] is None:
+            factions = view.get("factions")
+            allies = (
+                {i for i, f in enumerate(factions) if f == factions[self.seat]} if factions else {self.seat}
+            )
+            assert all(s["coins"] is None for i, s in enumerate(view["seats"]) if i not in allies)
         assert all(isinstance(a, Action) for a in legal)
         self.calls += 1
         a = self.inner.choose(view, legal, rng)
@@ -142,6 +154,14 @@ def test_determinisation_does_not_read_hidden_facts() -> None:
         if i != st.acting_seat:
             s.coins += 17
     other.rng.state ^= 0xFFFF
+    # ... and which relics lie face down where, or out of the game.
+    face_down = [m for here in other.markers.values() for m in here if not m[1]]
+    ids = [m[0] for m in face_down] + other.spare_markers
+    ids.reverse()
+    for m, rid in zip(face_down, ids, strict=False):
+        m[0] = rid
+    other.spare_markers = ids[len(face_down) :]
+    assert other.to_json() != st.to_json()
     seat = st.acting_seat
     game = public_game(st.game)
     a = Determinizer(view_for(st, seat), game).sample(random.Random(5)).to_json()
@@ -159,3 +179,50 @@ def test_value_prefers_more_regions() -> None:
         pytest.skip("the seat has no race in this position")
     better.set_region(free[0], race, 1)
     assert value(better, me) > value(st, me)
+
+
+def _round_two_start(seed: int) -> State:
+    """A 2-player game played at random up to the first seat that may decline in round 2."""
+    st = Game(Settings(players=2, seed=seed)).new_initial_state()
+    rnd = random.Random(seed)
+    while not (st.round == 2 and Action(DECLINE) in legal_actions(st)):
+        la = legal_actions(st)
+        apply_unchecked(st, la[rnd.randrange(len(la))])
+    return st
+
+
+def _reshaped(st: State, round_: int, spare: int) -> State:
+    """`st` with the acting seat's Active race cut to one token a region plus `spare` more in its first
+    region (none in hand), in round `round_`."""
+    me = st.acting_seat
+    race = st.seats[me].active
+    assert race is not None
+    regions = list(bits(st.occupied_mask(race)))
+    data = st.to_json()
+    data["round"] = round_
+    data["seats"][me]["hand"] = 0
+    for r in regions:
+        data["tray"][race] += st.tokens[r] - 1
+        data["regions"][st.game.map.ref(r)]["tokens"] = 1
+    data["regions"][st.game.map.ref(regions[0])]["tokens"] += spare
+    data["tray"][race] -= spare
+    return state_from_json(st.game, data)
+
+
+def test_greedy_keeps_a_fresh_race_and_declines_a_spent_one() -> None:
+    def choice(st: State) -> Action:
+        return GreedyBot().decide(st.clone(), legal_actions(st), random.Random(0))
+
+    st = _round_two_start(6)  # Kobolds + Farmer, 3 regions, round 2
+    me = st.acting_seat
+    assert st.seats[me].active == "kobolds" and st.occupied_mask("kobolds").bit_count() == 3
+    # Five spare tokens and nine turns left: the race keeps expanding (the earlier rule declined).
+    fresh = _reshaped(st, 2, 5)
+    assert active_tokens(fresh, me) == 8 and choice(fresh) == Action(EXPAND)
+    # No spare token in round 6: nothing it can conquer, while a fresh combo has five turns: decline.
+    assert choice(_reshaped(st, 6, 0)) == Action(DECLINE)
+    # ... but never on the last turn.
+    assert choice(_reshaped(st, st.game.rounds, 0)) == Action(EXPAND)
+    # A spent race in round 2 declines too, and a rich one in round 8 is kept.
+    assert choice(_reshaped(st, 2, 0)) == Action(DECLINE)
+    assert choice(_reshaped(st, 8, 6)) == Action(EXPAND)

@@ -218,7 +218,7 @@ def test_gym_episodes_replay_with_a_custom_opponent() -> None:
     calls = []
 
     def first_legal(view: dict, legal: list[Action], rng: random.Random) -> Action:
-        assert view["viewer"] is not None
+        assert view["viewer"] == seat_to_act() != env.learner
         calls.append(1)
         return legal[0]
 
@@ -236,6 +236,10 @@ def test_gym_episodes_replay_with_a_custom_opponent() -> None:
         assert reward in (1.0, -1.0)
         return out
 
+    def seat_to_act() -> int:
+        assert env.state is not None
+        return env.state.acting_seat
+
     env = SmallWorldEnv(players=3, learner=None, opponent=first_legal, reward="win")
     assert episode(env, 5) == episode(env, 5)
     assert calls
@@ -243,6 +247,25 @@ def test_gym_episodes_replay_with_a_custom_opponent() -> None:
     obs, _ = strict.reset(seed=0)
     with pytest.raises(ValueError):
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+def test_illegal_action_indices() -> None:
+    lenient = SmallWorldEnv(players=2, seed=4)
+    obs, _ = lenient.reset()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _obs, _r, _done, _trunc, info = lenient.step(np.int64(illegal))
+    assert info["invalid_action"]  # replaced by a legal action, the episode goes on
+    strict = SmallWorldEnv(players=2, seed=4, invalid_action="raise")
+    strict.reset()
+    for bad in (-1, strict.actions.num_actions, 1.5, "3", None):
+        with pytest.raises(ValueError, match="action"):
+            strict.step(bad)
+    aec = SmallWorldAEC(players=2, seed=4)
+    aec.reset()
+    with pytest.raises(ValueError, match="not legal now"):
+        aec.step(illegal)
+    with pytest.raises(ValueError, match="opponent"):
+        SmallWorldEnv(opponent="alphago")
 
 
 def test_gym_opponents_can_be_named_bots() -> None:

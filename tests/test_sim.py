@@ -86,6 +86,36 @@ def test_bad_options_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
         simulate(players=2, games=0, bots=["random"], progress=False)
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--games", "0"], "--games"),
+        (["--workers", "0"], "--workers"),
+        (["--bots", ","], "--bots"),
+        (["--mcts-playouts", "0"], "--mcts-playouts"),
+        (["--mcts-seconds", "-1"], "--mcts-seconds"),
+        (["--mcts-seconds", "inf"], "--mcts-seconds"),
+    ],
+)
+def test_bad_values_exit_2_with_the_option_named(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "1", "--no-progress", *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
+def test_a_plots_folder_that_cannot_be_made_fails_before_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["simulate", "--games", "1", "--no-progress", "--plots", str(blocker / "plots")]) == 2
+    err = capsys.readouterr().err
+    assert "--plots" in err and "cannot create" in err
+
+
 def test_plots_are_written(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     summary, _ = simulate(
@@ -96,6 +126,13 @@ def test_plots_are_written(tmp_path: Path) -> None:
     for name in names:
         data = (tmp_path / name).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 1000
+
+
+def test_text_report_names_races_and_powers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "2", "--games", "2", "--seed", "3", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "race picked" in text and "mean score" in text
+    assert "_" not in text.split("race picked")[1]  # display names ("Blood Elves"), not ids
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")

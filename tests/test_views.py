@@ -42,3 +42,32 @@ def test_coins_are_revealed_when_the_game_ends() -> None:
     v = view_for(st, None)
     assert [s["coins"] for s in v["seats"]] == [s.coins for s in st.seats]
     assert v["result"]["winners"]
+
+
+def test_views_and_clones_share_nothing_with_the_state() -> None:
+    """Clients get views, never the state: changing a view (or a clone) never changes the game."""
+    st = Game(Settings(players=3, seed=8)).new_initial_state()
+    rnd = random.Random(4)
+    for _ in range(60):
+        la = st.legal_actions()
+        st.apply(la[rnd.randrange(len(la))])
+    before = json.dumps(st.to_json(), sort_keys=True)
+
+    def scribble(x: object) -> None:
+        if isinstance(x, dict):
+            for v in list(x.values()):
+                scribble(v)
+            x["scribbled"] = 1
+        elif isinstance(x, list):
+            for v in x:
+                scribble(v)
+            x.append("scribbled")
+
+    scribble(view_for(st, 0))
+    scribble(st.to_json())
+    c = st.clone()
+    for s in c.seats:
+        scribble(s.ext)
+    scribble(c.turn.data)
+    scribble(c.pending)
+    assert json.dumps(st.to_json(), sort_keys=True) == before

@@ -153,17 +153,100 @@ def combo_tokens(st: State, seat: int) -> list[tuple[int, float]]:
     return out
 
 
-def should_decline(st: State, gain: float, t: int) -> bool:
-    """Decline when a fresh combo's first turns beat what the current race still gains: a new race
-    takes about tokens/2.5 regions per turn for the turns after this one, while expanding gives
-    `gain` (this turn's income increase, played out) for this turn and those after."""
+# --- decline or expand: a small model of the turns left ------------------------------------------
+# A fresh race's first conquests cost about 2.5 tokens a region (empty and Murloc regions).
+FIRST_COST = 2.5
+# Later conquests cost more (occupied, defended regions); the current race uses what its played-out
+# turn cost when that is known.
+LATER_COST = 3.0
+# Between two of the seat's turns each opponent takes about this many Active regions (one token lost
+# each) and this share of the In-Decline regions (one token each, so easy targets).
+LOSS_ACTIVE = 0.6
+LOSS_DECLINED = 0.15
+# Race and power bonuses a fresh combo scores per turn.
+FRESH_BONUS = 1.0
+# Declining must beat expanding by this much (the model is rough; expanding keeps options open).
+DECLINE_MARGIN = 1.0
+
+
+def plan_income(
+    t: int, regions: float, tokens: float, bonus: float, cost: float, declined: float, fresh: int, opp: int
+) -> float:
+    """The most the seat scores over its next `t` turns, in a model where each turn it either
+    expands or declines. The Active race (`regions`, `tokens`, `bonus` per turn, `cost` per region
+    conquered; `tokens` 0: no Active race, so the turn picks a combo of `fresh` tokens) conquers
+    spare tokens / cost regions a turn; a declined race scores 1 a region and the old one leaves;
+    opponents erode both between turns (`LOSS_*` per opponent)."""
+    if t <= 0:
+        return 0.0
+    loss = min(regions, LOSS_ACTIVE * opp)
+    regions, tokens = regions - loss, tokens - loss
+    declined *= (1 - LOSS_DECLINED) ** opp
+    if tokens <= 0:  # pick a fresh combo: first conquests at the cheap rate
+        got = fresh / FIRST_COST
+        now = got + FRESH_BONUS + declined
+        return now + plan_income(t - 1, got, fresh, FRESH_BONUS, LATER_COST, declined, fresh, opp)
+    grown = regions + max(0.0, tokens - regions) / cost
+    expand = grown + bonus + declined + plan_income(t - 1, grown, tokens, bonus, cost, declined, fresh, opp)
+    if t == 1 or regions <= 0:
+        return expand
+    decline = regions + plan_income(t - 1, 0.0, 0.0, 0.0, cost, regions, fresh, opp)
+    return max(expand, decline)
+
+
+def fresh_combos(st: State, seat: int) -> list[tuple[int, int]]:
+    """(tokens, coins taken less the cost) of each combo the seat can afford now: what a decline
+    leads to next turn (the row will have moved, so this is an estimate)."""
+    out = []
+    for pos, (race, power, coins) in enumerate(st.game.variant.combos(st, seat)):
+        if race is None or power is None or pos > st.seats[seat].coins:
+            continue
+        out.append((st.game.race_value[race] + st.game.power_value[power], coins - pos))
+    return out
+
+
+def should_decline(expanded: State, declined: State, st: State, me: int) -> bool:
+    """Compare two plans over the turns left: expand now (this turn played out, `expanded`) and
+    go on with the same race, or decline now (`declined`: the turn scored) and pick a fresh combo
+    next turn. Each plan is scored now for real and afterwards with `plan_income`, which may itself
+    decline later, so a race is kept while it can still grow and dropped when it runs thin."""
+    t = turns_left(st, me)
     if t <= 1:
         return False
-    combos = combo_tokens(st, st.acting_seat)
+    combos = fresh_combos(st, me)
     if not combos:
         return False
-    fresh = max(w for _, w in combos) / 2.5
-    return fresh * (t - 1) > gain * (t + 1) + 0.5
+    opp = len(opponents(st, me))
+    coins0 = st.seats[me].coins
+    s = st.seats[me]
+    # Expand: coins won during the conquests plus what the turn scores once they are over.
+    e = expanded.seats[me]
+    now_e = e.coins - coins0
+    if expanded.turn_seat == me:
+        now_e += sum(turn_score(expanded, me).values())
+    r1 = expanded.occupied_mask(e.active).bit_count() if e.active else 0
+    items = turn_score(expanded, me) if e.active else {}
+    skip = ("active_regions", "declined_regions", "faction_bonus")
+    bonus = sum(v for k, v in items.items() if k not in skip and not k.endswith("_declined"))
+    tok = active_tokens(expanded, me) if e.active else 0
+    d1 = expanded.occupied_mask(e.declined).bit_count() if e.declined else 0
+    r0 = st.occupied_mask(s.active).bit_count() if s.active else 0
+    spare0 = active_tokens(st, me) - r0
+    gained = r1 - r0
+    left = e.hand + sum(e.held.values())
+    if gained > 0:
+        cost = min(6.0, max(2.0, (spare0 - left) / gained))
+    else:  # nothing worth taking this turn: assume little later either
+        cost = 6.0 if spare0 >= 2 else LATER_COST
+    # Decline: the turn is scored already (1 a region); the old In-Decline race has left.
+    dd = declined.seats[me]
+    now_d = dd.coins - coins0
+    if declined.turn_seat == me:
+        now_d += sum(turn_score(declined, me).values())
+    dr = declined.occupied_mask(dd.declined).bit_count() if dd.declined else 0
+    v_exp = now_e + plan_income(t - 1, r1, tok, bonus, cost, d1, max(n for n, _ in combos), opp)
+    v_dec = now_d + max(c + plan_income(t - 1, 0.0, 0.0, 0.0, cost, dr, n, opp) for n, c in combos)
+    return v_dec > v_exp + DECLINE_MARGIN
 
 
 # --- cheap policy (rollouts) -----------------------------------------------------------------
@@ -316,10 +399,9 @@ class GreedyBot(Bot):
     def _start(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
         if Action(DECLINE) not in legal:
             return Action(EXPAND) if Action(EXPAND) in legal else legal[0]
-        before = sum(turn_score(st, me).values())
-        c = st.clone()
-        apply_unchecked(c, Action(EXPAND))
-        play_turn_out(c, me, rng)
-        # The income once the conquests are over, before redeployment and scoring change it.
-        gain = sum(turn_score(c, me).values()) - before if c.turn_seat == me else 0.0
-        return Action(DECLINE) if should_decline(st, gain, turns_left(st, me)) else Action(EXPAND)
+        expanded = st.clone()
+        apply_unchecked(expanded, Action(EXPAND))
+        play_turn_out(expanded, me, rng)
+        declined = st.clone()
+        apply_unchecked(declined, Action(DECLINE))
+        return Action(DECLINE) if should_decline(expanded, declined, st, me) else Action(EXPAND)

@@ -23,7 +23,7 @@ from typing import Any
 
 from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
-from smallworld.bots.greedy import GreedyBot, deploy_action, light_action, outcomes, seat_value, value
+from smallworld.bots.greedy import deploy_action, light_action, outcomes, seat_value, value
 from smallworld.engine.actions import Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.state import OVER, REDEPLOY, WITHDRAWN, State
@@ -84,12 +84,7 @@ class MctsBot(Bot):
         self.c = exploration
         self.rollout_rounds = rollout_rounds
         self.root_width = root_width
-        self._greedy = GreedyBot()
         self.last_iterations = 0
-
-    def start(self, game: Any, seat: int) -> None:
-        super().start(game, seat)
-        self._greedy.start(game, seat)
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -135,6 +130,10 @@ class MctsBot(Bot):
         scored.sort()
         return [a for _, _, a in scored[: self.root_width]] or legal
 
+    def _ucb(self, child: Node) -> float:
+        """UCT with availability counts in place of the parent's visits (ISMCTS)."""
+        return child.total / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
+
     def _iterate(self, root: Node, st: State, allowed: set[Action], rng: random.Random) -> None:
         node = root
         path: list[Node] = [root]
@@ -162,14 +161,7 @@ class MctsBot(Bot):
                 child.avail = 1
                 expanded = True
             else:
-                logs = self.c
-                a = max(
-                    legal,
-                    key=lambda x: (
-                        node.children[x].total / node.children[x].visits
-                        + logs * math.sqrt(math.log(node.children[x].avail) / node.children[x].visits)
-                    ),
-                )
+                a = max(legal, key=lambda x: self._ucb(node.children[x]))
                 child = node.children[a]
             apply_unchecked(st, a)
             node = child

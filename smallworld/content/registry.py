@@ -83,66 +83,46 @@ def _plain(kind: str, uid: str) -> Unit:
     return cls()
 
 
+def _rows(kind: str) -> list[dict[str, Any]]:
+    """The rows of `data/{kind}s.json`."""
+    return json.loads((DATA / f"{kind}s.json").read_text(encoding="utf-8"))[f"{kind}s"]
+
+
+def _entry(kind: str, row: dict[str, Any], **extra: Any) -> Entry:
+    """The entry of one data row; `extra` gives the fields the row does not hold."""
+    unit = _units().get(row["id"])
+    fields = {k: row[k] for k in ("value", "confidence") if k not in extra}
+    fields.update(extra)
+    return Entry(
+        id=row["id"],
+        kind=kind,
+        name=row["name"],
+        source=row["source"],
+        section=row["section"],
+        unit=unit or _plain(kind, row["id"]),
+        implemented=unit is not None,
+        **fields,
+    )
+
+
 @cache
 def races() -> dict[str, Entry]:
-    data = json.loads((DATA / "races.json").read_text(encoding="utf-8"))
-    units = _units()
-    out = {}
-    for r in data["races"]:
-        unit = units.get(r["id"])
-        out[r["id"]] = Entry(
-            id=r["id"],
-            kind="race",
-            name=r["name"],
-            value=r["value"],
-            source=r["source"],
-            confidence=r["confidence"],
-            section=r["section"],
-            unit=unit or _plain("race", r["id"]),
-            implemented=unit is not None,
-            faction=r["faction"],
-            faction_source=r["faction_source"],
-            tray=r["tray"],
-        )
-    return out
+    return {
+        r["id"]: _entry("race", r, faction=r["faction"], faction_source=r["faction_source"], tray=r["tray"])
+        for r in _rows("race")
+    }
 
 
 @cache
 def powers() -> dict[str, Entry]:
-    data = json.loads((DATA / "powers.json").read_text(encoding="utf-8"))
-    units = _units()
-    out = {}
-    for p in data["powers"]:
-        unit = units.get(p["id"])
-        out[p["id"]] = Entry(
-            id=p["id"],
-            kind="power",
-            name=p["name"],
-            value=p["value"],
-            source=p["source"],
-            confidence=p["confidence"],
-            section=p["section"],
-            unit=unit or _plain("power", p["id"]),
-            implemented=unit is not None,
-        )
-    return out
+    return {p["id"]: _entry("power", p) for p in _rows("power")}
 
 
 @cache
 def relics() -> dict[str, Entry]:
     """Artifacts and Legendary Places (§10): `kind` of the unit is "relic", the entry's `group`
     says which of the two it is."""
-    data = json.loads((DATA / "relics.json").read_text(encoding="utf-8"))
-    units = _units()
-    out = {}
-    for m in data["relics"]:
-        unit = units.get(m["id"])
-        out[m["id"]] = Entry(
-            id=m["id"], kind="relic", name=m["name"], value=0, source=m["source"], confidence="high",
-            section=m["section"], unit=unit or _plain("relic", m["id"]), implemented=unit is not None,
-            group=m["kind"],
-        )
-    return out
+    return {m["id"]: _entry("relic", m, value=0, confidence="high", group=m["kind"]) for m in _rows("relic")}
 
 
 MURLOCS = constants.MURLOCS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.board_map import bits
+from smallworld.engine.conquest import occupying_pieces
 from smallworld.engine.setup import return_banner
 from smallworld.engine.state import State
 
@@ -41,7 +42,7 @@ def go_into_decline(st: State, seat: int) -> None:
         n = st.tokens[r]
         k = min(n, keep)
         st.tray[race] += n - k
-        if k == 0 and not _occupying_pieces(st, r):
+        if k == 0 and not occupying_pieces(st, r):
             st.set_region(r, None, 0)
             st.clear_pieces(r, "removed_when_emptied")
         else:
@@ -54,11 +55,3 @@ def go_into_decline(st: State, seat: int) -> None:
     if not st.occupied_mask(race):  # nothing left on the map: the banner returns (§6.17)
         s.declined = s.declined_power = None
         return_banner(st, race)
-
-
-def _occupying_pieces(st: State, r: int) -> bool:
-    p = st.pieces[r]
-    if not p:
-        return False
-    kinds = st.game.pieces
-    return any(kinds[k].occupies for k in p if k in kinds)

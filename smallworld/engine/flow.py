@@ -187,7 +187,8 @@ def _expand_hooks(st: State, seat: int) -> None:
             u.expand_start(st, seat)
 
 
-def _conquer(st: State, action: Action) -> None:
+def _declare(st: State, action: Action) -> tuple[int, int, str | None, int]:
+    """Declare the conquest or final attempt `action` (§6.7): its seat, region, option and cost."""
     seat = st.acting_seat
     r = action.region
     assert r is not None
@@ -195,6 +196,11 @@ def _conquer(st: State, action: Action) -> None:
     att = conquest.Attack(st, seat)
     c = conquest.cost(st, att, r, opt)
     conquest.declare(st, att, r, opt)
+    return seat, r, opt, c
+
+
+def _conquer(st: State, action: Action) -> None:
+    seat, r, opt, c = _declare(st, action)
     place_conquest(st, seat, r, opt, c)
     s = st.seats[seat]
     if not s.hand and not s.held and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
@@ -231,14 +237,7 @@ def die_attempt(st: State, seat: int, region: int, option: str | None, cost: int
 
 def _final(st: State, action: Action) -> None:
     """The final conquest attempt with the reinforcement die (§6.10)."""
-    seat = st.acting_seat
-    r = action.region
-    assert r is not None
-    opt = action.arg if isinstance(action.arg, str) else None
-    att = conquest.Attack(st, seat)
-    c = conquest.cost(st, att, r, opt)
-    conquest.declare(st, att, r, opt)
-    die_attempt(st, seat, r, opt, c)
+    die_attempt(st, *_declare(st, action))
 
 
 def take_paying(st: State, seat: int, n: int) -> dict[str, int]:

@@ -68,6 +68,9 @@ class Unit:
     min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
     decline_keep: ClassVar[int] = 1  # tokens turned per region on decline (§6.16 step 3)
     loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
+    # Its `prevent_loss` discards a piece of its own in the token's place: still a loss (Beasts, AMB-31).
+    loss_is_piece: ClassVar[bool] = False
+    holds_water: ClassVar[bool] = False  # its tokens may stand in a Sea or Lake (Naga, §8.10)
     pieces: ClassVar[tuple[Piece, ...]] = ()  # pieces this unit brings into the game
     action_kinds: ClassVar[frozenset[str]] = frozenset()  # action kinds handled by `apply_action`
     region_args: ClassVar[frozenset[str]] = frozenset()  # kinds whose int arg is a second region
@@ -116,6 +119,10 @@ class Unit:
 
     def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
         """Own: a conquest or a final attempt on `region` is declared (before the die, §6.10)."""
+
+    def losses_forced(self, st: State, seat: int, count: int) -> None:
+        """Own: an effect of the seat other than a conquest (Intimidating) has just discarded `count`
+        tokens of another race (§6.9; counted by the Forsaken, AMB-31)."""
 
     def hostile_effect(self, st: State, seat: int, region: int) -> None:
         """Own: an effect other than a conquest hits another player's `region` (bomb, Intimidating,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine.constants import MURLOCS
 from smallworld.engine.errors import PositionError
 from smallworld.engine.rng import Rng
-from smallworld.engine.state import Seat, State, Turn
+from smallworld.engine.state import Seat, State, Turn, jcopy
 from smallworld.engine.variants.team import offer_from_json
 
 if TYPE_CHECKING:
@@ -58,11 +58,11 @@ def state_to_json(st: State) -> dict[str, Any]:
         },
         "spare_markers": list(st.spare_markers),
         "turn": st.turn.to_json(),
-        "pending": [dict(p) for p in st.pending],
+        "pending": jcopy(st.pending),
         "rng": format(st.rng.state, "016x"),
         "rolls": list(st.rolls),
-        "result": st.result,
-        "events": [dict(e) for e in st.events],
+        "result": jcopy(st.result),
+        "events": jcopy(st.events),
     }
     if st.offer is not None:  # team variant only (§11.2): standard states keep their JSON
         out["offer"] = {k: list(v) for k, v in st.offer.items()}
@@ -138,7 +138,7 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
             raise PositionError("position.turn", "must be an object")
         st.turn = Turn.from_json(data["turn"])
     if "pending" in data:
-        st.pending = [dict(p) for p in data["pending"]]
+        st.pending = jcopy(list(data["pending"]))
     if "rng" in data:
         try:
             st.rng = Rng(int(str(data["rng"]), 16))

@@ -22,6 +22,16 @@ if TYPE_CHECKING:
 PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = "pick", "start", "conquer", "redeploy", "withdrawn", "over"
 
 
+def jcopy(x: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars): states, clones and views never share
+    a nested object, so changing one can never change another."""
+    if isinstance(x, dict):
+        return {k: jcopy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [jcopy(v) for v in x]
+    return x
+
+
 class Seat:
     __slots__ = ("active", "coins", "declined", "declined_power", "ext", "hand", "held", "power")
 
@@ -43,8 +53,8 @@ class Seat:
             "declined": self.declined,
             "declined_power": self.declined_power,
             "hand": self.hand,
-            "held": self.held,
-            "ext": self.ext,
+            "held": dict(self.held),
+            "ext": jcopy(self.ext),
         }
 
     def copy(self) -> Seat:
@@ -52,7 +62,7 @@ class Seat:
         s.coins, s.active, s.power = self.coins, self.active, self.power
         s.declined, s.declined_power, s.hand = self.declined, self.declined_power, self.hand
         s.held = dict(self.held)
-        s.ext = {k: (v.copy() if isinstance(v, dict | list) else v) for k, v in self.ext.items()}
+        s.ext = jcopy(self.ext)
         return s
 
 
@@ -72,9 +82,9 @@ class Turn:
         return {
             "conquests": self.conquests,
             "done": self.done,
-            "took": self.took,
-            "withdrawn": self.withdrawn,
-            "data": self.data,
+            "took": dict(self.took),
+            "withdrawn": list(self.withdrawn),
+            "data": jcopy(self.data),
         }
 
     @classmethod
@@ -84,7 +94,7 @@ class Turn:
         t.done = bool(d.get("done", False))
         t.took = {str(k): int(v) for k, v in d.get("took", {}).items()}
         t.withdrawn = [int(x) for x in d.get("withdrawn", [])]
-        t.data = dict(d.get("data", {}))
+        t.data = jcopy(dict(d.get("data", {})))
         return t
 
     def copy(self) -> Turn:
@@ -169,6 +179,11 @@ class State:
 
     def occupied_mask(self, race: str | None) -> int:
         return self.race_mask.get(race, 0) if race else 0
+
+    def in_conquest_step(self, seat: int) -> bool:
+        """Whether it is `seat`'s conquest step and its conquests are not over (§6.5-§6.11): when
+        content actions of the conquest step may be taken."""
+        return self.phase == CONQUER and seat == self.turn_seat and not self.turn.done
 
     def is_nonempty(self, region: int) -> bool:
         return self.race[region] is not None
@@ -441,12 +456,12 @@ class State:
         c.offer = {k: v[:] for k, v in self.offer.items()} if self.offer is not None else None
         c.supply = dict(self.supply)
         c.turn = self.turn.copy()
-        c.pending = [dict(p) for p in self.pending]
+        c.pending = jcopy(self.pending)
         c.rng = Rng(self.rng.state)
         c.rolls = self.rolls[:]
-        c.result = self.result
+        c.result = jcopy(self.result)
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
-        c.events = [dict(e) for e in self.events]
+        c.events = jcopy(self.events)
         c.spare_markers = self.spare_markers[:]
         return c
 

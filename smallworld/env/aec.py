@@ -12,7 +12,15 @@ from smallworld.engine.actions import Action
 from smallworld.engine.flow import apply_unchecked
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
-from smallworld.env.core import INVALID, REWARDS, check_choice, final_rewards, make_game, render_text, spaces
+from smallworld.env.core import (
+    action_mask,
+    check_modes,
+    final_rewards,
+    make_game,
+    render_text,
+    resolve_action,
+    spaces,
+)
 from smallworld.env.encoding import ActionEncoder
 from smallworld.env.observation import ObservationEncoder
 
@@ -43,10 +51,7 @@ class SmallWorldAEC(AECEnv):
         max_regions: int | None = None,
     ) -> None:
         super().__init__()
-        check_choice("reward", reward, REWARDS)
-        check_choice("invalid_action", invalid_action, INVALID)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        check_modes(reward, invalid_action, render_mode, self.metadata["render_modes"])
         self.players = players
         self.variant = variant
         self.reward_mode = reward
@@ -107,10 +112,8 @@ class SmallWorldAEC(AECEnv):
         assert st is not None
         seat = self.possible_agents.index(agent)
         obs = self.observations.encode(view_for(st, seat), self.game)
-        mask = np.zeros(self.actions.num_actions, dtype=np.int8)
-        if not st.is_over() and st.acting_seat == seat and self._legal:
-            mask[np.fromiter(self._legal.values(), dtype=np.int64, count=len(self._legal))] = 1
-        return {"observation": obs, "action_mask": mask}
+        legal = self._legal if not st.is_over() and st.acting_seat == seat else {}
+        return {"observation": obs, "action_mask": action_mask(legal, self.actions.num_actions)}
 
     def legal_actions(self) -> dict[Action, int]:
         """The acting agent's legal actions with their indices."""
@@ -123,7 +126,7 @@ class SmallWorldAEC(AECEnv):
             return
         st = self.state
         assert st is not None
-        chosen = self._action_for(int(action))
+        chosen, _invalid = resolve_action(action, self._legal, self.actions, self.invalid_action, self._rng)
         self._cumulative_rewards[agent] = 0.0
         apply_unchecked(st, chosen)
         self._refresh()
@@ -137,15 +140,6 @@ class SmallWorldAEC(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _action_for(self, index: int) -> Action:
-        for a, i in self._legal.items():
-            if i == index:
-                return a
-        if self.invalid_action == "raise":
-            raise ValueError(f"action {index} ({self.actions.describe(index)}) is not legal now")
-        legal = list(self._legal)
-        return legal[self._rng.randrange(len(legal))]
 
     def render(self) -> str | None:
         if self.state is None:

@@ -60,6 +60,49 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
 
 
+def check_modes(reward: str, invalid_action: str, render_mode: str | None, render_modes: list[str]) -> None:
+    """The constructor options both environments share, checked."""
+    check_choice("reward", reward, REWARDS)
+    check_choice("invalid_action", invalid_action, INVALID)
+    if render_mode is not None:
+        check_choice("render_mode", render_mode, tuple(render_modes))
+
+
+def action_mask(legal: dict[Action, int], num_actions: int) -> np.ndarray:
+    """The int8 mask with a 1 at the index of every legal action (all zeros when none)."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    if legal:
+        mask[np.fromiter(legal.values(), dtype=np.int64, count=len(legal))] = 1
+    return mask
+
+
+def action_index(action: Any) -> int:
+    """An agent's action as an int index: Python or numpy integers (also a one-element array)."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(()).item()
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise ValueError(f"an action is an integer index, got {action!r}")
+    return int(action)
+
+
+def resolve_action(
+    action: Any, legal: dict[Action, int], encoder: ActionEncoder, invalid_action: str, rng: random.Random
+) -> tuple[Action, bool]:
+    """(the legal action `action` names, whether it was invalid). An index that names no legal
+    action raises ValueError with `invalid_action="raise"`; with "random" a legal action is drawn
+    from `rng` instead."""
+    index = action_index(action)
+    for a, i in legal.items():
+        if i == index:
+            return a, False
+    if invalid_action == "raise" or not legal:
+        if not 0 <= index < encoder.num_actions:
+            raise ValueError(f"action {index} is outside the action space 0..{encoder.num_actions - 1}")
+        raise ValueError(f"action {index} ({encoder.describe(index)}) is not legal now")
+    choices = list(legal)
+    return choices[rng.randrange(len(choices))], True
+
+
 def spaces(obs: ObservationEncoder, act: ActionEncoder) -> tuple[Any, Any]:
     """(observation space, action space): a Dict of the vector and the int8 legal-action mask."""
     from gymnasium import spaces as sp

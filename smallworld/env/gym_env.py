@@ -13,14 +13,14 @@ from smallworld.engine.flow import apply_unchecked
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.env.core import (
-    INVALID,
-    REWARDS,
     Policy,
-    check_choice,
+    action_mask,
+    check_modes,
     final_rewards,
     make_game,
     random_policy,
     render_text,
+    resolve_action,
     spaces,
 )
 from smallworld.env.encoding import ActionEncoder
@@ -54,12 +54,14 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         settings: dict[str, Any] | None = None,
         max_regions: int | None = None,
     ) -> None:
-        check_choice("reward", reward, REWARDS)
-        check_choice("invalid_action", invalid_action, INVALID)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        check_modes(reward, invalid_action, render_mode, self.metadata["render_modes"])
         if learner is not None and not 0 <= learner < players:
             raise ValueError(f"learner must be a seat 0..{players - 1} or None")
+        if isinstance(opponent, str):
+            from smallworld.bots import BOT_NAMES
+
+            if opponent not in BOT_NAMES:
+                raise ValueError(f"opponent must be a policy or one of {BOT_NAMES}, got {opponent!r}")
         self.players = players
         self.variant = variant
         self.fixed_learner = learner
@@ -100,14 +102,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         st = self.state
         if st is None or st.is_over():
             raise RuntimeError("step() after the episode ended: call reset()")
-        index = int(action)
-        chosen = next((a for a, i in self._legal.items() if i == index), None)
-        invalid = chosen is None
-        if chosen is None:
-            if self.invalid_action == "raise":
-                raise ValueError(f"action {index} ({self.actions.describe(index)}) is not legal now")
-            legal = list(self._legal)
-            chosen = legal[self._rng.randrange(len(legal))]
+        chosen, invalid = resolve_action(action, self._legal, self.actions, self.invalid_action, self._rng)
         apply_unchecked(st, chosen)
         self._play_opponents()
         over = st.is_over()
@@ -144,10 +139,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         self._legal = {} if st.is_over() else self.actions.encode_all(st.legal_actions())
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(self.actions.num_actions, dtype=np.int8)
-        if self._legal:
-            mask[np.fromiter(self._legal.values(), dtype=np.int64, count=len(self._legal))] = 1
-        return mask
+        return action_mask(self._legal, self.actions.num_actions)
 
     def _obs(self) -> dict[str, np.ndarray]:
         st = self.state

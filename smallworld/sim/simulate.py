@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -32,11 +33,21 @@ def simulate(
             raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
     if games < 1:
         raise SimulationError("--games must be at least 1")
+    if workers < 1:
+        raise SimulationError("--workers must be at least 1")
+    if mcts_seconds is not None and not 0 < mcts_seconds < math.inf:
+        raise SimulationError("--mcts-seconds must be a number of seconds above 0")
+    if mcts_playouts is not None and mcts_playouts < 1:
+        raise SimulationError("--mcts-playouts must be at least 1")
     options: dict[str, Any] = {}
     if mcts_seconds is not None:
         options = {"seconds": mcts_seconds, "playouts": None}
     elif mcts_playouts is not None:
         options = {"playouts": mcts_playouts}
+    if plots is not None:
+        from smallworld.sim.plots import prepare
+
+        prepare(plots)  # before the games, so a bad folder fails fast
     jobs = make_jobs(players, games, bots, seed, variant, options, overrides)
     t0 = time.perf_counter()
     results = run_jobs(jobs, workers=workers, ray_address=ray_address, progress=progress)

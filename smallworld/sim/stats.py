@@ -120,8 +120,16 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
     return out
 
 
+def _names() -> dict[str, str]:
+    """Display names of races and powers ("blood_elves" -> "Blood Elves") for the text report."""
+    from smallworld.content import registry
+
+    return {k: e.name for table in (registry.races(), registry.powers()) for k, e in table.items()}
+
+
 def format_table(summary: dict[str, Any]) -> str:
     """The human-readable report of `summarise`."""
+    names = _names()
     lines: list[str] = []
     head = (
         f"{summary['games']} games, {summary.get('players', '?')} players, "
@@ -130,23 +138,28 @@ def format_table(summary: dict[str, Any]) -> str:
     lines.append(head)
     lines.append("")
 
-    def rows(title: str, data: dict[str, Any], limit: int | None = None) -> None:
-        lines.append(f"{title:<34} {'games':>6} {'wins':>6} {'win%':>6}  {'95% CI':>15} {'mean':>7}")
+    def label(key: str) -> str:
+        return " + ".join(names.get(part, part) for part in key.split("+"))
+
+    def rows(title: str, data: dict[str, Any], limit: int | None = None, by_rate: bool = False) -> None:
+        lines.append(f"{title:<34} {'games':>6} {'wins':>6} {'win%':>6}  {'95% CI':>15} {'mean score':>11}")
         items = list(data.items())
+        if by_rate:
+            items.sort(key=lambda kv: -kv[1]["win_rate"])
         for key, v in items[:limit] if limit else items:
             lo, hi = v["ci95"]
             lines.append(
-                f"  {key:<32} {v['games']:>6} {v['wins']:>6} {100 * v['win_rate']:>5.1f}%"
-                f"  [{100 * lo:5.1f}, {100 * hi:5.1f}] {v['mean_score']:>7.1f}"
+                f"  {label(key):<32} {v['games']:>6} {v['wins']:>6} {100 * v['win_rate']:>5.1f}%"
+                f"  [{100 * lo:5.1f}, {100 * hi:5.1f}] {v['mean_score']:>11.1f}"
             )
         if limit and len(items) > limit:
             lines.append(f"  ... {len(items) - limit} more (--json lists all)")
         lines.append("")
 
     rows("bot", summary["bots"])
-    rows("seat", summary["seats"])
+    rows("seat (0 = first player)", summary["seats"])
     lines.append(
-        f"{'scores':<34} {'mean':>7} {'sd':>7} {'min':>5} {'q1':>7} {'median':>7} {'q3':>7} {'max':>5}"
+        f"{'final scores':<34} {'mean':>7} {'sd':>7} {'min':>5} {'q1':>7} {'median':>7} {'q3':>7} {'max':>5}"
     )
     dists = [("all", summary["scores"])] + [(k, v["scores"]) for k, v in summary["bots"].items()]
     for key, d in dists:
@@ -156,8 +169,8 @@ def format_table(summary: dict[str, Any]) -> str:
                 f" {d['median']:>7.1f} {d['q3']:>7.1f} {d['max']:>5}"
             )
     lines.append("")
-    rows("race", summary["races"])
-    rows("power", summary["powers"])
-    rows("race+power", summary["combos"], limit=20)
-    lines.append("A shared victory counts as a win for each winner.")
+    rows("race picked (best win rate first)", summary["races"], by_rate=True)
+    rows("power picked (best win rate first)", summary["powers"], by_rate=True)
+    rows("race + power (most picked first)", summary["combos"], limit=20)
+    lines.append("A shared victory counts as a win for each winner; a pick counts once per seat and game.")
     return "\n".join(lines)

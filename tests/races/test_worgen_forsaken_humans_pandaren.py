@@ -104,12 +104,13 @@ def _info(**kw: Any) -> ConquestInfo:
 def test_forced_losses_as_amb31_counts_them() -> None:
     """§8.5, AMB-31: discarded tokens count, own In-Decline tokens and prevented losses do not, and a Beast
     discarded in place of a token does."""
-    assert forced_losses(_info(lost=1)) == 1
-    assert forced_losses(_info(lost=2)) == 2  # a 2-token In-Decline region
-    assert forced_losses(_info(defender_race=MURLOCS, defender_seat=None, lost=1)) == 1
-    assert forced_losses(_info(lost=2, own_declined=True)) == 0
-    assert forced_losses(_info(lost=0, prevented="draenei")) == 0
-    assert forced_losses(_info(lost=0, prevented="beast_master")) == 1
+    game = Game(Settings(players=2, seed=1))
+    assert forced_losses(game, _info(lost=1)) == 1
+    assert forced_losses(game, _info(lost=2)) == 2  # a 2-token In-Decline region
+    assert forced_losses(game, _info(defender_race=MURLOCS, defender_seat=None, lost=1)) == 1
+    assert forced_losses(game, _info(lost=2, own_declined=True)) == 0
+    assert forced_losses(game, _info(lost=0, prevented="draenei")) == 0
+    assert forced_losses(game, _info(lost=0, prevented="beast_master")) == 1
 
 
 def test_effective_faction_is_the_banner_faction_by_default() -> None:

@@ -55,6 +55,7 @@ class BeastMaster(Unit):
     kind = "power"
     section = "§9.3"
     loss_priority = LOSS_PRIORITY
+    loss_is_piece = True  # the Beast discarded instead of a token is a loss all the same (AMB-31)
     pieces = (Piece(BEAST, supply=SUPPLY, defense=1, occupies=True, troop=True, pays=True),)
 
     def expand_start(self, st: State, seat: int) -> None:

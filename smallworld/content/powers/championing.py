@@ -27,7 +27,6 @@ from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -62,14 +61,9 @@ class Championing(Unit):
     # --- the free conquest -------------------------------------------------------------------
     def _targets(self, st: State, seat: int) -> list[int]:
         s = st.seats[seat]
-        if (
-            st.phase != CONQUER
-            or seat != st.turn_seat
-            or st.turn.done
-            or st.turn.data.get(USED)
-            or s.power != self.id
-            or not s.held.get(CHAMPION)
-        ):
+        if not st.in_conquest_step(seat) or s.power != self.id:
+            return []
+        if st.turn.data.get(USED) or not s.held.get(CHAMPION):
             return []
         att = conquest.Attack(st, seat)
         if att.first or s.hand < _tokens_needed(att):
@@ -112,7 +106,7 @@ class Championing(Unit):
         s = st.seats[seat]
         if s.power != self.id:
             return None  # another seat's power: the generic answer fits
-        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+        if not st.in_conquest_step(seat):
             return "§9.5", "the Champion's free conquest is only possible in your conquest step"
         if st.turn.data.get(USED):
             return "§9.5", "the Champion conquers for free once per turn"

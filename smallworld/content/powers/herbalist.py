@@ -1,23 +1,14 @@
-"""Herbalist (§9.12): +1 VC at the end of the turn for each Hill region the race occupies."""
+"""Herbalist (§9.12): +1 VC at the end of the turn for each Hill region the Active race occupies."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from smallworld.engine.hooks import Unit
-
-if TYPE_CHECKING:
-    from smallworld.engine.state import State
+from smallworld.content.powers._common import RegionScore
 
 
-class Herbalist(Unit):
+class Herbalist(RegionScore):
     id = "herbalist"
-    kind = "power"
     section = "§9.12"
-
-    def score(self, st: State, seat: int) -> int:
-        hills = st.game.map.terrain_mask.get("Hill", 0)
-        return (st.occupied_mask(st.seats[seat].active) & hills).bit_count()
+    terrain = "Hill"
 
 
 UNIT = Herbalist()

@@ -20,7 +20,7 @@ Resolutions:
   race, chosen by its owner (AMB-15): with one such region it goes there at once, with several the
   owner answers a prompt (`regroup REF`) before the Intimidating player goes on; with none it goes
   to hand and stays there (AMB-11). Either way the region is lost.
-* A discarded token counts for the Forsaken (AMB-31, `forsaken_losses`); Holy Light and the Chapel
+* A discarded token counts for the Forsaken (AMB-31, the `losses_forced` hook); Holy Light and the Chapel
   can save it (the defender's `prevent_loss` hooks with cause "intimidate"), and the saved token is
   withdrawn to hand.
 * It is not a conquest: no Faction Bonus (AMB-38), no per-conquest bonus.
@@ -37,15 +37,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.content.powers.beast_master import BEAST
-from smallworld.content.races.forsaken import LOSSES as FORSAKEN_LOSSES
-from smallworld.content.races.forsaken import UNIT as FORSAKEN
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.constants import MURLOCS
 from smallworld.engine.hooks import Unit
 from smallworld.engine.setup import return_banner
-from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -71,10 +68,7 @@ def _walls(st: State, region: int) -> list[str]:
 
 
 def _occupants(st: State, region: int) -> int:
-    p = st.pieces[region]
-    kinds = st.game.pieces
-    extra = sum(n for k, n in p.items() if k in kinds and kinds[k].occupies) if p else 0
-    return st.tokens[region] + extra
+    return st.tokens[region] + conquest.occupying_pieces(st, region)
 
 
 def _discard_token(st: State, region: int, race: str, owner: int | None) -> bool:
@@ -146,9 +140,11 @@ def _regroup(st: State, src: int, dst: int, owner: int) -> None:
 
 
 def _count_loss(st: State, seat: int) -> None:
-    """A token the Forsaken forced out of play lets them buy one more (§8.5, AMB-31)."""
-    if st.seats[seat].active == FORSAKEN.id:
-        st.turn.data[FORSAKEN_LOSSES] = st.turn.data.get(FORSAKEN_LOSSES, 0) + 1
+    """A token discarded by a use is a loss the seat forced (the Forsaken buy one more: §8.5, AMB-31)."""
+    game = st.game
+    for u in st.units(seat):
+        if game.overrides(u, "losses_forced"):
+            u.losses_forced(st, seat, 1)
 
 
 class Intimidating(Unit):
@@ -161,9 +157,7 @@ class Intimidating(Unit):
     def _ready(self, st: State, seat: int) -> bool:
         s = st.seats[seat]
         return (
-            st.phase == CONQUER
-            and seat == st.turn_seat
-            and not st.turn.done
+            st.in_conquest_step(seat)
             and s.power == self.id
             and st.turn.data.get(USED, 0) < USES
             and bool(st.occupied_mask(s.active))
@@ -256,7 +250,7 @@ class Intimidating(Unit):
         s = st.seats[seat]
         if s.power != self.id:
             return None  # another seat's power: the generic answer fits
-        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+        if not st.in_conquest_step(seat):
             return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
         if st.turn.data.get(USED, 0) >= USES:
             return "§9.13", "Intimidating is used at most 3 times per turn"

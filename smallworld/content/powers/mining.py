@@ -1,27 +1,21 @@
-"""Mining (§9.15): +1 VC at the end of the turn for each Cavern region the Active race occupies.
-
-Only the Active race scores it (§9.0, §6.14): the engine asks `score` of the Active power alone, so
-an In-Decline race paired with this badge earns nothing from it.
-"""
+"""Mining (§9.15): +1 VC at the end of the turn for each Cavern region the Active race occupies."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
+from smallworld.content.powers._common import RegionScore
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.board_map import Map
 
 
-class Mining(Unit):
+class Mining(RegionScore):
     id = "mining"
-    kind = "power"
     section = "§9.15"
 
-    def score(self, st: State, seat: int) -> int:
-        caverns = st.game.map.cavern
-        return (st.occupied_mask(st.seats[seat].active) & caverns).bit_count()
+    def scored(self, m: Map) -> int:
+        return m.cavern  # a feature, not a terrain
 
 
 UNIT = Mining()

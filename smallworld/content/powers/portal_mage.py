@@ -24,7 +24,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.content.races.goblins import PLACED as BOMBS_PLACED
-from smallworld.content.races.naga import UNIT as NAGA
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
@@ -51,11 +50,13 @@ def _movable(st: State, region: int) -> bool:
 
 
 def _into_water(st: State, a: int, b: int) -> bool:
-    """True when the swap would put non-Naga tokens in a Sea or Lake (§8.10)."""
+    """True when the swap would put non-Naga tokens in a Sea or Lake (§8.10): only a race whose unit
+    `holds_water` may stand there (Murlocs have no unit)."""
     water = st.game.map.water
+    units = st.game.units
     for src, dst in ((a, b), (b, a)):
         race = st.race[src]
-        if race is not None and race != NAGA.id and (water >> dst) & 1:
+        if race is not None and (water >> dst) & 1 and not (race in units and units[race].holds_water):
             return True
     return False
 
@@ -78,14 +79,8 @@ class PortalMage(Unit):
     region_args = frozenset({PORTAL})
 
     def _ready(self, st: State, seat: int) -> bool:
-        s = st.seats[seat]
-        return (
-            st.phase == CONQUER
-            and seat == st.turn_seat
-            and not st.turn.done
-            and s.power == self.id
-            and st.turn.data.get(USED, 0) < USES
-        )
+        power = st.seats[seat].power
+        return st.in_conquest_step(seat) and power == self.id and st.turn.data.get(USED, 0) < USES
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if not self._ready(st, seat):

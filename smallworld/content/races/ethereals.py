@@ -24,7 +24,6 @@ from smallworld.content.relics._common import ARTIFACT, OPTION_JOIN, PLACE, face
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
-from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -110,7 +109,7 @@ class Ethereals(Unit):
                 "the Ethereals' discount is only for a region next to one of theirs that holds a face-up "
                 "Legendary Place (AMB-29)"
             )
-        if st.phase != CONQUER or st.turn.done or seat != st.turn_seat:
+        if not st.in_conquest_step(seat):
             return "§8.4", "the Ethereals steal only during their conquests"
         rid = str(action.arg)
         src = st.marker_region(rid)

@@ -21,21 +21,21 @@ from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Unit
 
 if TYPE_CHECKING:
+    from smallworld.engine.game import Game
     from smallworld.engine.state import State
 
 BUY = "buy"  # prompt answer: `buy k`
 PRICE = 1
 LOSSES = "forsaken_losses"
-# Units whose prevention of a loss discards a piece of their own instead of a race token: that piece
-# is still a loss the Forsaken forced (AMB-31 counts Beasts; §9.3 discards one Beast as the loss).
-PIECE_LOSS_PREVENTERS = frozenset({"beast_master"})
 
 
-def forced_losses(info: ConquestInfo) -> int:
-    """Tokens (and Beasts) a conquest made its defenders discard, as AMB-31 counts them."""
+def forced_losses(game: Game, info: ConquestInfo) -> int:
+    """Tokens (and Beasts) a conquest made its defenders discard, as AMB-31 counts them: a unit that
+    prevents a loss by discarding a piece of its own (`loss_is_piece`, §9.3) still lost one."""
     if info.own_declined:
         return 0
-    return info.lost + (1 if info.prevented in PIECE_LOSS_PREVENTERS else 0)
+    prevented = game.units[info.prevented] if info.prevented is not None else None
+    return info.lost + (1 if prevented is not None and prevented.loss_is_piece else 0)
 
 
 class Forsaken(Unit):
@@ -44,9 +44,11 @@ class Forsaken(Unit):
     section = "§8.5"
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
-        n = forced_losses(info)
-        if n:
-            st.turn.data[LOSSES] = st.turn.data.get(LOSSES, 0) + n
+        self.losses_forced(st, seat, forced_losses(st.game, info))
+
+    def losses_forced(self, st: State, seat: int, count: int) -> None:
+        if count:
+            st.turn.data[LOSSES] = st.turn.data.get(LOSSES, 0) + count
 
     def most(self, st: State, seat: int) -> int:
         """Tokens the player may buy now: losses forced, capped by the tray and the coins (§1.2)."""

@@ -21,6 +21,7 @@ class Naga(Unit):
     id = "naga"
     kind = "race"
     section = "§8.10"
+    holds_water = True
 
     def extra_targets(self, st: State, seat: int, first: bool) -> int:
         m = st.game.map
