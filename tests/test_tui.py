@@ -65,6 +65,9 @@ def test_whole_two_player_game_always_answering_1(tmp_path: Path) -> None:
     assert len([line for line in tail if "coins" in line]) == 2
     assert any("win" in line or "Shared victory" in line for line in tail)
     assert "\x1b[" not in text  # no colour when output is not a terminal
+    # The seed would reveal the stacks and markers: told only once the game is over.
+    seed_lines = [i for i, line in enumerate(out) if "--seed" in line]
+    assert seed_lines and min(seed_lines) > out.index(" Final scores:")
 
 
 def test_first_screen_shows_board_row_and_hidden_coins(tmp_path: Path) -> None:

@@ -412,6 +412,9 @@ class Session:
             self.say(f" {winners[0]} wins.")
         else:
             self.say(f" Shared victory: {', '.join(winners)}.")
+        # The seed is told only now: it would let a player rebuild the stacks and markers.
+        seed = st.game.settings.seed
+        self.say(f" This game was seed {seed}: replay it with --seed {seed}.")
 
 
 def _options_file(args: argparse.Namespace, write: Writer) -> dict[str, Any] | None:
@@ -433,7 +436,7 @@ def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Reco
             return None
         write(f"Resumed {load}: {len(rec.actions)} moves replayed.")
         return st, rec
-    seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**6)
+    seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**9)
     try:
         overrides = _options_file(args, write)
         settings = make_settings(args.players, seed, getattr(args, "variant", "standard"), overrides)
@@ -442,7 +445,7 @@ def _start(args: argparse.Namespace, write: Writer) -> tuple[State, records.Reco
         write(f"smallworld play: {e}")
         return None
     sides = ", ".join(f"{s.name} ({s.id})" for s in st.game.map.sides)
-    write(f"New {args.players}-player game, seed {seed} (replay it with --seed {seed}); islands: {sides}.")
+    write(f"New {args.players}-player game (its seed is shown at the end); islands: {sides}.")
     return st, records.Record(settings)
 
 
