@@ -6,8 +6,10 @@ same measure). Three decisions get more than one ply:
 
 - picks: each combo is picked on a copy and this turn's conquests are played out greedily, so the
   race and power bonuses, cost reductions and coins lying on the combo all show in the value;
-- decline or expand: this turn's expansion is played out and compared with what a fresh combo from
-  the row would bring over the turns left (`should_decline`);
+- decline or expand: this turn's expansion is played out and the decline applied on copies; each is
+  scored for real now and then with a small model of the turns left (`plan_income`: the race grows
+  by spare tokens / cost, opponents erode it, and it may decline later), so a race is kept while it
+  can still grow and dropped when it runs thin (`should_decline`);
 - final attempts: the value is averaged over the faces of the reinforcement die.
 
 Redeployment is not searched: tokens go one at a time to the most threatened region (`threat`).
