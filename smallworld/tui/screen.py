@@ -117,6 +117,14 @@ def combo_row(st: State, style: Style, seat: int | None = None) -> list[str]:
     return table(rows, [style.dim] + [None] * len(combos))
 
 
+def _features(st: State, features: frozenset[str], board: int) -> str:
+    """A region's features as they read on the map: the size icon shows its island's size letter."""
+    words = [f for f in sorted(features) if f != "Size"]
+    if "Size" in features:
+        words.append(f"size icon {st.game.map.sides[board].size}")
+    return ", ".join(words)
+
+
 def board(st: State, human: int, style: Style) -> list[str]:
     """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
     m = st.game.map
@@ -151,7 +159,7 @@ def board(st: State, human: int, style: Style) -> list[str]:
                     str(r),
                     reg.name,
                     reg.terrain,
-                    ", ".join(sorted(reg.features)),
+                    _features(st, reg.features, reg.board),
                     who,
                     str(st.tokens[r]) if race else "",
                     pieces,
