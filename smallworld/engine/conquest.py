@@ -101,6 +101,13 @@ def defended_mask(st: State, attacker: int) -> int:
     return out
 
 
+def can_pay(st: State, attacker: int, region: int) -> bool:
+    """Whether the attacker can pay what a conquest of `region` asks at declaration (§6.7)."""
+    if st.race[region] is None:
+        return True
+    return sum(d[1] for d in payments(st, attacker, region)) <= st.seats[attacker].coins
+
+
 def effect_dues(st: State, actor: int, regions: list[int]) -> list[Due]:
     """The dues of one hostile effect on several regions: a due asked twice by the same payee for
     the same reason is paid once (Harmony is paid once per turn, §6.7)."""

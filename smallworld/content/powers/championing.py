@@ -73,11 +73,8 @@ class Championing(Unit):
         reach = conquest.targets(st, att) & (att.adjacent | st.game.map.entry)
         out = []
         for r in bits(reach):
-            if st.race[r] is not None:
-                dues = conquest.payments(st, seat, r)
-                if dues and sum(d[1] for d in dues) > s.coins:
-                    continue
-            out.append(r)
+            if conquest.can_pay(st, seat, r):
+                out.append(r)
         return out
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:

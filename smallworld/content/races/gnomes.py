@@ -53,7 +53,6 @@ class Gnomes(Unit):
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if st.turn.done or AIRBORNE in st.turn.data:
             return ()
-        s = st.seats[seat]
         att = conquest.Attack(st, seat)
         if available(st, seat) < max(1, att.minimum):
             return ()
@@ -68,11 +67,8 @@ class Gnomes(Unit):
             for opt in options:
                 # The cost is only known after the die, so any target may be declared; only the
                 # payments due at declaration must be affordable (§6.7).
-                if st.race[r] is not None:
-                    dues = conquest.payments(st, seat, r)
-                    if dues and sum(d[1] for d in dues) > s.coins:
-                        continue
-                out.append(Action(AIRBORNE, r, opt))
+                if conquest.can_pay(st, seat, r):
+                    out.append(Action(AIRBORNE, r, opt))
         return out
 
     def apply_action(self, st: State, action: Action) -> None:

@@ -69,14 +69,11 @@ class Ashes(Unit):
         if not _swims(st, seat, att):
             reach &= ~m.water
         optional = [u for u in att.units if game.overrides(u, "conquest_options")]
-        coins = st.seats[seat].coins
         max_short = game.options.max_final_shortfall
         out = []
         for r in bits(reach):
-            if st.race[r] is not None:
-                dues = conquest.payments(st, seat, r)
-                if dues and sum(d[1] for d in dues) > coins:
-                    continue
+            if not conquest.can_pay(st, seat, r):
+                continue
             options: list[str | None] = [None]
             for u in optional:
                 options.extend(u.conquest_options(st, seat, r))
