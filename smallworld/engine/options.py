@@ -25,6 +25,7 @@ class RuleOptions:
     tie_break: str = "race_tokens"
     withdrawn_order: str = "clockwise"
     chapel_protects: str = "race"
+    portal_pairs: str = "any"
 
     @classmethod
     def from_json(cls, data: Any) -> RuleOptions:
@@ -75,6 +76,7 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "tokenless_active_race": ("return_and_pick", "keep"),
     "tie_break": ("race_tokens", "none"),
     "withdrawn_order": ("clockwise",),
+    "portal_pairs": ("any", "one_own"),
     "chapel_protects": ("race", "region"),
 }
 
@@ -91,6 +93,8 @@ OPTION_DOCS: dict[str, str] = {
     "chapel_protects": "AMB-21 (§10.3): Light's Hope Chapel spares the losses of the whole race holding "
     "it ([EN]/[PT]), or only when the Chapel region itself is attacked ('region', [DE]).",
     "withdrawn_order": "§6.12 RES: order in which opponents redeploy withdrawn tokens.",
+    "portal_pairs": "AMB-16 (§9.17): Portal Mage swaps any two Magic regions, or only pairs where one "
+    "region is the Portal Mage race's own ('one_own').",
 }
 
 

@@ -86,10 +86,14 @@ class PortalMage(Unit):
         if not self._ready(st, seat):
             return []
         magic = list(bits(st.game.map.magic & ~st.immune))
+        # AMB-16 option: one of the two regions must be the Portal Mage race's own.
+        own = st.occupied_mask(st.seats[seat].active) if st.game.options.portal_pairs == "one_own" else -1
         out = []
         for i, a in enumerate(magic):
             for b in magic[i + 1 :]:
                 if not (_movable(st, a) or _movable(st, b)) or _into_water(st, a, b):
+                    continue
+                if not ((own >> a) & 1 or (own >> b) & 1):
                     continue
                 if conquest.can_affect(st, seat, [a, b]):
                     out.append(Action(PORTAL, a, b))
@@ -146,6 +150,9 @@ class PortalMage(Unit):
             return "§9.17", "name the region with the lower index first"
         if not conquest.can_affect(st, seat, [a, b]):
             return "§6.7", "this swap requires paying first"
+        own = st.occupied_mask(st.seats[seat].active)
+        if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
+            return "§9.17", "with this game's rule option one of the two regions must be your own"
         return "§9.17", "nothing to swap between two empty regions"
 
 
