@@ -65,3 +65,22 @@ def test_content_shows_user_values(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     tauren = next(r for r in data["races"] if r["id"] == "tauren")
     assert tauren["value"] == 10 and tauren["source"] == "user"
+
+
+def test_every_rule_option_is_in_the_position_schema() -> None:
+    """Position files may set every rule option: the schema must know them all."""
+    schema = json.loads((ROOT / "docs" / "position.schema.json").read_text(encoding="utf-8"))
+
+    def option_blocks(o: object) -> list[dict]:
+        if isinstance(o, dict):
+            props = o.get("properties", {})
+            found = [props] if "die_faces" in props and "tie_break" in props else []
+            return found + [b for v in o.values() for b in option_blocks(v)]
+        if isinstance(o, list):
+            return [b for v in o for b in option_blocks(v)]
+        return []
+
+    blocks = option_blocks(schema)
+    assert blocks
+    for props in blocks:
+        assert {f.name for f in fields(RuleOptions)} <= set(props)
