@@ -226,3 +226,27 @@ def test_greedy_keeps_a_fresh_race_and_declines_a_spent_one() -> None:
     # A spent race in round 2 declines too, and a rich one in round 8 is kept.
     assert choice(_reshaped(st, 2, 0)) == Action(DECLINE)
     assert choice(_reshaped(st, 8, 6)) == Action(EXPAND)
+
+
+def test_mcts_rollouts_decline_by_the_planning_model() -> None:
+    from smallworld.bots.mcts import rollout_decline
+
+    st = _round_two_start(6)
+    me = st.acting_seat
+    assert not rollout_decline(_reshaped(st, 2, 8), me)  # a rich race early keeps expanding
+    assert rollout_decline(_reshaped(st, 2, 0), me)  # a spent race declines early ...
+    assert rollout_decline(_reshaped(st, 6, 0), me)  # ... and mid-game
+    assert not rollout_decline(_reshaped(st, st.game.rounds, 0), me)  # but never on the last turn
+
+
+def test_mcts_root_includes_greedys_choice() -> None:
+    from smallworld.bots.mcts import MctsBot
+
+    st = _round_two_start(6)
+    spent = _reshaped(st, 6, 0)
+    game = public_game(spent.game)
+    bot = MctsBot(playouts=12)
+    bot.start(game, spent.acting_seat)
+    legal = legal_actions(spent)
+    a = bot.choose(view_for(spent, spent.acting_seat), legal, random.Random(0))
+    assert a in legal and bot._prior == Action(DECLINE) and bot.last_iterations == 12

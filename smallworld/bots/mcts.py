@@ -2,13 +2,18 @@
 
 Each iteration samples a fresh determinisation of the bot's view, walks one shared tree from the
 root with UCT restricted to the actions legal in that sample (availability counts stand for the
-parent visits), expands one action, finishes with a rollout of `greedy.light_action` and backs the
-reward of each seat up the nodes where that seat chose.
+parent visits), expands one action, finishes with a rollout of `rollout_action` (`greedy.light_action`
+with declines judged by a cheap form of greedy's planning model) and backs the reward of each seat up
+the nodes where that seat chose.
+
+At the root the candidates are the `root_width` moves greedy's value ranks best plus greedy's own
+choice, which gets a progressive bias (`greedy_bias / (visits + 1)` added to its UCT score): the
+search plays greedy's move unless its statistics clearly favour another.
 
 Token-by-token redeployment is not branched on: in the tree and in rollouts it is played by the
 greedy threat rule, so the tree spends its playouts on picks, declines, conquests and prompts.
-Rollouts stop after `rollout_rounds` rounds and the position is then scored by `greedy.value`-like
-estimates (coins plus discounted income); finished games use the final scores.
+Rollouts stop after `rollout_rounds` rounds and the position is then scored by `greedy.value`'s own-seat
+part (coins, discounted income, Active tokens); finished games use the final scores.
 
 With `playouts` set (and `seconds` None) a decision depends only on the view and the `rng`, so a
 seeded game is reproducible; a time budget is not.
@@ -23,10 +28,24 @@ from typing import Any
 
 from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
-from smallworld.bots.greedy import deploy_action, light_action, outcomes, seat_value, value
-from smallworld.engine.actions import Action
+from smallworld.bots.greedy import (
+    HAND_DEFENCE,
+    GreedyBot,
+    active_tokens,
+    deploy_action,
+    fresh_combos,
+    horizon,
+    light_action,
+    opponents,
+    outcomes,
+    plan_income,
+    seat_value,
+    turns_left,
+    value,
+)
+from smallworld.engine.actions import DECLINE, EXPAND, Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.state import OVER, REDEPLOY, WITHDRAWN, State
+from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 
 # Reward: a win counts most; the score margin breaks ties between wins and losses.
 WIN_WEIGHT = 0.6
@@ -44,6 +63,16 @@ class Node:
         self.children: dict[Action, Node] = {}
 
 
+def leaf_value(st: State, seat: int) -> float:
+    """`greedy.value`'s own-seat part at a rollout cutoff: coins, discounted income and the Active
+    race's tokens (worth a little defence each over the turns left)."""
+    v = seat_value(st, seat)
+    s = st.seats[seat]
+    if s.active:
+        v += active_tokens(st, seat) * HAND_DEFENCE * horizon(turns_left(st, seat))
+    return v
+
+
 def rewards(st: State) -> list[float]:
     """Per-seat reward in [0, 1]: a win (shared wins count), plus a squashed score margin."""
     n = len(st.seats)
@@ -51,7 +80,7 @@ def rewards(st: State) -> list[float]:
         scores = [float(x) for x in st.result["scores"]]
         winners = set(st.result["winners"])
     else:
-        scores = [seat_value(st, i) for i in range(n)]
+        scores = [leaf_value(st, i) for i in range(n)]
         best = max(scores)
         winners = {i for i in range(n) if scores[i] == best}
     out = []
@@ -60,6 +89,58 @@ def rewards(st: State) -> list[float]:
         margin = 1 / (1 + math.exp(-(scores[i] - other) / MARGIN_SCALE))
         out.append(WIN_WEIGHT * (i in winners) + (1 - WIN_WEIGHT) * margin)
     return out
+
+
+# Conquest cost (tokens a region) in the rollouts' decline model. With the turn not played out and no
+# race or power bonus counted, this makes the rollouts readier to decline than greedy (a race is kept
+# early only with about 8 spare tokens); 2.0 with the bonuses counted agrees with
+# `greedy.should_decline` on the tests' positions but measured weaker (docs/bots.md).
+ROLLOUT_COST = 3.0
+_PLAN_CACHE: dict[tuple[Any, ...], float] = {}
+
+
+def _plan(
+    t: int, regions: float, tokens: float, bonus: float, declined: float, fresh: int, opp: int
+) -> float:
+    key = (t, round(regions, 1), round(tokens, 1), bonus, round(declined, 1), fresh, opp)
+    v = _PLAN_CACHE.get(key)
+    if v is None:
+        if len(_PLAN_CACHE) > 50000:
+            _PLAN_CACHE.clear()
+        v = _PLAN_CACHE[key] = plan_income(t, regions, tokens, bonus, ROLLOUT_COST, declined, fresh, opp)
+    return v
+
+
+def rollout_decline(st: State, seat: int) -> bool:
+    """A cheap stand-in for `greedy.should_decline` in rollouts: the same model of the turns left,
+    fed with the position as it stands (no played-out turn; conquests at `ROLLOUT_COST`)."""
+    t = turns_left(st, seat)
+    if t <= 1:
+        return False
+    combos = fresh_combos(st, seat)
+    if not combos:
+        return False
+    s = st.seats[seat]
+    regions = st.occupied_mask(s.active).bit_count() if s.active else 0
+    if regions == 0:
+        return False
+    tokens = active_tokens(st, seat)
+    declined = st.occupied_mask(s.declined).bit_count() if s.declined else 0
+    opp = len(opponents(st, seat))
+    fresh = max(n for n, _ in combos)
+    grown = regions + max(0, tokens - regions) / ROLLOUT_COST
+    v_exp = grown + declined + _plan(t - 1, grown, tokens, 0.0, declined, fresh, opp)
+    v_dec = regions + max(c + _plan(t - 1, 0.0, 0.0, 0.0, regions, n, opp) for n, c in combos)
+    return v_dec > v_exp + 1.0
+
+
+def rollout_action(st: State, rng: random.Random) -> Action:
+    """The rollout policy: `greedy.light_action`, with declines judged by `rollout_decline`."""
+    if st.phase == START and not st.pending:
+        legal = legal_actions(st)
+        if Action(DECLINE) in legal and Action(EXPAND) in legal:
+            return Action(DECLINE) if rollout_decline(st, st.acting_seat) else Action(EXPAND)
+    return light_action(st, rng)
 
 
 def _forced(st: State) -> bool:
@@ -77,6 +158,7 @@ class MctsBot(Bot):
         exploration: float = 0.7,
         rollout_rounds: int = 3,
         root_width: int = 8,
+        greedy_bias: float = 2.0,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -84,18 +166,31 @@ class MctsBot(Bot):
         self.c = exploration
         self.rollout_rounds = rollout_rounds
         self.root_width = root_width
+        self.bias = greedy_bias
         self.last_iterations = 0
+        self._greedy = GreedyBot()
+        self._prior: Action | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
+        # The time budget covers the whole decision, greedy's prior and the candidate set included.
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         det = Determinizer(view, self._game())
         first = det.sample(rng)
         if _forced(first):
             return deploy_action(first, legal)
         root = Node(-1)
         allowed = set(self._candidates(first, legal))
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        self._prior = None
+        if self.bias > 0:
+            try:
+                self._prior = self._greedy.decide(first.clone(), legal, rng)
+            except Exception:  # a determinisation greedy cannot judge: search without a prior
+                self._prior = None
+            if self._prior is not None:
+                allowed.add(self._prior)
         it = 0
         while True:
             if deadline is not None:
@@ -134,6 +229,11 @@ class MctsBot(Bot):
         """UCT with availability counts in place of the parent's visits (ISMCTS)."""
         return child.total / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
 
+    def _root_ucb(self, a: Action, child: Node) -> float:
+        """UCT plus a progressive bias towards greedy's own choice, fading as it is visited."""
+        u = self._ucb(child)
+        return u + self.bias / (child.visits + 1) if a == self._prior else u
+
     def _iterate(self, root: Node, st: State, allowed: set[Action], rng: random.Random) -> None:
         node = root
         path: list[Node] = [root]
@@ -161,14 +261,17 @@ class MctsBot(Bot):
                 child.avail = 1
                 expanded = True
             else:
-                a = max(legal, key=lambda x: self._ucb(node.children[x]))
+                if node is root:
+                    a = max(legal, key=lambda x: self._root_ucb(x, node.children[x]))
+                else:
+                    a = max(legal, key=lambda x: self._ucb(node.children[x]))
                 child = node.children[a]
             apply_unchecked(st, a)
             node = child
             path.append(node)
         limit = start_round + self.rollout_rounds
         while st.phase != OVER and st.round < limit:
-            apply_unchecked(st, light_action(st, rng))
+            apply_unchecked(st, rollout_action(st, rng))
         r = rewards(st)
         for nd in path:
             nd.visits += 1
