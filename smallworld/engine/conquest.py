@@ -18,6 +18,7 @@ class Attack:
         "extra",
         "first",
         "minimum",
+        "optional",
         "own",
         "race",
         "reducers",
@@ -37,12 +38,21 @@ class Attack:
         self.units: list[Unit] = st.units(seat)
         self.reducers = [u for u in self.units if game.overrides(u, "cost_reduction")]
         self.waivers = [u for u in self.units if game.overrides(u, "waives_travel")]
+        self.optional = [u for u in self.units if game.overrides(u, "conquest_options")]
         self.minimum = max((u.min_per_region for u in self.units), default=1)
         extra = 0
         for u in self.units:
             if game.overrides(u, "extra_targets"):
                 extra |= u.extra_targets(st, seat, self.first)
         self.extra = extra
+
+
+def options(st: State, att: Attack, region: int) -> list[str | None]:
+    """The ways `region` may be attacked: plainly (None), or with a named option (Frostmourne, ...)."""
+    out: list[str | None] = [None]
+    for u in att.optional:
+        out.extend(u.conquest_options(st, att.seat, region))
+    return out
 
 
 def targets(st: State, att: Attack) -> int:

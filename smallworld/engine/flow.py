@@ -60,16 +60,12 @@ def _conquer_actions(st: State) -> list[Action]:
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
         game = st.game
-        optional = [u for u in att.units if game.overrides(u, "conquest_options")]
         coins = s.coins
         max_short = game.options.max_final_shortfall
         cost = conquest.cost
         defended = conquest.defended_mask(st, seat)
         for r in bits(conquest.targets(st, att)):
-            options: list[str | None] = [None]
-            for u in optional:
-                options.extend(u.conquest_options(st, seat, r))
-            for opt in options:
+            for opt in conquest.options(st, att, r):
                 c = cost(st, att, r, opt)
                 if c > hand and (c - hand > max_short or hand < att.minimum):
                     continue

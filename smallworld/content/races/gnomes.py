@@ -56,19 +56,13 @@ class Gnomes(Unit):
         att = conquest.Attack(st, seat)
         if available(st, seat) < max(1, att.minimum):
             return ()
-        game = st.game
-        optional = [u for u in att.units if game.overrides(u, "conquest_options")]
-        m = game.map
+        m = st.game.map
         out = []
         for r in bits(m.all_mask & ~m.water & ~att.own & ~st.immune):
-            options: list[str | None] = [None]
-            for u in optional:
-                options.extend(u.conquest_options(st, seat, r))
-            for opt in options:
-                # The cost is only known after the die, so any target may be declared; only the
-                # payments due at declaration must be affordable (§6.7).
-                if conquest.can_pay(st, seat, r):
-                    out.append(Action(AIRBORNE, r, opt))
+            # The cost is only known after the die, so any target may be declared; only the
+            # payments due at declaration must be affordable (§6.7).
+            if conquest.can_pay(st, seat, r):
+                out.extend(Action(AIRBORNE, r, opt) for opt in conquest.options(st, att, r))
         return out
 
     def apply_action(self, st: State, action: Action) -> None:

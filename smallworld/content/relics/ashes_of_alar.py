@@ -68,16 +68,12 @@ class Ashes(Unit):
         reach = m.all_mask & ~att.own & ~st.immune
         if not _swims(st, seat, att):
             reach &= ~m.water
-        optional = [u for u in att.units if game.overrides(u, "conquest_options")]
         max_short = game.options.max_final_shortfall
         out = []
         for r in bits(reach):
             if not conquest.can_pay(st, seat, r):
                 continue
-            options: list[str | None] = [None]
-            for u in optional:
-                options.extend(u.conquest_options(st, seat, r))
-            for opt in options:
+            for opt in conquest.options(st, att, r):
                 c = conquest.cost(st, att, r, opt)
                 if c <= hand:
                     out.append(Action(ASHES, r, opt))
