@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from smallworld import scenario
 from smallworld.engine import Action, Game, Settings, State
 from smallworld.engine.invariants import check_invariants
 
@@ -22,7 +24,14 @@ def tiny_side(sid: str = "T", size: str = "S") -> dict[str, Any]:
     return {"id": sid, "size": size, "regions": regions}
 
 
-def play_random(settings: Settings, choice_seed: int, check: bool = False) -> tuple[State, list[Action]]:
+def play_random(
+    settings: Settings,
+    choice_seed: int,
+    check: bool = False,
+    each: Callable[[State], None] | None = None,
+) -> tuple[State, list[Action]]:
+    """A complete game by uniformly random legal moves; `check` runs the engine's invariants and
+    `each` a test's own checks after every action."""
     st = Game(settings).new_initial_state()
     rnd = random.Random(choice_seed)
     log: list[Action] = []
@@ -33,4 +42,18 @@ def play_random(settings: Settings, choice_seed: int, check: bool = False) -> tu
         log.append(a)
         if check:
             check_invariants(st)
+        if each is not None:
+            each(st)
     return st, log
+
+
+def apply_texts(st: State, actions: list[str]) -> State:
+    """Apply actions written as text (`conquer T:3`), as position files do."""
+    for text in actions:
+        st.apply(scenario.to_action(st, text))
+    return st
+
+
+def play_file(data: dict[str, Any], actions: list[str]) -> State:
+    """Build a position file's position and apply text actions to it."""
+    return apply_texts(scenario.build(data), actions)

@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 from typing import Any, ClassVar
 
+from support import apply_texts
+
 from smallworld import scenario
 from smallworld.content import registry
 from smallworld.content.races import draenei, night_elves
@@ -27,12 +29,6 @@ FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races"
 
 def _data(race: str, name: str) -> dict[str, Any]:
     return scenario.load(FILES / race / f"{name}.json")
-
-
-def _play(st: State, actions: list[str]) -> State:
-    for text in actions:
-        st.apply(scenario.to_action(st, text))
-    return st
 
 
 # --- Draenei: Holy Light (§8.2, §6.9, AMB-12) ----------------------------------------------------
@@ -113,9 +109,9 @@ def test_holy_light_not_used_up_by_another_exception() -> None:
     st = state_from_json(game, data["position"])
     tray = st.tray["draenei"]
     _FirstLossShield.calls.clear()
-    _play(st, ["conquer T:2"])
+    apply_texts(st, ["conquer T:2"])
     assert st.turn.data.get("shield") and not st.turn.data.get(draenei.USED)
-    _play(st, ["conquer T:4"])
+    apply_texts(st, ["conquer T:4"])
     assert st.turn.data.get(draenei.USED)
     assert st.tray["draenei"] == tray and st.seats[1].hand == 2
     assert len(_FirstLossShield.calls) == 2  # asked before Holy Light both times
@@ -136,7 +132,7 @@ def test_wisp_wall_supply_returns_when_removed() -> None:
     """§8.11, §1.1: a Wall removed by a conquest goes back to the box and can be placed again."""
     st = scenario.build(_data("night_elves", "wisp_wall_defends_then_is_removed"))
     assert st.supply["wisp_wall"] == 7
-    _play(st, ["conquer T:2"])
+    apply_texts(st, ["conquer T:2"])
     assert st.supply["wisp_wall"] == 8
 
 

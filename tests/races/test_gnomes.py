@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import play_file
 
 from smallworld import scenario
 from smallworld.content.races import gnomes
-from smallworld.engine import Game, IllegalActionError, Settings, State, view_for
+from smallworld.engine import Game, IllegalActionError, Settings, view_for
 from smallworld.engine.board_map import bits
 from smallworld.engine.invariants import check_invariants
 
@@ -25,16 +26,9 @@ def _data(name: str) -> dict[str, Any]:
     return scenario.load(FILES / f"{name}.json")
 
 
-def _play(data: dict[str, Any], actions: list[str]) -> State:
-    st = scenario.build(data)
-    for text in actions:
-        st.apply(scenario.to_action(st, text))
-    return st
-
-
 def test_targets_every_land_region_of_every_board() -> None:
     """§8.6: any region on any board, except Seas/Lakes, immune regions and the Gnomes' own."""
-    st = _play(_data("other_island"), [])
+    st = play_file(_data("other_island"), [])
     m = st.game.map
     own = st.occupied_mask("gnomes")
     want = {r for r in range(m.n) if not (m.water >> r) & 1 and not (own >> r) & 1}
@@ -47,7 +41,7 @@ def test_targets_every_land_region_of_every_board() -> None:
 
 def test_rolls_are_public() -> None:
     """§8.6: the free roll and the second roll are recorded for every seat to see."""
-    st = _play(_data("final_second_die_wins"), ["airborne T:3"])
+    st = play_file(_data("final_second_die_wins"), ["airborne T:3"])
     first = [e for e in st.events if e["type"] == gnomes.AIRBORNE]
     assert first and first[0]["roll"] == 1 and first[0]["reduced"] == 5
     st.apply(scenario.to_action(st, gnomes.FINAL))
@@ -60,7 +54,7 @@ def test_rolls_are_public() -> None:
 
 def test_prompt_goes_to_the_gnome_player_only() -> None:
     """§8.6: the final-or-cancel choice is the Gnome player's; the others see the roll, not the prompt."""
-    st = _play(_data("short_asks_final_or_cancel"), ["airborne T:3"])
+    st = play_file(_data("short_asks_final_or_cancel"), ["airborne T:3"])
     assert st.acting_seat == 0 and st.pending[0]["unit"] == "gnomes"
     assert view_for(st, 0)["pending"] and not view_for(st, 1)["pending"]
     assert view_for(st, 1)["turn"]["data"][gnomes.AIRBORNE]["outcome"] == "pending"
@@ -68,7 +62,7 @@ def test_prompt_goes_to_the_gnome_player_only() -> None:
 
 def test_copy_does_not_share_the_record() -> None:
     """§8.6: answering the prompt in a copy leaves the original's record as it was."""
-    st = _play(_data("short_asks_final_or_cancel"), ["airborne T:3"])
+    st = play_file(_data("short_asks_final_or_cancel"), ["airborne T:3"])
     before = st.to_json()
     copy = st.clone()
     copy.apply(scenario.to_action(copy, gnomes.CANCEL))
@@ -78,7 +72,7 @@ def test_copy_does_not_share_the_record() -> None:
 
 def test_second_assault_rejected() -> None:
     """§8.6: once per turn, also after a successful assault; the state is left untouched."""
-    st = _play(_data("first_conquest_inland"), ["airborne T:4"])
+    st = play_file(_data("first_conquest_inland"), ["airborne T:4"])
     before = st.to_json()
     with pytest.raises(IllegalActionError):
         st.apply(scenario.to_action(st, "airborne T:7"))

@@ -12,9 +12,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from support import play_file
+
 from smallworld import scenario
 from smallworld.content.races import goblins
-from smallworld.engine import Game, Settings, State, view_for
+from smallworld.engine import Game, Settings, view_for
 from smallworld.engine.invariants import check_invariants
 from smallworld.engine.record import Record
 from smallworld.engine.serialize import state_from_json
@@ -26,25 +28,18 @@ def _data(name: str) -> dict[str, Any]:
     return scenario.load(FILES / f"{name}.json")
 
 
-def _play(data: dict[str, Any], actions: list[str]) -> State:
-    st = scenario.build(data)
-    for text in actions:
-        st.apply(scenario.to_action(st, text))
-    return st
-
-
 def test_pick_shuffles_six_exploding_and_six_duds() -> None:
     """§8.7, AMB-13: all 12 bombs, 6 of each kind, shuffled by the game's seeded generator."""
     data = _data("pick_gathers_all_twelve")
-    st = _play(data, ["pick 0"])
+    st = play_file(data, ["pick 0"])
     stack = st.seats[0].ext[goblins.STACK]
     assert Counter(stack) == {goblins.EXPLODING: 6, goblins.DUD: 6}
     assert st.supply[goblins.BOMB] == 12  # the bomb that lay on the boards went back to the box
-    assert _play(data, ["pick 0"]).seats[0].ext[goblins.STACK] == stack  # same seed, same stack
+    assert play_file(data, ["pick 0"]).seats[0].ext[goblins.STACK] == stack  # same seed, same stack
     orders = set()
     for state in ("1", "2", "3", "4"):
         other = dict(data, position={**data["position"], "rng": state})
-        orders.add(tuple(_play(other, ["pick 0"]).seats[0].ext[goblins.STACK]))
+        orders.add(tuple(play_file(other, ["pick 0"]).seats[0].ext[goblins.STACK]))
     assert len(orders) > 1, "the order comes from the generator, not a fixed list"
 
 
@@ -59,7 +54,7 @@ def test_bomb_piece_is_no_defence_and_stays() -> None:
 
 def test_views_hide_kinds_from_every_seat() -> None:
     """§8.7: face down and unseen, by the Goblin player too; only counts and places are shown."""
-    st = _play(_data("place_from_top_then_stop"), ["end", "bomb G:3"])
+    st = play_file(_data("place_from_top_then_stop"), ["end", "bomb G:3"])
     assert st.pending, "the prompt stays open while another target remains"
     full = st.to_json()
     assert full["seats"][0]["ext"][goblins.PLACED] == {"G:3": goblins.DUD}
@@ -76,7 +71,7 @@ def test_views_hide_kinds_from_every_seat() -> None:
 
 def test_copies_and_json_keep_bomb_data_apart() -> None:
     """§8.7: the stack and the placed bombs live in the state; a copy never shares them."""
-    st = _play(_data("place_from_top_then_stop"), ["end"])
+    st = play_file(_data("place_from_top_then_stop"), ["end"])
     before = st.to_json()
     copy = st.clone()
     copy.apply(scenario.to_action(copy, "bomb G:2"))
@@ -90,14 +85,14 @@ def test_no_prompt_without_bombs_left() -> None:
     """§8.7: once the stack is empty, no more bombs: the turn ends without asking."""
     data = _data("place_from_top_then_stop")
     data["position"]["seats"][0]["ext"] = {goblins.STACK: [], goblins.PLACED: {}}
-    st = _play(data, ["end"])
+    st = play_file(data, ["end"])
     assert not st.pending
     assert st.turn_seat == 1
 
 
 def test_resolution_records_public_events() -> None:
     """§8.7: revealed outcomes are public, in the turn data and the last action's events."""
-    st = _play(_data("explosion_active_region"), ["end", "deploy G:2 all"])
+    st = play_file(_data("explosion_active_region"), ["end", "deploy G:2 all"])
     bombs = [e for e in st.events if e["type"] == "bomb"]
     assert bombs == [
         {"type": "bomb", "seat": 0, "region": st.game.map.index("G:2"), "result": "exploding",
@@ -109,7 +104,7 @@ def test_resolution_records_public_events() -> None:
 
 def test_returned_bomb_kind_is_not_recorded() -> None:
     """§8.7: a bomb that goes back to the stack is not revealed, so nothing says what it was."""
-    st = _play(_data("empty_region_back_on_top"), ["abandon G:2", "end", "deploy G:5 all"])
+    st = play_file(_data("empty_region_back_on_top"), ["abandon G:2", "end", "deploy G:5 all"])
     text = json.dumps({"data": st.turn.data, "events": st.events})
     assert "returned" in text
     assert goblins.EXPLODING not in text and goblins.DUD not in text
