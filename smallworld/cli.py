@@ -89,14 +89,14 @@ def _scenario_run(args: argparse.Namespace) -> int:
 
 
 def _content(args: argparse.Namespace) -> int:
-    from smallworld.content import registry
+    from smallworld.engine.edition import get_edition
 
     over = (_overrides(args) or {}).get("values", {})
-
-    relics = registry.relics().values()
+    ed = get_edition("warcraft")
+    relics = ed.relics.values()
     data: dict[str, Any] = {
-        "races": [e.to_json() for e in registry.races().values()],
-        "powers": [e.to_json() for e in registry.powers().values()],
+        "races": [e.to_json() for e in ed.races.values()],
+        "powers": [e.to_json() for e in ed.powers.values()],
         # §10: the 12 markers, split by the icon on their face (§10.1)
         "artifacts": [e.to_json() for e in relics if e.group == "artifact"],
         "places": [e.to_json() for e in relics if e.group == "place"],

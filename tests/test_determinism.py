@@ -36,7 +36,7 @@ def test_setup_follows_the_player_count() -> None:
         assert len(st.row) == 6 and all(c[2] == 0 for c in st.row)
         assert len(st.race_stack) == 16 - 6 and len(st.power_stack) == 20 - 6
         assert [s.coins for s in st.seats] == [5] * players
-        assert st.occupied_mask("murlocs") == game.map.murloc_start
+        assert st.occupied_mask("murlocs") == game.map.feature("Murloc")
         assert st.phase == "pick" and st.round == 1
 
 

@@ -251,11 +251,12 @@ def test_rules_in_scope_are_cited() -> None:
 def test_every_unit_has_its_scenarios() -> None:
     """Every race, power and marker has its own folder of position files: at least 5 per race and
     4 per power on average, and at least 3 for each unit."""
-    from smallworld.content import registry
+    from smallworld.engine.edition import get_edition
+
+    ed = get_edition("warcraft")
 
     counts = {}
-    for group, entries in (("races", registry.races()), ("powers", registry.powers()),
-                           ("relics", registry.relics())):
+    for group, entries in (("races", ed.races), ("powers", ed.powers), ("relics", ed.relics)):
         for uid in entries:
             counts[(group, uid)] = len(list((SCENARIOS / group / uid).glob("*.json")))
     thin = [f"{g}/{u}: {n}" for (g, u), n in counts.items() if n < 3]

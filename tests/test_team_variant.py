@@ -15,13 +15,13 @@ from support import play_random, tiny_side
 
 from smallworld import cli
 from smallworld.bench import bench
+from smallworld.editions.warcraft.team import FACTIONS, Team, faction_scores, seat_factions
 from smallworld.engine import Action, Game, IllegalActionError, PositionError, Settings, State, view_for
 from smallworld.engine.actions import END
+from smallworld.engine.edition import get_edition
 from smallworld.engine.invariants import check_invariants
 from smallworld.engine.record import Record
 from smallworld.engine.serialize import state_from_json
-from smallworld.engine.variants import VARIANTS
-from smallworld.engine.variants.team import FACTIONS, Team, faction_scores, seat_factions
 from smallworld.tui import run_play
 
 ALLIANCE_RACES = {"draenei", "dwarves", "gnomes", "humans", "night_elves", "worgen"}
@@ -101,8 +101,9 @@ def test_alliance_1_plays_first_and_every_seat_sees_the_factions(players: int) -
 
 
 def test_team_is_a_registered_variant_and_a_cli_choice() -> None:
-    assert VARIANTS["team"] is Team
-    assert set(cli.VARIANT_CHOICES) == set(VARIANTS)
+    variants = get_edition("warcraft").variants
+    assert isinstance(variants["team"], Team)
+    assert set(cli.VARIANT_CHOICES) == set(variants)
     assert Settings.from_json({"players": 4, "variant": "team"}).to_json()["variant"] == "team"
 
 

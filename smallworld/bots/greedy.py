@@ -30,7 +30,6 @@ from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 from smallworld.engine.state import PICK as P_PICK
-from smallworld.engine.variants.team import seat_factions
 
 CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, END, DEPLOY})
 # A region held now is worth its income over the turns left, discounted because races erode.
@@ -56,11 +55,8 @@ def horizon(t: int) -> float:
 
 
 def opponents(st: State, seat: int) -> list[int]:
-    n = len(st.seats)
-    if st.game.variant.id == "team":
-        f = seat_factions(n)
-        return [i for i in range(n) if f[i] != f[seat]]
-    return [i for i in range(n) if i != seat]
+    teams = st.game.variant.teams(len(st.seats))
+    return [i for i, t in enumerate(teams) if t != teams[seat]]
 
 
 def seat_value(st: State, seat: int) -> float:
@@ -119,7 +115,7 @@ def threat(st: State, seat: int) -> dict[int, float]:
         out[r] = (
             (adj & enemy_active).bit_count() * 1.0
             + (adj & occupied & ~enemy_active).bit_count() * 0.3
-            + (0.6 if m.is_entry[r] else 0.0)
+            + (0.6 if (st.game.reach_mask >> r) & 1 else 0.0)
             + 0.1
         )
     return out
@@ -278,7 +274,7 @@ def light_action(st: State, rng: random.Random) -> Action:
         best: Action | None = None
         best_cost = 1 << 30
         tokens, defense = st.tokens, st.defense
-        mountain = st.game.map.is_mountain
+        mountain = st.game.map.defence
         finals = []
         for a in legal:
             if a.kind == CONQUER and a.region is not None:

@@ -5,10 +5,10 @@ Region sets are ints used as bitmasks (bit i = region i): cheap to combine, copy
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from smallworld.boards.model import WATER, BoardSide
+from smallworld.boards.model import BoardSide
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -35,9 +35,18 @@ class MapRegion:
 
 
 class Map:
-    """Static facts about the regions of one game, with precomputed masks."""
+    """Static facts about the regions of one game, with precomputed masks.
 
-    def __init__(self, sides: Sequence[BoardSide]) -> None:
+    Terrains and features are open sets (each edition names its own): `terrain_mask[t]` and
+    `features[f]` give the regions of each; `water` are the terrains no race stands on without a
+    rule of its own, and `defence[r]` what the region's terrain adds to a conquest cost."""
+
+    def __init__(
+        self,
+        sides: Sequence[BoardSide],
+        water: frozenset[str] = frozenset(),
+        terrain_defence: Mapping[str, int] | None = None,
+    ) -> None:
         self.sides = tuple(sides)
         regions: list[MapRegion] = []
         index_of: dict[tuple[int, int], int] = {}
@@ -54,6 +63,8 @@ class Map:
             for r in side.regions:
                 i = index_of[(b, r.id)]
                 for other in r.adjacent:
+                    if (b, other) not in index_of:
+                        raise KeyError(f"region {side.id}:{r.id} names a neighbour {other} that is not there")
                     adj[i] |= 1 << index_of[(b, other)]
         self.adj = tuple(adj)
         self.refs = {reg.ref: reg.index for reg in regions}
@@ -61,21 +72,22 @@ class Map:
         if len(self.sides) == 1:
             self.refs.update({str(reg.local_id): reg.index for reg in regions})
 
-        def mask(pred: object) -> int:
-            return sum(1 << reg.index for reg in regions if pred(reg))  # type: ignore[operator]
+        def mask(pred: Callable[[MapRegion], bool]) -> int:
+            return sum(1 << reg.index for reg in regions if pred(reg))
 
         self.all_mask = (1 << self.n) - 1
-        self.water = mask(lambda g: g.terrain in WATER)
-        self.entry = mask(lambda g: "Entry" in g.features)
-        self.magic = mask(lambda g: "Magic" in g.features)
-        self.cavern = mask(lambda g: "Cavern" in g.features)
-        self.murloc_start = mask(lambda g: "Murloc" in g.features)
-        self.size_icon = mask(lambda g: "Size" in g.features)
-        self.mountain = mask(lambda g: g.terrain == "Mountain")
-        self.terrain_mask = {t: mask(lambda g, t=t: g.terrain == t) for t in {g.terrain for g in regions}}
+        self.water = mask(lambda g: g.terrain in water)
+        terrains = sorted({g.terrain for g in regions})
+        self.terrain_mask = {t: mask(lambda g, t=t: g.terrain == t) for t in terrains}
+        names = sorted({f for g in regions for f in g.features})
+        self.features: dict[str, int] = {f: mask(lambda g, f=f: f in g.features) for f in names}
         self.board_mask = tuple(mask(lambda g, b=b: g.board == b) for b in range(len(self.sides)))
-        self.is_mountain = tuple(g.terrain == "Mountain" for g in regions)
-        self.is_entry = tuple("Entry" in g.features for g in regions)
+        table = terrain_defence or {}
+        self.defence = tuple(table.get(g.terrain, 0) for g in regions)
+
+    def feature(self, name: str) -> int:
+        """The mask of the regions with this feature (0 when no region of this map has it)."""
+        return self.features.get(name, 0)
 
     def ref(self, index: int) -> str:
         return self.regions[index].ref

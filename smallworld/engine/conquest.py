@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.hooks import ConquestInfo, Unit
 from smallworld.engine.setup import return_banner
 from smallworld.engine.state import State
@@ -57,23 +56,21 @@ def options(st: State, att: Attack, region: int) -> list[str | None]:
 
 def targets(st: State, att: Attack) -> int:
     """Mask of the regions the seat may attack now (§6.5)."""
-    m = st.game.map
-    normal = m.entry if att.first else (att.adjacent | m.entry)
-    return ((normal & ~m.water) | att.extra) & ~att.own & ~st.immune
+    game = st.game
+    normal = game.first_mask if att.first else (att.adjacent | game.reach_mask)
+    return ((normal & ~game.map.water) | att.extra) & ~att.own & ~st.immune
 
 
 def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
     """Tokens the attacker must place to take `region` (§6.6)."""
-    m = st.game.map
-    c = 2 + st.tokens[region] + st.defense[region]
-    if m.is_mountain[region]:
-        c += 1
-    if m.is_entry[region] and not (att.adjacent >> region) & 1:
+    game = st.game
+    c = 2 + st.tokens[region] + st.defense[region] + game.map.defence[region]
+    if (game.travel_mask >> region) & 1 and not (att.adjacent >> region) & 1:
         for u in att.waivers:
             if u.waives_travel(st, att.seat, region, att.first):
                 break
         else:
-            c += 1
+            c += game.travel_cost
     if att.reducers:
         red = 0
         for u in att.reducers:
@@ -208,8 +205,8 @@ def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -
     if race is None:
         st.clear_pieces(region, "removed_on_conquest")
         return info
-    if race == MURLOCS:
-        st.set_region(region, None, 0)  # Murlocs never come back (§6.9)
+    if race == st.game.natives:
+        st.set_region(region, None, 0)  # natives never come back (§6.9)
         info.lost = n
     elif owner is not None and st.seats[owner].active == race:
         seat = st.seats[owner]
@@ -282,7 +279,8 @@ def finish(st: State, seat: int, info: ConquestInfo) -> None:
     turn = st.turn
     turn.conquests += 1
     d = info.defender_race
-    if d is not None and d != MURLOCS and (not info.own_declined or st.game.options.own_decline_bonus):
+    own_ok = not info.own_declined or st.game.options.own_decline_bonus
+    if d is not None and d != st.game.natives and own_ok:
         turn.took[d] = turn.took.get(d, 0) + 1
     game = st.game
     for u in st.units(seat):

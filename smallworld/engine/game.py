@@ -1,102 +1,125 @@
-"""A Game: the static part of a match (settings, map, content values). States point to it."""
+"""A Game: the static part of a match (edition, settings, map, content values). States point to it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from smallworld.boards.model import BoardSide
-from smallworld.content import registry
 from smallworld.engine.board_map import Map
+from smallworld.engine.edition import Edition, Entry, get_edition
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import Piece, Unit, overrides
-from smallworld.engine.options import ROUNDS, Settings
+from smallworld.engine.options import RuleOptions, Settings, option_specs
 from smallworld.engine.rng import board_draw_rng
-from smallworld.engine.variants import get_variant
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
-ALLIANCE, HORDE, NEUTRAL = "Alliance", "Horde", "Neutral"
-OPPOSED = {ALLIANCE: HORDE, HORDE: ALLIANCE}
 
-
-def _resolve_sides(settings: Settings) -> list[BoardSide]:
-    from smallworld.boards import loader
+def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     from smallworld.boards.errors import BoardFormatError
 
     if settings.boards is None:
-        ids = draw_sides(settings.players, board_draw_rng(settings.seed).randbelow)
-        return [loader.load_side(i) for i in ids]
+        ids = edition.boards.draw(settings.players, board_draw_rng(settings.seed).randbelow)
+        return [edition.boards.side(i) for i in ids]
     sides = []
     for i, b in enumerate(settings.boards):
         try:
-            sides.append(loader.load_side(b) if isinstance(b, str) else BoardSide.from_json(b))
+            side = edition.boards.side(b) if isinstance(b, str) else BoardSide.from_json(b)
         except KeyError as e:
             raise PositionError(f"settings.boards[{i}]", str(e).strip("'\"")) from None
         except BoardFormatError as e:
             raise PositionError(f"settings.boards[{i}]", str(e)) from None
+        for r in side.regions:
+            if edition.terrains and r.terrain not in edition.terrains:
+                raise PositionError(
+                    f"settings.boards[{i}]",
+                    f"region {r.id}: terrain {r.terrain!r} is not one of {list(edition.terrains)}",
+                )
+            unknown = sorted(r.features - set(edition.features)) if edition.features else []
+            if unknown:
+                raise PositionError(
+                    f"settings.boards[{i}]",
+                    f"region {r.id}: features {unknown} are not {edition.name}'s {list(edition.features)}",
+                )
+        sides.append(side)
     ids = [s.id for s in sides]
     if len(set(ids)) != len(ids):
         raise PositionError("settings.boards", "a side appears twice")
     return sides
 
 
-def draw_sides(players: int, randbelow: Any) -> list[str]:
-    from smallworld.boards import setup
-
-    return setup.draw_sides(players, randbelow)
-
-
 class Game:
     """Settings plus everything derived from them once: map, units, values, piece kinds."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, edition: Edition | None = None) -> None:
         self.settings = settings
+        self.edition = edition if edition is not None else get_edition(settings.edition)
+        ed = self.edition
+        if settings.players not in ed.rounds:
+            raise PositionError("settings.players", f"must be one of {sorted(ed.rounds)}")
         self.players = settings.players
-        self.rounds = ROUNDS[settings.players]
-        self.options = settings.options
-        self.variant = get_variant(settings.variant)
+        self.rounds = ed.rounds[settings.players]
+        self.options = RuleOptions(option_specs(ed), settings.options)
+        self.variant = ed.variant(settings.variant)
         self.variant.validate(settings.players)
-        self.map = Map(_resolve_sides(settings))
-        races, powers = registry.races(), registry.powers()
+        try:
+            self.map = Map(_resolve_sides(ed, settings), ed.water, ed.terrain_defence)
+        except KeyError as e:
+            raise PositionError("settings.boards", str(e).strip("'\"")) from None
+        rule = ed.entry_rule
+        m = self.map
+        # How races reach the map and regions they are not next to (the edition's entry rule).
+        self.first_mask = m.feature(rule.first)
+        self.reach_mask = m.feature(rule.reach) if rule.reach else 0
+        self.travel_mask = m.feature(rule.travel) if rule.travel else 0
+        self.travel_cost = rule.travel_cost
+        self.natives: str | None = ed.natives.id if ed.natives is not None else None
+        races, powers = ed.races, ed.powers
         pool_r = settings.races if settings.races is not None else tuple(races)
         pool_p = settings.powers if settings.powers is not None else tuple(powers)
         for key, pool, known in (("races", pool_r, races), ("powers", pool_p, powers)):
             for x in pool:
                 if x not in known:
                     raise PositionError(f"settings.{key}", f"unknown id {x!r}")
+            if len(set(pool)) != len(pool):
+                raise PositionError(f"settings.{key}", "an id is listed twice")
         self.race_pool = pool_r
         self.power_pool = pool_p
         self.race_value = {r: races[r].value for r in races}
         self.power_value = {p: powers[p].value for p in powers}
         self.faction: dict[str, str | None] = {r: races[r].faction for r in races}
         self.tray_size = {r: races[r].tray or 0 for r in races}
-        self.tray_size[registry.MURLOCS] = registry.MURLOC_SUPPLY
-        self.faction[registry.MURLOCS] = None
+        if ed.natives is not None:
+            self.tray_size[ed.natives.id] = ed.natives.supply
+            self.faction[ed.natives.id] = None
         self._apply_values(settings.values)
-        self.units: dict[str, Unit] = {r: e.unit for r, e in races.items()}
-        self.units.update({p: e.unit for p, e in powers.items()})
-        self.relics = registry.relics()
-        self.units.update({m: e.unit for m, e in self.relics.items()})
-        self.pieces: dict[str, Piece] = registry.pieces()
+        self.units: dict[str, Unit] = dict(ed.units)
+        self.relics: dict[str, Entry] = ed.relics
+        self.pieces: dict[str, Piece] = ed.pieces
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
-        self._hooked: dict[str, frozenset[str]] = {}
+        self._hooked: dict[str, frozenset[str]] = ed.hooked
 
     def _apply_values(self, values: dict[str, Any]) -> None:
+        factions = self.edition.factions
         for key, table in (("races", self.race_value), ("powers", self.power_value)):
-            for uid, over in (values.get(key) or {}).items():
+            over_all = values.get(key) or {}
+            if not isinstance(over_all, dict):
+                raise PositionError(f"settings.values.{key}", "must map ids to objects")
+            for uid, over in over_all.items():
                 if uid not in table:
                     raise PositionError(f"settings.values.{key}.{uid}", "unknown id")
                 if not isinstance(over, dict):
                     raise PositionError(f"settings.values.{key}.{uid}", "must be an object")
                 for field, v in over.items():
                     where = f"settings.values.{key}.{uid}.{field}"
-                    if field == "value" and isinstance(v, int) and 0 <= v <= 20:
+                    good_int = isinstance(v, int) and not isinstance(v, bool)
+                    if field == "value" and good_int and 0 <= v <= 20:
                         table[uid] = v
-                    elif field == "faction" and key == "races" and v in (ALLIANCE, HORDE, NEUTRAL):
+                    elif field == "faction" and key == "races" and factions and v in factions:
                         self.faction[uid] = v
-                    elif field == "tray" and key == "races" and isinstance(v, int) and v >= 1:
+                    elif field == "tray" and key == "races" and good_int and 1 <= v <= 100:
                         self.tray_size[uid] = v
                     else:
                         raise PositionError(where, "not an overridable field or a bad value")
@@ -104,14 +127,13 @@ class Game:
     def set_unit(self, uid: str, unit: Unit) -> None:
         """Play `uid` with another unit (a variant rule, a test double); hook lookups start afresh."""
         self.units[uid] = unit
-        self._hooked.clear()
+        self._hooked = {
+            hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
+        }
 
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""
-        ids = self._hooked.get(hook)
-        if ids is None:
-            ids = self._hooked[hook] = frozenset(u.id for u in self.units.values() if overrides(u, hook))
-        return unit.id in ids
+        return unit.id in self._hooked[hook]
 
     def new_initial_state(self) -> State:
         from smallworld.engine.setup import initial_state

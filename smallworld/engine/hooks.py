@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smallworld.engine.actions import Action
+from smallworld.engine.options import OptionSpec
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -74,6 +75,7 @@ class Unit:
     pieces: ClassVar[tuple[Piece, ...]] = ()  # pieces this unit brings into the game
     action_kinds: ClassVar[frozenset[str]] = frozenset()  # action kinds handled by `apply_action`
     region_args: ClassVar[frozenset[str]] = frozenset()  # kinds whose int arg is a second region
+    options: ClassVar[tuple[OptionSpec, ...]] = ()  # rule options that change this unit's rule
 
     # --- picking and turn flow -------------------------------------------------------------
     def on_pick(self, st: State, seat: int) -> None:
@@ -193,3 +195,9 @@ class Unit:
 
 def overrides(unit: Unit, name: str) -> bool:
     return getattr(type(unit), name) is not getattr(Unit, name)
+
+
+# Every hook a unit may override (the methods of `Unit`): editions build their tables from this.
+HOOK_NAMES: tuple[str, ...] = tuple(
+    name for name, value in vars(Unit).items() if callable(value) and not name.startswith("_")
+)

@@ -7,7 +7,6 @@ every action, and researchers can call it on states their own code builds.
 from __future__ import annotations
 
 from smallworld.engine.board_map import bits
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.state import State
 
 
@@ -21,12 +20,13 @@ def check_invariants(st: State) -> None:
             continue
         on_board[race] = on_board.get(race, 0) + st.tokens[r]
         assert st.tokens[r] >= 1 or st.pieces[r], f"region {r} is held by {race} with nothing in it"
-        assert race == MURLOCS or st.owner_seat(race) is not None, f"{race} in region {r} belongs to nobody"
+        owned = race == game.natives or st.owner_seat(race) is not None
+        assert owned, f"{race} in region {r} belongs to nobody"
         assert (st.race_mask[race] >> r) & 1, "race_mask out of step"
     for race, size in game.tray_size.items():
         hand = sum(s.hand for s in st.seats if s.active == race)
         total = on_board.get(race, 0) + hand + st.tray[race]
-        if race == MURLOCS:
+        if race == game.natives:
             assert total <= size, "more Murlocs than the box holds"
         else:
             assert total == size, f"{race}: {total} tokens accounted for, tray holds {size}"

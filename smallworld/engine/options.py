@@ -1,129 +1,236 @@
-"""Game settings and the named rule options (every `RES` of the rules in scope, §1-§7).
+"""Game settings and the named rule options.
 
-Each option's default is the resolution documented in `warcraft-rules.md`; `OPTION_DOCS` says
-which ambiguity it settles. Settings are plain JSON: `Settings.from_json` names the bad field.
+Every `RES` of the rules with a real alternative is a named option: the engine declares the ones
+of its core rules (`CORE_OPTIONS`), an edition and its units declare their own (`OptionSpec`), and
+each default is the resolution that the rulebook specification documents. Settings are plain
+JSON: `Settings.from_json` names the bad field.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.errors import PositionError
 
-ROUNDS = {2: 10, 3: 10, 4: 9, 5: 8}  # §5
+if TYPE_CHECKING:
+    from smallworld.engine.edition import Edition
+
+DEFAULT_EDITION = "warcraft"
+SEED_BITS = 64  # seeds are 0 .. 2**64 - 1: a server draws 64-bit seeds
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True)
-class RuleOptions:
-    die_faces: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
-    first_player: int | None = None
-    returned_banner: str = "first_empty_slot"
-    max_final_shortfall: int = 3
-    tokenless_active_race: str = "return_and_pick"
-    own_decline_bonus: bool = False
-    tie_break: str = "race_tokens"
-    withdrawn_order: str = "clockwise"
-    chapel_protects: str = "race"
-    portal_pairs: str = "any"
+class OptionSpec:
+    """A named rule option: its default (the documented resolution), its allowed values and what it
+    settles. Declared by the engine, by an edition or by the unit whose rule it changes."""
 
-    @classmethod
-    def from_json(cls, data: Any) -> RuleOptions:
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise PositionError("settings.options", "must be an object")
-        known = {f.name: f for f in fields(cls)}
-        kwargs: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise PositionError(f"settings.options.{key}", f"unknown rule option; known: {sorted(known)}")
-            if key == "die_faces":
-                if (
-                    not isinstance(value, list)
-                    or not value
-                    or any(not isinstance(v, int) or v < 0 for v in value)
-                ):
-                    raise PositionError("settings.options.die_faces", "must be a list of integers >= 0")
-                value = tuple(value)
-            elif key == "first_player":
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                    raise PositionError("settings.options.first_player", "must be a seat number or null")
-            elif key == "max_final_shortfall":
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise PositionError("settings.options.max_final_shortfall", "must be an integer >= 0")
-            elif key == "own_decline_bonus" and not isinstance(value, bool):
-                raise PositionError("settings.options.own_decline_bonus", "must be true or false")
-            choices = OPTION_CHOICES.get(key)
-            if choices and value not in choices:
-                raise PositionError(f"settings.options.{key}", f"must be one of {choices}")
-            kwargs[key] = value
-        return cls(**kwargs)
+    name: str
+    default: Any
+    doc: str
+    kind: str = "choice"  # "choice", "bool", "count" (int >= 0), "seat" (int >= 0 or null), "faces"
+    choices: tuple[Any, ...] = ()
+    unit: str = "core"
+
+    def check(self, value: Any) -> Any:
+        """The value as the engine stores it, or PositionError naming the option."""
+        where = f"settings.options.{self.name}"
+        if self.kind == "faces":
+            if (
+                not isinstance(value, list | tuple)
+                or not value
+                or len(value) > 64
+                or any(not _is_int(v) or not 0 <= v <= 1000 for v in value)
+            ):
+                raise PositionError(where, "must be a non-empty list of integers 0..1000")
+            return tuple(value)
+        if self.kind == "seat":
+            if value is not None and (not _is_int(value) or not 0 <= value < 5):
+                raise PositionError(where, "must be a seat number 0..4 or null")
+            return value
+        if self.kind == "count":
+            if not _is_int(value) or not 0 <= value <= 1000:
+                raise PositionError(where, "must be an integer 0..1000")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise PositionError(where, "must be true or false")
+            return value
+        if isinstance(value, bool) or not isinstance(value, str | int) or value not in self.choices:
+            raise PositionError(where, f"must be one of {list(self.choices)}")
+        return value
+
+    def to_json(self, value: Any) -> Any:
+        return list(value) if self.kind == "faces" else value
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of the option's value (schemas and docs are generated from it)."""
+        if self.kind == "faces":
+            item = {"type": "integer", "minimum": 0, "maximum": 1000}
+            return {"type": "array", "items": item, "minItems": 1, "maxItems": 64}
+        if self.kind == "seat":
+            return {"type": ["integer", "null"], "minimum": 0, "maximum": 4}
+        if self.kind == "count":
+            return {"type": "integer", "minimum": 0, "maximum": 1000}
+        if self.kind == "bool":
+            return {"type": "boolean"}
+        return {"enum": list(self.choices)}
+
+
+CORE_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("die_faces", (0, 0, 0, 1, 2, 3), "AMB-01 (§1.4): faces of the reinforcement die.", "faces"),
+    OptionSpec(
+        "first_player", None, "§3.2 step 9: seat that plays first; null draws it from the seed.", "seat"
+    ),
+    OptionSpec(
+        "returned_banner",
+        "first_empty_slot",
+        "AMB-08 (§6.17): a returned banner fills the first empty row slot, or always goes to the bottom "
+        "of the stack.",
+        choices=("first_empty_slot", "stack_bottom"),
+    ),
+    OptionSpec(
+        "max_final_shortfall",
+        3,
+        "AMB-41 (§6.10): the largest shortfall a final die attempt may have.",
+        "count",
+    ),
+    OptionSpec(
+        "tokenless_active_race",
+        "return_and_pick",
+        "AMB-34: an Active race with no token left returns its banner at the start of its owner's turn, "
+        "who picks again ('keep' leaves it in play).",
+        choices=("return_and_pick", "keep"),
+    ),
+    OptionSpec(
+        "own_decline_bonus",
+        False,
+        "AMB-43: whether taking a region of one's own In-Decline race earns bonuses.",
+        "bool",
+    ),
+    OptionSpec(
+        "tie_break",
+        "race_tokens",
+        "§7: break a tie on coins by race tokens on the boards ('none': shared victory).",
+        choices=("race_tokens", "none"),
+    ),
+    OptionSpec(
+        "withdrawn_order",
+        "clockwise",
+        "§6.12 RES: order in which opponents redeploy withdrawn tokens.",
+        choices=("clockwise",),
+    ),
+)
+
+
+class RuleOptions:
+    """The rule options of one game, read as attributes (`game.options.die_faces`).
+
+    Built from the declarations of the engine, the edition and its units; an option not set keeps
+    its declared default. Settings keep only the options that differ from the defaults."""
+
+    __slots__ = ("_specs", "_values")
+
+    _specs: dict[str, OptionSpec]
+    _values: dict[str, Any]
+
+    def __init__(self, specs: tuple[OptionSpec, ...] = CORE_OPTIONS, values: dict[str, Any] | None = None):
+        object.__setattr__(self, "_specs", {s.name: s for s in specs})
+        merged = {s.name: s.default for s in specs}
+        merged.update(values or {})
+        object.__setattr__(self, "_values", merged)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("rule options are read-only")
+
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+    def spec(self, name: str) -> OptionSpec:
+        return self._specs[name]
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["die_faces"] = list(self.die_faces)
-        return out
+        return {k: self._specs[k].to_json(v) for k, v in self._values.items()}
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (what a save needs to record)."""
-        default = RuleOptions().to_json()
-        return {k: v for k, v in self.to_json().items() if default[k] != v}
+        return {
+            k: self._specs[k].to_json(v) for k, v in self._values.items() if v != self._specs[k].default
+        }
 
 
-OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
-    "returned_banner": ("first_empty_slot", "stack_bottom"),
-    "tokenless_active_race": ("return_and_pick", "keep"),
-    "tie_break": ("race_tokens", "none"),
-    "withdrawn_order": ("clockwise",),
-    "portal_pairs": ("any", "one_own"),
-    "chapel_protects": ("race", "region"),
-}
+def check_options(specs: tuple[OptionSpec, ...], data: Any) -> dict[str, Any]:
+    """Validate `settings.options` against the declared options; returns the values that differ
+    from their defaults, as the engine stores them."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PositionError("settings.options", "must be an object")
+    known = {s.name: s for s in specs}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        spec = known.get(key)
+        if spec is None:
+            raise PositionError(f"settings.options.{key}", f"unknown rule option; known: {sorted(known)}")
+        v = spec.check(value)
+        if v != spec.default:
+            out[key] = v
+    return out
 
-OPTION_DOCS: dict[str, str] = {
-    "die_faces": "AMB-01 (§1.4): faces of the reinforcement die.",
-    "first_player": "§3.2 step 9: seat that plays first; null draws it from the seed.",
-    "returned_banner": "AMB-08 (§6.17): a returned banner fills the first empty row slot, or always "
-    "goes to the bottom of the stack.",
-    "max_final_shortfall": "AMB-41 (§6.10): the largest shortfall a final die attempt may have.",
-    "tokenless_active_race": "AMB-34: an Active race with no token left returns its banner at the start "
-    "of its owner's turn, who picks again ('keep' leaves it in play).",
-    "own_decline_bonus": "AMB-43: whether taking a region of one's own In-Decline race earns bonuses.",
-    "tie_break": "§7: break a tie on coins by race tokens on the boards ('none': shared victory).",
-    "chapel_protects": "AMB-21 (§10.3): Light's Hope Chapel spares the losses of the whole race holding "
-    "it ([EN]/[PT]), or only when the Chapel region itself is attacked ('region', [DE]).",
-    "withdrawn_order": "§6.12 RES: order in which opponents redeploy withdrawn tokens.",
-    "portal_pairs": "AMB-16 (§9.17): Portal Mage swaps any two Magic regions, or only pairs where one "
-    "region is the Portal Mage race's own ('one_own').",
-}
+
+def option_specs(edition: Edition) -> tuple[OptionSpec, ...]:
+    """Every rule option a game of this edition knows: the engine's, the edition's, its units'."""
+    return (*CORE_OPTIONS, *edition.options, *edition.unit_options)
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What creates a game: players, seed, boards, variant, rule options, content values."""
+    """What creates a game: edition, players, seed, boards, variant, rule options, content values.
+
+    `options` holds only the options that differ from their defaults (`from_json` checks them)."""
 
     players: int
     seed: int = 0
-    boards: tuple[Any, ...] | None = None  # side ids or inline side objects; None = drawn (§3.1)
+    boards: tuple[Any, ...] | None = None  # side ids or inline side objects; None = drawn
     variant: str = "standard"
-    options: RuleOptions = field(default_factory=RuleOptions)
+    options: dict[str, Any] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)  # {"races": {id: {"value": n}}, ...}
-    races: tuple[str, ...] | None = None  # the banner pool; None = all 16
-    powers: tuple[str, ...] | None = None  # the badge pool; None = all 20
+    races: tuple[str, ...] | None = None  # the banner pool; None = every race of the edition
+    powers: tuple[str, ...] | None = None  # the badge pool; None = every power of the edition
+    edition: str = DEFAULT_EDITION
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
         if not isinstance(data, dict):
             raise PositionError("settings", "must be an object")
+        known = ("edition", "players", "seed", "boards", "variant", "options", "values", "races", "powers")
+        unknown = sorted(str(k) for k in data if k not in known)
+        if unknown:
+            raise PositionError(f"settings.{unknown[0]}", f"unknown field; known: {list(known)}")
+        from smallworld.engine.edition import get_edition
+
+        edition = get_edition(data.get("edition", DEFAULT_EDITION))
         players = data.get("players")
-        if not isinstance(players, int) or players not in ROUNDS:
-            raise PositionError("settings.players", f"must be 2, 3, 4 or 5, got {players!r}")
+        if not _is_int(players) or players not in edition.rounds:
+            counts = sorted(edition.rounds)
+            raise PositionError("settings.players", f"must be one of {counts}, got {players!r}")
         seed = data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PositionError("settings.seed", "must be an integer")
+        if not _is_int(seed) or not 0 <= seed < 2**SEED_BITS:
+            raise PositionError("settings.seed", f"must be an integer 0 .. 2**{SEED_BITS} - 1")
         boards = data.get("boards")
         if boards is not None:
-            if not isinstance(boards, list) or not boards:
+            if not isinstance(boards, list) or not boards or len(boards) > 16:
                 raise PositionError("settings.boards", "must be a non-empty list of side ids or side objects")
             for i, b in enumerate(boards):
                 if not isinstance(b, str | dict):
@@ -132,38 +239,36 @@ class Settings:
         variant = data.get("variant", "standard")
         if not isinstance(variant, str):
             raise PositionError("settings.variant", "must be a string")
+        edition.variant(variant)
         values = data.get("values", {})
         if not isinstance(values, dict) or any(k not in ("races", "powers") for k in values):
             raise PositionError("settings.values", "must be an object with keys 'races' and/or 'powers'")
-        pools = {}
+        pools: dict[str, tuple[str, ...] | None] = {}
         for key in ("races", "powers"):
             pool = data.get(key)
             if pool is not None and (not isinstance(pool, list) or not all(isinstance(x, str) for x in pool)):
                 raise PositionError(f"settings.{key}", "must be a list of ids")
             pools[key] = tuple(pool) if pool is not None else None
-        unknown = set(data) - {"players", "seed", "boards", "variant", "options", "values", "races", "powers"}
-        if unknown:
-            raise PositionError(f"settings.{sorted(unknown)[0]}", "unknown field")
         return cls(
             players=players,
             seed=seed,
             boards=boards,
             variant=variant,
-            options=RuleOptions.from_json(data.get("options")),
+            options=check_options(option_specs(edition), data.get("options")),
             values=values,
             races=pools["races"],
             powers=pools["powers"],
+            edition=edition.id,
         )
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"players": self.players, "seed": self.seed}
+        out: dict[str, Any] = {"edition": self.edition, "players": self.players, "seed": self.seed}
         if self.boards is not None:
             out["boards"] = list(self.boards)
         if self.variant != "standard":
             out["variant"] = self.variant
-        opts = self.options.changed()
-        if opts:
-            out["options"] = opts
+        if self.options:
+            out["options"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()}
         if self.values:
             out["values"] = self.values
         if self.races is not None:
@@ -176,29 +281,33 @@ class Settings:
 OVERRIDE_KEYS = ("options", "values", "races", "powers", "boards")
 
 
-def load_options_file(path: str) -> dict[str, Any]:
+def load_options_file(path: str | Path, edition: str = DEFAULT_EDITION) -> dict[str, Any]:
     """Read an options file (docs/options.md): rule options, content values and pools that every
     game a command creates will use. Checked at once, so a bad file is refused naming its field."""
-    import json
-    from pathlib import Path
+    from smallworld.engine.jsonio import read_json
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise PositionError("options file", f"cannot read {path}: {e}") from None
+    data = read_json(path, "options file")
     if not isinstance(data, dict):
         raise PositionError("options file", "must hold one JSON object")
-    unknown = sorted(set(data) - set(OVERRIDE_KEYS) - {"about"})
+    unknown = sorted(str(k) for k in set(data) - set(OVERRIDE_KEYS) - {"about"})
     if unknown:
         raise PositionError(unknown[0], f"unknown key; an options file may give {OVERRIDE_KEYS}")
     overrides = {k: data[k] for k in OVERRIDE_KEYS if k in data}
     from smallworld.engine.game import Game
 
-    Game(make_settings(2, 0, "standard", overrides))  # checks every field now, not mid-simulation
+    Game(make_settings(2, 0, "standard", overrides, edition))  # checks every field now, not mid-run
     return overrides
 
 
-def make_settings(players: int, seed: int, variant: str, overrides: dict[str, Any] | None) -> Settings:
+def make_settings(
+    players: int, seed: int, variant: str, overrides: dict[str, Any] | None, edition: str = DEFAULT_EDITION
+) -> Settings:
     """Settings for a new game from a command's arguments and an options file's overrides."""
-    data: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, **(overrides or {})}
+    data: dict[str, Any] = {
+        "edition": edition,
+        "players": players,
+        "seed": seed,
+        "variant": variant,
+        **(overrides or {}),
+    }
     return Settings.from_json(data)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from smallworld.engine.game import OPPOSED
 from smallworld.engine.hooks import Unit
 from smallworld.engine.state import OVER, State
 
@@ -48,7 +47,7 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
                 v = u.score(st, seat)
                 if v:
                     out[u.id] = v
-        enemy = OPPOSED.get(effective_faction(st, seat) or "")
+        enemy = game.edition.opposed.get(effective_faction(st, seat) or "")
         if enemy:
             bonus = sum(1 for race in st.turn.took if game.faction.get(race) == enemy)
             if bonus:

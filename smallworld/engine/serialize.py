@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.errors import PositionError
 from smallworld.engine.rng import Rng
 from smallworld.engine.state import Seat, State, Turn, jcopy
-from smallworld.engine.variants.team import offer_from_json
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
@@ -83,7 +81,7 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
     if not isinstance(data, dict):
         raise PositionError("position", "must be an object")
     st = base.clone() if base is not None else game.new_initial_state()
-    races = set(game.race_value) | {MURLOCS}
+    races = set(game.race_value) | ({game.natives} if game.natives else set())
     powers = set(game.power_value)
     n = game.players
     known = set(state_to_json(st))
@@ -115,7 +113,7 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
         seats = data["seats"]
         if not isinstance(seats, list) or len(seats) != n:
             raise PositionError("position.seats", f"must be a list of {n} seats")
-        st.seats = [_seat(s, i, races, powers) for i, s in enumerate(seats)]
+        st.seats = [_seat(s, i, races, powers, game.natives) for i, s in enumerate(seats)]
     if "regions" in data:
         _regions(st, data["regions"], races)
     if "row" in data:
@@ -132,7 +130,7 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
                 raise PositionError(f"position.{key}", "must be a list of known ids")
             setattr(st, key, list(v))
     if "offer" in data:
-        st.offer = offer_from_json(st, data["offer"])
+        st.offer = game.variant.offer_from_json(st, data["offer"])
     if "turn" in data:
         if not isinstance(data["turn"], dict):
             raise PositionError("position.turn", "must be an object")
@@ -186,14 +184,14 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
     return st
 
 
-def _seat(d: Any, i: int, races: set[str], powers: set[str]) -> Seat:
+def _seat(d: Any, i: int, races: set[str], powers: set[str], natives: str | None) -> Seat:
     where = f"position.seats[{i}]"
     if not isinstance(d, dict):
         raise PositionError(where, "must be an object")
     s = Seat(coins=_int(d, "coins", where) if "coins" in d else 5)
     for key, pool in (("active", races), ("power", powers), ("declined", races), ("declined_power", powers)):
         v = d.get(key)
-        if v is not None and (v not in pool or v == MURLOCS):
+        if v is not None and (v not in pool or v == natives):
             raise PositionError(f"{where}.{key}", f"unknown id {v!r}")
         setattr(s, key, v)
     s.hand = _int(d, "hand", where) if "hand" in d else 0
@@ -301,6 +299,6 @@ def check_limits(st: State) -> None:
                     )
                 owners[race] = i
     for r, race in enumerate(st.race):
-        if race is not None and race != MURLOCS and race not in owners:
+        if race is not None and race != st.game.natives and race not in owners:
             ref = st.game.map.ref(r)
             raise PositionError(f"position.regions.{ref}", f"{race} is on the map but no seat holds it")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.engine.board_map import bits
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.rng import Rng, seed_state
 from smallworld.engine.state import State
 
@@ -23,18 +22,23 @@ def initial_state(game: Game) -> State:
     st.rng.shuffle(banners)
     st.rng.shuffle(badges)
     game.variant.setup_offer(st, banners, badges)
-    # §3.2 step 5: one Murloc on every Murloc symbol, as far as the 15 tokens go.
-    for r in bits(game.map.murloc_start):
-        if st.tray[MURLOCS] > 0 and game.map.regions[r].terrain not in ("Sea", "Lake"):
-            st.set_region(r, MURLOCS, 1)
-            st.tray[MURLOCS] -= 1
-    # §3.2 step 7: the 12 markers shuffled face down, one per board on its size-icon region.
+    # The natives: one token on every land region with their symbol, as far as the box holds them.
+    natives = game.edition.natives
+    if natives is not None:
+        m = game.map
+        for r in bits(m.feature(natives.feature) & ~m.water):
+            if st.tray[natives.id] > 0:
+                st.set_region(r, natives.id, 1)
+                st.tray[natives.id] -= 1
+    # The markers shuffled face down, one per board on the region with the marker feature.
     markers = sorted(game.relics)
     st.rng.shuffle(markers)
-    for b in range(len(game.map.sides)):
-        slots = [r for r in bits(game.map.size_icon & game.map.board_mask[b])]
-        if slots and markers:
-            st.markers[slots[0]] = [[markers.pop(0), False]]
+    feature = game.edition.marker_feature
+    if feature is not None:
+        for b in range(len(game.map.sides)):
+            slots = list(bits(game.map.feature(feature) & game.map.board_mask[b]))
+            if slots and markers:
+                st.markers[slots[0]] = [[markers.pop(0), False]]
     st.spare_markers = markers
     first = game.options.first_player
     if first is None:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.constants import MURLOCS
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -189,8 +188,8 @@ class State:
         return self.race[region] is not None
 
     def owner_seat(self, race: str | None) -> int | None:
-        """The seat whose Active or In-Decline race this is (None for Murlocs and nobody)."""
-        if race is None or race == MURLOCS:
+        """The seat whose Active or In-Decline race this is (None for the natives and nobody)."""
+        if race is None:
             return None
         for i, s in enumerate(self.seats):
             if s.active == race or s.declined == race:
@@ -270,7 +269,8 @@ class State:
                 yield i, unit
 
     def min_per_region(self, race: str | None) -> int:
-        return self.game.units[race].min_per_region if race and race != MURLOCS else 1
+        unit = self.game.units.get(race) if race else None
+        return unit.min_per_region if unit is not None else 1
 
     def race_tokens_on_board(self, seat: int) -> int:
         s = self.seats[seat]

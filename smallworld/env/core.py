@@ -43,9 +43,7 @@ def final_rewards(st: State, mode: str) -> list[float]:
         return [1.0 if i in winners else -1.0 for i in range(len(st.seats))]
     factions = result.get("factions")
     if isinstance(factions, dict):  # team variant: faction scores (§11.4)
-        from smallworld.engine.variants.team import seat_factions
-
-        mine = seat_factions(len(st.seats))
+        mine = st.game.variant.teams(len(st.seats))
         out = []
         for f in mine:
             others = [v for g, v in factions.items() if g != f]

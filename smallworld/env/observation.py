@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from smallworld.content import registry
-from smallworld.engine.constants import MURLOCS
+from smallworld.engine.edition import Edition, get_edition
 from smallworld.engine.game import Game
 from smallworld.engine.serialize import PHASES
 from smallworld.env.encoding import max_regions_in_catalogue
@@ -43,9 +42,10 @@ OWNER_CLASSES = (
 HIGH = 10_000.0  # the Box's upper bound: above any count a game reaches
 
 
-def vocab() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """Races, powers and relics in the order of content/data/*.json (the one-hot orders)."""
-    return tuple(registry.races()), tuple(registry.powers()), tuple(registry.relics())
+def vocab(edition: Edition | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Races, powers and relics in the edition's order (its data files): the one-hot orders."""
+    ed = edition or get_edition("warcraft")
+    return tuple(ed.races), tuple(ed.powers), tuple(ed.relics)
 
 
 @dataclass(frozen=True)
@@ -72,9 +72,11 @@ class ObservationEncoder:
 
     version = 1
 
-    def __init__(self, max_regions: int | None = None) -> None:
+    def __init__(self, max_regions: int | None = None, edition: Edition | None = None) -> None:
         self.max_regions = max_regions if max_regions is not None else max_regions_in_catalogue()
-        self.races, self.powers, self.relics = vocab()
+        ed = edition or get_edition("warcraft")
+        self.natives = ed.natives.id if ed.natives is not None else None
+        self.races, self.powers, self.relics = vocab(ed)
         self.units = (*self.races, *self.powers, *self.relics)
         self._race_i = {r: i for i, r in enumerate(self.races)}
         self._power_i = {p: i for i, p in enumerate(self.powers)}
@@ -247,7 +249,7 @@ class ObservationEncoder:
         for p in view.get("power_discard") or []:
             hot(self.g_discard, self._power_i.get(p))
         for race, left in (view.get("tray") or {}).items():
-            i = len(self.races) if race == MURLOCS else self._race_i.get(race)
+            i = len(self.races) if race == self.natives else self._race_i.get(race)
             if i is not None:
                 o[self.g_tray + i] = left
         self._pieces(o, self.g_supply, view.get("supply") or {})
@@ -319,7 +321,7 @@ class ObservationEncoder:
             race = entry.get("race") if entry else None
             if race is None:
                 owner = 0
-            elif race == MURLOCS:
+            elif race == self.natives:
                 owner = 1
             else:
                 owner = owner_of.get(race, 0)

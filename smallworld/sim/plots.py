@@ -32,10 +32,11 @@ def write_plots(summary: dict[str, Any], results: list[dict[str, Any]], out_dir:
     """Write win_rates.png, scores.png, races.png and powers.png into `out_dir`; returns the paths."""
     plt = _pyplot()
     prepare(out_dir)
-    from smallworld.content import registry
+    from smallworld.engine.edition import get_edition
 
-    races = {k: e.name for k, e in registry.races().items()}
-    powers = {k: e.name for k, e in registry.powers().items()}
+    ed = get_edition("warcraft")
+    races = {k: e.name for k, e in ed.races.items()}
+    powers = {k: e.name for k, e in ed.powers.items()}
     n = summary["games"]
     mean = _mean_rate(summary["seats"])
     charts = [

@@ -122,9 +122,10 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
 
 def _names() -> dict[str, str]:
     """Display names of races and powers ("blood_elves" -> "Blood Elves") for the text report."""
-    from smallworld.content import registry
+    from smallworld.engine.edition import get_edition
 
-    return {k: e.name for table in (registry.races(), registry.powers()) for k, e in table.items()}
+    ed = get_edition("warcraft")
+    return {k: e.name for table in (ed.races, ed.powers) for k, e in table.items()}
 
 
 def format_table(summary: dict[str, Any]) -> str:

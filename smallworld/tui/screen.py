@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from smallworld.content.registry import MURLOCS
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
@@ -143,7 +142,7 @@ def board(st: State, human: int, style: Style) -> list[str]:
             owner = st.owner_seat(race)
             if race is None:
                 who = ""
-            elif race == MURLOCS:
+            elif race == st.game.natives:
                 who = "Murlocs"
             else:
                 who = f"{seat_name(owner, human) if owner is not None else '?'}: {race_name(race)}"

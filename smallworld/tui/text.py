@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from smallworld.content import registry
-from smallworld.content.registry import MURLOCS
 from smallworld.engine import conquest
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
+from smallworld.engine.edition import get_edition
 from smallworld.engine.notation import to_text
 from smallworld.engine.state import State
 
@@ -18,16 +17,17 @@ class InputError(ValueError):
 def race_name(race: str | None) -> str:
     if race is None:
         return "-"
-    if race == MURLOCS:
-        return "Murlocs"
-    entry = registry.races().get(race)
+    ed = get_edition("warcraft")
+    if ed.natives is not None and race == ed.natives.id:
+        return ed.natives.name
+    entry = ed.races.get(race)
     return entry.name if entry else race
 
 
 def power_name(power: str | None) -> str:
     if power is None:
         return "-"
-    entry = registry.powers().get(power)
+    entry = get_edition("warcraft").powers.get(power)
     return entry.name if entry else power
 
 
@@ -63,8 +63,8 @@ def holder(st: State, r: int, human: int) -> str:
     race = st.race[r]
     if race is None:
         return "empty"
-    if race == MURLOCS:
-        return "Murlocs"
+    if race == st.game.natives:
+        return race_name(race)
     owner = st.owner_seat(race)
     who = "nobody" if owner is None else seat_name(owner, human)
     if owner is not None and st.seats[owner].declined == race:
@@ -152,7 +152,7 @@ def relic_name(st: State, relic: str | None) -> str:
 def unit_name(st: State, uid: str) -> str:
     """The name of a race, power or relic id (score items use them; `_declined` is stripped)."""
     base = uid.removesuffix("_declined")
-    for table in (registry.races(), registry.powers()):
+    for table in (st.game.edition.races, st.game.edition.powers):
         if base in table:
             return table[base].name
     if base in st.game.relics:
@@ -174,8 +174,8 @@ def where(st: State, r: int, human: int) -> str:
     if race is None:
         inside = f"empty {reg.terrain}"
     else:
-        if race == MURLOCS:
-            who = "Murlocs"
+        if race == st.game.natives:
+            who = race_name(race)
         else:
             owner = st.owner_seat(race)
             whose = "your" if owner == human else ("nobody's" if owner is None else f"Seat {owner}'s")

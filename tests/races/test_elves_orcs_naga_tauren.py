@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 from support import apply_texts
 
 from smallworld import scenario
-from smallworld.content import registry
-from smallworld.content.races import draenei, night_elves
+from smallworld.editions.warcraft.races import draenei, night_elves
 from smallworld.engine import Game, Settings, State
 from smallworld.engine.board_map import bits
 from smallworld.engine.conquest import remove_defenders
+from smallworld.engine.edition import get_edition
 from smallworld.engine.hooks import Unit
 from smallworld.engine.invariants import check_invariants
 from smallworld.engine.serialize import state_from_json
@@ -74,7 +74,8 @@ def test_holy_light_comes_after_every_other_loss_exception() -> None:
     """AMB-12 order Chapel > Champion > Beast > Holy Light: every other unit that can take a loss
     is asked first, so a loss they prevent does not use up the Holy Light."""
     own = draenei.UNIT.loss_priority
-    entries = [*registry.races().values(), *registry.powers().values(), *registry.relics().values()]
+    ed = get_edition("warcraft")
+    entries = [*ed.races.values(), *ed.powers.values(), *ed.relics.values()]
     others = [e.unit for e in entries if e.unit is not draenei.UNIT and _prevents(e.unit)]
     assert others, "the Chapel, the Champion and the Beasts take losses too"
     assert all(u.loss_priority < own for u in others), [(u.id, u.loss_priority) for u in others]
@@ -125,7 +126,7 @@ def test_wisp_wall_piece() -> None:
     assert (wall.supply, wall.defense) == (9, 1)
     assert wall.removed_on_conquest and wall.removed_when_emptied
     assert not wall.immune and not wall.occupies
-    assert registry.pieces()[wall.id] == wall
+    assert get_edition("warcraft").pieces[wall.id] == wall
 
 
 def test_wisp_wall_supply_returns_when_removed() -> None:
@@ -159,7 +160,7 @@ def test_kobolds_first_conquest_on_real_boards() -> None:
     """§8.9: every Cavern and every Entry region, nothing else; a Cavern Entry region costs 2."""
     st = _entering("kobolds", ["L1a", "M2b"])
     m = st.game.map
-    assert _targets(st) == set(bits(m.cavern | m.entry))
+    assert _targets(st) == set(bits(m.feature("Cavern") | m.feature("Entry")))
     assert scenario.cost_of(st, "L1a:12") == 2  # Cavern and Entry, empty: no travel cost
 
 
@@ -168,7 +169,7 @@ def test_naga_first_conquest_on_real_boards() -> None:
     st = _entering("naga", ["L1a", "M2b"])
     m = st.game.map
     assert m.water.bit_count() == 2
-    assert _targets(st) == set(bits(m.water | m.entry))
+    assert _targets(st) == set(bits(m.water | m.feature("Entry")))
     for r in bits(m.water):
         assert scenario.cost_of(st, m.ref(r)) == 2 + st.tokens[r]
 

@@ -14,7 +14,7 @@ import pytest
 from support import play_file
 
 from smallworld import scenario
-from smallworld.content.races import gnomes
+from smallworld.editions.warcraft.races import gnomes
 from smallworld.engine import Game, IllegalActionError, Settings, view_for
 from smallworld.engine.board_map import bits
 from smallworld.engine.invariants import check_invariants

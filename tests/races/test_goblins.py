@@ -15,7 +15,7 @@ from typing import Any
 from support import play_file
 
 from smallworld import scenario
-from smallworld.content.races import goblins
+from smallworld.editions.warcraft.races import goblins
 from smallworld.engine import Game, Settings, view_for
 from smallworld.engine.invariants import check_invariants
 from smallworld.engine.record import Record

@@ -13,11 +13,10 @@ import pytest
 from support import play_random
 
 from smallworld import scenario
-from smallworld.content.races.forsaken import forced_losses
-from smallworld.content.races.humans import OBJECTIVE
+from smallworld.editions.warcraft.factions import HORDE, NEUTRAL
+from smallworld.editions.warcraft.races.forsaken import forced_losses
+from smallworld.editions.warcraft.races.humans import OBJECTIVE
 from smallworld.engine import Action, Game, Settings, State, view_for
-from smallworld.engine.constants import MURLOCS
-from smallworld.engine.game import HORDE, NEUTRAL
 from smallworld.engine.hooks import ConquestInfo
 from smallworld.engine.notation import parse
 from smallworld.engine.record import Record
@@ -108,7 +107,7 @@ def test_forced_losses_as_amb31_counts_them() -> None:
     game = Game(Settings(players=2, seed=1))
     assert forced_losses(game, _info(lost=1)) == 1
     assert forced_losses(game, _info(lost=2)) == 2  # a 2-token In-Decline region
-    assert forced_losses(game, _info(defender_race=MURLOCS, defender_seat=None, lost=1)) == 1
+    assert forced_losses(game, _info(defender_race="murlocs", defender_seat=None, lost=1)) == 1
     assert forced_losses(game, _info(lost=2, own_declined=True)) == 0
     assert forced_losses(game, _info(lost=0, prevented="draenei")) == 0
     assert forced_losses(game, _info(lost=0, prevented="beast_master")) == 1
@@ -128,7 +127,7 @@ def test_neutral_fighting_for_the_horde_gets_nothing_from_an_objective() -> None
     st = scenario.build(data)
     naga = st.game.units["naga"]
     horde_naga = type("HordeNaga", (type(naga),), {"faction": lambda self, st, seat, base: HORDE})()
-    st.game.units["naga"] = horde_naga
+    st.game.set_unit("naga", horde_naga)
     assert effective_faction(st, 0) == HORDE
     r = st.game.map.index("T:2")
     st.apply(Action("conquer", r))

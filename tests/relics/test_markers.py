@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from smallworld import cli, scenario
-from smallworld.content import registry
 from smallworld.engine import Game, PositionError, Settings, State, view_for
+from smallworld.engine.edition import get_edition
 from smallworld.engine.invariants import check_invariants
 from smallworld.engine.serialize import state_from_json, state_to_json
 
@@ -52,9 +52,9 @@ def test_face_down_markers_hidden_from_every_seat(players: int) -> None:
     placed = [rid for here in st.markers.values() for rid, _up in here]
     assert len(placed) == len(st.game.map.sides)
     assert not any(up for here in st.markers.values() for _rid, up in here)
-    assert sorted(placed + st.spare_markers) == sorted(registry.relics())
+    assert sorted(placed + st.spare_markers) == sorted(get_edition("warcraft").relics)
     full = json.dumps(st.to_json())
-    for rid in registry.relics():
+    for rid in get_edition("warcraft").relics:
         assert f'"{rid}"' in full, "the full state keeps every marker"
     _check_views(st)
 

@@ -1,16 +1,7 @@
-"""Game variants: the standard game and the team variant (§11)."""
+"""How combos are offered and picked, and who wins: the standard game here; an edition may add its
+own variants (Small World of Warcraft's team variant lives with that edition)."""
 
-from __future__ import annotations
-
-from smallworld.engine.errors import PositionError
 from smallworld.engine.variants.base import Variant
 from smallworld.engine.variants.standard import Standard
-from smallworld.engine.variants.team import Team
 
-VARIANTS: dict[str, type[Variant]] = {"standard": Standard, "team": Team}
-
-
-def get_variant(name: str) -> Variant:
-    if name not in VARIANTS:
-        raise PositionError("settings.variant", f"must be one of {sorted(VARIANTS)}, got {name!r}")
-    return VARIANTS[name]()
+__all__ = ["Standard", "Variant"]

@@ -43,6 +43,10 @@ class Variant:
     def hide(self, view: dict[str, Any], seat: int | None) -> None:
         """Remove what `seat` may not know of the offer from a view."""
 
+    def teams(self, players: int) -> list[Any]:
+        """The side each seat plays for, in seat order: seats with the same label win together."""
+        return list(range(players))
+
     def coins_seen_by(self, st: State, seat: int | None) -> list[int]:
         """The seats whose coin totals `seat` may see before the game ends (§1.3; allies, §11.1)."""
         return [] if seat is None else [seat]
@@ -51,6 +55,12 @@ class Variant:
         """What `pick N` would give `seat`, by N: (race, power, coins lying on it); None where a
         slot is empty. Default: the standard row."""
         return [(race, power, coins) for race, power, coins in st.row]
+
+    def offer_from_json(self, st: State, data: Any) -> dict[str, list[str]] | None:
+        """The variant's own offer in a position (`offer`); the standard game has none."""
+        from smallworld.engine.errors import PositionError
+
+        raise PositionError("position.offer", "only the team variant has faction columns")
 
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
         return "§6.3", f"pick {action.arg} is not available"

@@ -1,0 +1,142 @@
+"""Championing (§9.5, §6.3 step 5, §6.4, §6.6, AMB-26, AMB-47, AMB-11, AMB-12): the Champion.
+
+* The race has one Champion, a troop piece (`engine.hooks.Piece`) received into hand with the combo
+  (`on_pick`). Like a race token it occupies its region, defends as 1 token (§6.6), is readied and
+  redeployed (§6.2, §6.12) and counts towards the Tauren minimum (AMB-11); it never pays a
+  conquest's cost. The engine removes it when the race declines (AMB-26).
+* Once per turn, `champion REF` conquers a region for free and puts the Champion there. Targeting is
+  the normal one (AMB-47): adjacent to the Active race or an Entry region, never the first conquest,
+  never an immune region (Watch Tower, §9.6); the payments of §6.7 (Aegis, Harmony, Marshdweller) are
+  still made. The Champion in hand is enough to start it (§6.4 RES). Tauren still place 2 (AMB-11):
+  the Champion counts as one, so one Tauren token from hand goes with it. Otherwise it is a normal
+  conquest: defenders' losses (§6.9), Faction Bonus (§6.15) and per-conquest bonuses (§6.8).
+* Captured (§6.9 exception 2, AMB-12): when another player conquers the Champion's region, or a
+  Goblin bomb explodes there (§8.7), no defending race token is discarded; the owner pays 1 VC ransom
+  at once (nothing with 0 VC, AMB-26) and the Champion is withdrawn to hand with the tokens, to be
+  redeployed like one. The ransom goes to the player whose turn it is: the conqueror, or the Goblin
+  player, whose bombs go off at the start of their own turn (§6.1 step 3).
+* Intimidating cannot move it (§9.13); Portal Mage swaps do (§9.17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.engine import conquest
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Piece, Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+CHAMPION = "champion"
+FREE = "champion"  # action kind: `champion REF`
+USED = "champion_used"  # turn data: the free conquest of this turn was made
+RANSOM = 1
+# AMB-12 order of the loss exceptions: Chapel > Champion > Beast (30) > Holy Light (900) > normal.
+LOSS_PRIORITY = 20
+
+
+def _tokens_needed(att: conquest.Attack) -> int:
+    """Race tokens that go in with the Champion: Tauren keep 2 per region, the Champion being one."""
+    return max(att.minimum - 1, 0)
+
+
+class Championing(Unit):
+    id = "championing"
+    kind = "power"
+    section = "§9.5"
+    loss_priority = LOSS_PRIORITY
+    pieces = (Piece(CHAMPION, supply=1, defense=1, occupies=True, troop=True),)
+    action_kinds = frozenset({FREE})
+
+    def on_pick(self, st: State, seat: int) -> None:
+        if st.supply.get(CHAMPION, 0) > 0:
+            st.supply[CHAMPION] -= 1
+            held = st.seats[seat].held
+            held[CHAMPION] = held.get(CHAMPION, 0) + 1
+
+    # --- the free conquest -------------------------------------------------------------------
+    def _targets(self, st: State, seat: int) -> list[int]:
+        s = st.seats[seat]
+        if not st.in_conquest_step(seat) or s.power != self.id:
+            return []
+        if st.turn.data.get(USED) or not s.held.get(CHAMPION):
+            return []
+        att = conquest.Attack(st, seat)
+        if att.first or s.hand < _tokens_needed(att):
+            return []
+        # Only adjacent regions and Entry regions (AMB-47): no Caverns, airborne assaults or other
+        # reach that a race's own power gives to its paid conquests.
+        reach = conquest.targets(st, att) & (att.adjacent | st.game.reach_mask)
+        out = []
+        for r in bits(reach):
+            if conquest.can_pay(st, seat, r):
+                out.append(r)
+        return out
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        return [Action(FREE, r) for r in self._targets(st, seat)]
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        r = action.region
+        assert r is not None
+        att = conquest.Attack(st, seat)
+        conquest.declare(st, att, r, None)
+        s = st.seats[seat]
+        placed = _tokens_needed(att)
+        s.hand -= placed
+        # Out of hand the way the engine takes Beasts out before a conquest: `resolve` places it.
+        held = s.held
+        held[CHAMPION] -= 1
+        if not held[CHAMPION]:
+            del held[CHAMPION]
+        st.turn.data[USED] = True
+        st.event("champion_conquest", seat=seat, region=r)
+        conquest.resolve(st, seat, r, placed, None, {CHAMPION: 1})
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        seat = st.acting_seat
+        s = st.seats[seat]
+        if s.power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if not st.in_conquest_step(seat):
+            return "§9.5", "the Champion's free conquest is only possible in your conquest step"
+        if st.turn.data.get(USED):
+            return "§9.5", "the Champion conquers for free once per turn"
+        if not s.held.get(CHAMPION):
+            return "§9.5", "the Champion must be in hand"
+        att = conquest.Attack(st, seat)
+        if att.first:
+            return "§9.5", "the Champion's free conquest cannot be the race's first conquest"
+        if s.hand < _tokens_needed(att):
+            return "§8.14", "Tauren need a token in hand to go with the Champion (2 per region)"
+        r = action.region
+        if r is None:
+            return "§9.5", "the Champion's free conquest needs a target region"
+        name = st.game.map.regions[r].name
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers and conquest attempts"
+        if not ((conquest.targets(st, att) & (att.adjacent | st.game.reach_mask)) >> r) & 1:
+            if (att.own >> r) & 1:
+                return "§6.5", f"{name} is already held by your Active race"
+            if (st.game.map.water >> r) & 1:
+                return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
+            return "§6.5", f"{name} is neither adjacent to your Active race nor an Entry region"
+        return "§6.7", f"the conquest of {name} requires paying first"
+
+    # --- capture -------------------------------------------------------------------------------
+    def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
+        p = st.pieces[region]
+        if cause == "intimidate" or not p or not p.get(CHAMPION):
+            return False
+        captor = st.turn_seat
+        paid = st.pay(owner, captor, RANSOM) if captor != owner else 0
+        st.event("champion_captured", seat=owner, region=region, captor=captor, ransom=paid)
+        return True
+
+
+UNIT = Championing()

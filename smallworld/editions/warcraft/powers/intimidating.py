@@ -1,0 +1,283 @@
+"""Intimidating (§9.13, §6.11, AMB-15, AMB-48, AMB-36, AMB-31, AMB-12, AMB-10): move enemy tokens.
+
+Three times per turn, during the conquest step (before the final die attempt and before the player
+ends conquests, AMB-15), the player takes 1 token from an opponent's region (of their Active or
+In-Decline race) adjacent to one of the Intimidating Active race's regions and moves it to another
+region of that same race, which the Intimidating player chooses. Actions (one use each):
+
+* `intimidate REF DEST` moves a race token of REF to DEST (`SIDE:ID` in text, a flat index in the
+  Action), or `intimidate REF discard` when that race has no other region. Murlocs (AMB-48:
+  allowed, although they are no opponent) are always discarded.
+* `intimidate_beast REF DEST|discard` does the same with a Beast (§9.3; AMB-15: Beasts can be moved,
+  the Champion cannot).
+* `intimidate_remove REF KIND` removes a Wisp Wall or a Fort from REF (§8.11, AMB-27): while a region
+  holds one, no token can be taken from it.
+
+Resolutions:
+* A region left with no token or occupying piece is lost by its owner (AMB-15).
+* A Tauren region of an Active race left under its 2 (§8.14, AMB-11): what is left there (the lone
+  token, with a Beast or the Champion if one stayed) must move at once to another region of that
+  race, chosen by its owner (AMB-15): with one such region it goes there at once, with several the
+  owner answers a prompt (`regroup REF`) before the Intimidating player goes on; with none it goes
+  to hand and stays there (AMB-11). Either way the region is lost.
+* A discarded token counts for the Forsaken (AMB-31, the `losses_forced` hook); Holy Light and the Chapel
+  can save it (the defender's `prevent_loss` hooks with cause "intimidate"), and the saved token is
+  withdrawn to hand.
+* It is not a conquest: no Faction Bonus (AMB-38), no per-conquest bonus.
+* Watch Tower regions are immune (AMB-36). The Aegis (2 VC) and Harmony (2 VC, once per turn) are paid
+  before each use (§6.7); the Marshdweller toll is for conquests only. Moving a token into its owner's
+  own region is no attack on that region, so destinations may be immune or hold the Aegis.
+* An Active Pandaren with this power that moves a token of another player's Active race has attacked
+  that player (AMB-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.editions.warcraft.powers.beast_master import BEAST
+from smallworld.engine import conquest
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+from smallworld.engine.setup import return_banner
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+TOKEN = "intimidate"
+BEAST_MOVE = "intimidate_beast"
+REMOVE = "intimidate_remove"
+DISCARD = "discard"
+REGROUP = "regroup"  # the Tauren player's answer: `regroup REF` (where the lone token goes)
+UNIT_ID = "intimidating"
+USES = 3
+USED = "intimidate_uses"  # turn data: uses spent this turn
+
+
+def _walls(st: State, region: int) -> list[str]:
+    """Pieces that must be removed before a token can be taken: the defence markers that are no
+    troops (Wisp Walls, Forts; §9.13)."""
+    p = st.pieces[region]
+    if not p:
+        return []
+    kinds = st.game.pieces
+    return sorted(k for k in p if k in kinds and kinds[k].defense > 0 and not kinds[k].troop)
+
+
+def _occupants(st: State, region: int) -> int:
+    return st.tokens[region] + conquest.occupying_pieces(st, region)
+
+
+def _discard_token(st: State, region: int, race: str, owner: int | None) -> bool:
+    """Discard one race token of `region` (§9.13); True when it was lost, False when saved."""
+    if owner is not None and st.seats[owner].active == race:
+        for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
+            if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, "intimidate"):
+                st.tokens[region] -= 1
+                st.seats[owner].hand += 1
+                _withdrawn(st, owner)
+                st.event("intimidate_saved", seat=owner, region=region, by=u.id)
+                return False
+    st.tokens[region] -= 1
+    if race != st.game.natives:  # Murlocs never come back (§6.9)
+        st.tray[race] += 1
+    return True
+
+
+def _withdrawn(st: State, owner: int) -> None:
+    if owner not in st.turn.withdrawn:
+        st.turn.withdrawn.append(owner)
+
+
+def _settle(st: State, region: int, race: str, owner: int | None) -> None:
+    """After a token left `region`: a lone Tauren moves on (§8.14), an empty region is lost."""
+    if owner is not None and st.seats[owner].active == race:
+        left = _occupants(st, region)
+        if 0 < left < st.min_per_region(race):
+            others = st.occupied_mask(race) & ~(1 << region)
+            if not others:  # nowhere to go: it stays in hand (AMB-11)
+                st.seats[owner].hand += st.tokens[region]
+                st.tokens[region] = 0
+                for kind, n in st.troops_in(region).items():
+                    st.lift_piece(region, owner, kind, n)
+                _withdrawn(st, owner)
+            elif others & (others - 1) == 0:  # one other region: no choice to make
+                _regroup(st, region, others.bit_length() - 1, owner)
+            else:
+                st.push_prompt(
+                    UNIT_ID,
+                    owner,
+                    region=st.game.map.ref(region),
+                    text=f"Tauren: move the lone token of {st.game.map.regions[region].name} "
+                    "to another of your regions (regroup REGION)",
+                    rule="§8.14",
+                )
+                return
+    if _occupants(st, region):
+        return
+    st.set_region(region, None, 0)
+    st.clear_pieces(region, "removed_when_emptied")
+    if owner is not None and st.seats[owner].declined == race and not st.occupied_mask(race):
+        # The last token of an In-Decline race left the map (§6.17).
+        st.seats[owner].declined = None
+        st.seats[owner].declined_power = None
+        return_banner(st, race)
+
+
+def _regroup(st: State, src: int, dst: int, owner: int) -> None:
+    """Move everything left in `src` (tokens, Beasts, the Champion) into `dst`; `src` is lost."""
+    st.tokens[dst] += st.tokens[src]
+    st.tokens[src] = 0
+    for kind, n in st.troops_in(src).items():
+        st.lift_piece(src, owner, kind, n)
+        st.place_held(dst, owner, kind, n)
+    st.event("regroup", seat=owner, region=src, to=dst)
+    st.set_region(src, None, 0)
+    st.clear_pieces(src, "removed_when_emptied")
+
+
+def _count_loss(st: State, seat: int) -> None:
+    """A token discarded by a use is a loss the seat forced (the Forsaken buy one more: §8.5, AMB-31)."""
+    game = st.game
+    for u in st.units(seat):
+        if game.overrides(u, "losses_forced"):
+            u.losses_forced(st, seat, 1)
+
+
+class Intimidating(Unit):
+    id = UNIT_ID
+    kind = "power"
+    section = "§9.13"
+    action_kinds = frozenset({TOKEN, BEAST_MOVE, REMOVE})
+    region_args = frozenset({TOKEN, BEAST_MOVE})
+
+    def _ready(self, st: State, seat: int) -> bool:
+        s = st.seats[seat]
+        return (
+            st.in_conquest_step(seat)
+            and s.power == self.id
+            and st.turn.data.get(USED, 0) < USES
+            and bool(st.occupied_mask(s.active))
+        )
+
+    def _targets(self, st: State, seat: int) -> list[int]:
+        """Regions a use may hit now: an opponent's (or Murloc) region next to the race, not
+        immune, whose dues the player can pay."""
+        own = st.occupied_mask(st.seats[seat].active)
+        out = []
+        for r in bits(st.game.map.adjacent_to(own) & ~own & ~st.immune):
+            race = st.race[r]
+            if race is None:
+                continue
+            owner = st.owner_seat(race)
+            if race != st.game.natives and (owner is None or owner == seat):
+                continue
+            if conquest.can_affect(st, seat, [r]):
+                out.append(r)
+        return out
+
+    def _destinations(self, st: State, region: int) -> list[int | str]:
+        race = st.race[region]
+        if race == st.game.natives:
+            return [DISCARD]
+        others = st.occupied_mask(race) & ~(1 << region)
+        return list(bits(others)) or [DISCARD]
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if not self._ready(st, seat):
+            return []
+        out: list[Action] = []
+        for r in self._targets(st, seat):
+            walls = _walls(st, r)
+            if walls:
+                out.extend(Action(REMOVE, r, k) for k in walls)
+                continue
+            dests = self._destinations(st, r)
+            if st.tokens[r]:
+                out.extend(Action(TOKEN, r, d) for d in dests)
+            p = st.pieces[r]
+            if p and p.get(BEAST):
+                out.extend(Action(BEAST_MOVE, r, d) for d in dests)
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        r = action.region
+        assert r is not None
+        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        if action.kind == REMOVE:
+            conquest.pay_dues(st, seat, r, conquest=False)  # a Wall or Fort: no token forced out
+            st.remove_piece(r, str(action.arg), 1)
+            st.event("intimidate_remove", seat=seat, region=r, piece=action.arg)
+            return
+        conquest.hostile_effect(st, seat, r)
+        race = st.race[r]
+        assert race is not None
+        owner = st.owner_seat(race)
+        dest = action.arg
+        if action.kind == BEAST_MOVE:
+            assert owner is not None
+            if isinstance(dest, int):
+                st.lift_piece(r, owner, BEAST, 1)
+                st.place_held(dest, owner, BEAST, 1)
+            else:
+                st.remove_piece(r, BEAST, 1)
+                _count_loss(st, seat)
+        elif isinstance(dest, int):
+            st.tokens[r] -= 1
+            st.tokens[dest] += 1
+        elif _discard_token(st, r, race, owner):
+            _count_loss(st, seat)
+        st.event("intimidate", seat=seat, region=r, race=race, piece=action.kind, to=dest)
+        _settle(st, r, race, owner)
+
+    # --- the Tauren player's answer: where the lone token goes (§8.14) ----------------------------
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        src = st.game.map.index(prompt["region"])
+        others = st.occupied_mask(st.race[src]) & ~(1 << src)
+        return [Action(REGROUP, r) for r in bits(others)]
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        assert action.region is not None
+        _regroup(st, st.game.map.index(prompt["region"]), action.region, prompt["seat"])
+        st.pop_prompt()
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        seat = st.acting_seat
+        s = st.seats[seat]
+        if s.power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if not st.in_conquest_step(seat):
+            return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
+        if st.turn.data.get(USED, 0) >= USES:
+            return "§9.13", "Intimidating is used at most 3 times per turn"
+        r = action.region
+        if r is None:
+            return "§9.13", "Intimidating needs a target region"
+        name = st.game.map.regions[r].name
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers"
+        if r not in self._targets(st, seat):
+            if not conquest.can_affect(st, seat, [r]) and st.race[r] is not None:
+                return "§6.7", f"using Intimidating on {name} requires paying first"
+            return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
+        walls = _walls(st, r)
+        if action.kind == REMOVE:
+            if not walls:
+                return "§9.13", f"{name} holds no Wisp Wall or Fort to remove"
+            return "§9.13", f"the piece to remove from {name} is one of: " + ", ".join(walls)
+        if walls:
+            return "§9.13", f"the Wisp Wall or Fort in {name} must be removed first (one use each)"
+        p = st.pieces[r]
+        if action.kind == BEAST_MOVE and not (p and p.get(BEAST)):
+            return "§9.13", f"{name} holds no Beast to take"
+        if action.kind == TOKEN and not st.tokens[r]:
+            return "§9.13", f"{name} holds no race token to take (the Champion cannot be moved)"
+        m = st.game.map
+        dests = ", ".join(d if isinstance(d, str) else m.ref(d) for d in self._destinations(st, r))
+        return "§9.13", f"what is taken from {name} goes to another region of the same race: {dests}"
+
+
+UNIT = Intimidating()

@@ -1,0 +1,170 @@
+"""Portal Mage (§9.17, §6.11, §10.1, AMB-16, AMB-36, AMB-19, AMB-10): swap two Magic regions.
+
+Twice per turn, during the conquest step only (§6.11), `portal REF OTHER` (OTHER = the second region:
+`SIDE:ID` in text, a flat index in the Action; the lower index comes first) swaps every piece between
+two Magic regions of any boards, whoever holds them (AMB-16):
+
+* What moves: race tokens of any player, Active or In Decline, Murlocs, Beasts, the Champion, Wisp
+  Walls, Forts, bombs (the Goblin player's record of where each bomb lies follows it), Military
+  Objectives and face-up Artifacts. Mountains (terrain) and Legendary Places stay, and so do
+  face-down markers, which are revealed when an Active race's tokens arrive (§10.1).
+* Control follows the tokens. It is not a conquest: no losses, no Faction Bonus, no per-conquest
+  bonus (AMB-38).
+* Not allowed when either region is immune (Watch Tower, §9.6, AMB-36). The Aegis (2 VC) and Harmony
+  (2 VC, once per turn) are paid for the regions of other players (§6.7); the Marshdweller toll is for
+  conquests only.
+* Non-Naga tokens never end up in a Sea or Lake (§8.10).
+* An Active Pandaren with this power that swaps a region of another player's Active race has
+  attacked that player (AMB-10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.editions.warcraft.races.goblins import PLACED as BOMBS_PLACED
+from smallworld.engine import conquest
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+from smallworld.engine.options import OptionSpec
+from smallworld.engine.state import CONQUER
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+PORTAL = "portal"
+USES = 2
+USED = "portal_uses"  # turn data: swaps made this turn
+
+
+def _artifacts(st: State, region: int) -> list[str]:
+    """The face-up Artifacts in `region`: they move with the pieces, unlike Legendary Places and
+    face-down markers (AMB-16)."""
+    relics = st.game.relics
+    return [rid for rid, up in st.markers.get(region, ()) if up and relics[rid].group == "artifact"]
+
+
+def _movable(st: State, region: int) -> bool:
+    return st.race[region] is not None or bool(st.pieces[region]) or bool(_artifacts(st, region))
+
+
+def _into_water(st: State, a: int, b: int) -> bool:
+    """True when the swap would put non-Naga tokens in a Sea or Lake (§8.10): only a race whose unit
+    `holds_water` may stand there (Murlocs have no unit)."""
+    water = st.game.map.water
+    units = st.game.units
+    for src, dst in ((a, b), (b, a)):
+        race = st.race[src]
+        if race is not None and (water >> dst) & 1 and not (race in units and units[race].holds_water):
+            return True
+    return False
+
+
+def _swap_bombs(st: State, a: int, b: int) -> None:
+    ra, rb = st.game.map.ref(a), st.game.map.ref(b)
+    swap = {ra: rb, rb: ra}
+    for s in st.seats:
+        placed = s.ext.get(BOMBS_PLACED)
+        if placed and (ra in placed or rb in placed):
+            # A new dict keeps the placement order and leaves copies of the state untouched.
+            s.ext[BOMBS_PLACED] = {swap.get(ref, ref): kind for ref, kind in placed.items()}
+
+
+class PortalMage(Unit):
+    id = "portal_mage"
+    kind = "power"
+    section = "§9.17"
+    action_kinds = frozenset({PORTAL})
+    region_args = frozenset({PORTAL})
+    options = (
+        OptionSpec(
+            "portal_pairs",
+            "any",
+            "AMB-16 (§9.17): Portal Mage swaps any two Magic regions, or only pairs where one region is the "
+            "Portal Mage race's own ('one_own').",
+            choices=("any", "one_own"),
+            unit="portal_mage",
+        ),
+    )
+
+    def _ready(self, st: State, seat: int) -> bool:
+        power = st.seats[seat].power
+        return st.in_conquest_step(seat) and power == self.id and st.turn.data.get(USED, 0) < USES
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if not self._ready(st, seat):
+            return []
+        magic = list(bits(st.game.map.feature("Magic") & ~st.immune))
+        # AMB-16 option: one of the two regions must be the Portal Mage race's own.
+        own = st.occupied_mask(st.seats[seat].active) if st.game.options.portal_pairs == "one_own" else -1
+        out = []
+        for i, a in enumerate(magic):
+            for b in magic[i + 1 :]:
+                if not (_movable(st, a) or _movable(st, b)) or _into_water(st, a, b):
+                    continue
+                if not ((own >> a) & 1 or (own >> b) & 1):
+                    continue
+                if conquest.can_affect(st, seat, [a, b]):
+                    out.append(Action(PORTAL, a, b))
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        a, b = action.region, action.arg
+        assert a is not None and isinstance(b, int)
+        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        for r in (a, b):
+            conquest.hostile_effect(st, seat, r)  # Harmony asks only once: its units note the payment
+        ra, ta, rb, tb = st.race[a], st.tokens[a], st.race[b], st.tokens[b]
+        st.set_region(a, rb, tb)
+        st.set_region(b, ra, ta)
+        pa, pb = dict(st.pieces[a] or {}), dict(st.pieces[b] or {})
+        # Through the box and back, so the defence and immunity indexes follow the pieces.
+        for r, p in ((a, pa), (b, pb)):
+            for kind, n in p.items():
+                st.remove_piece(r, kind, n)
+        for r, p in ((b, pa), (a, pb)):
+            for kind, n in p.items():
+                st.add_piece(r, kind, n)
+        _swap_bombs(st, a, b)
+        moving = [(rid, b) for rid in _artifacts(st, a)] + [(rid, a) for rid in _artifacts(st, b)]
+        for rid, dst in moving:
+            st.move_marker(rid, dst)
+        st.event("portal", seat=seat, regions=[a, b])
+        for r in (a, b):
+            race = st.race[r]
+            owner = st.owner_seat(race)
+            if owner is not None and st.seats[owner].active == race:
+                st.reveal(r, owner)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        seat = st.acting_seat
+        if st.seats[seat].power != self.id:
+            return None  # another seat's power: the generic answer fits
+        if not self._ready(st, seat):
+            if st.turn.data.get(USED, 0) >= USES and st.phase == CONQUER:
+                return "§9.17", "Portal Mage swaps at most twice per turn"
+            return "§6.11", "Portal Mage swaps only during your conquest step"
+        a, b = action.region, action.arg
+        m = st.game.map
+        if a is None or not isinstance(b, int) or not 0 <= b < m.n:
+            return "§9.17", "a swap names two Magic regions: portal REF OTHER"
+        if not ((m.feature("Magic") >> a) & 1 and (m.feature("Magic") >> b) & 1) or a == b:
+            return "§9.17", "both regions must be different Magic regions"
+        if ((st.immune >> a) | (st.immune >> b)) & 1:
+            return "§9.6", "a Watch Tower region is immune to all powers"
+        if _into_water(st, a, b):
+            return "§8.10", "only Naga tokens may end up in a Sea or Lake"
+        if a > b:
+            return "§9.17", "name the region with the lower index first"
+        if not conquest.can_affect(st, seat, [a, b]):
+            return "§6.7", "this swap requires paying first"
+        own = st.occupied_mask(st.seats[seat].active)
+        if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
+            return "§9.17", "with this game's rule option one of the two regions must be your own"
+        return "§9.17", "nothing to swap between two empty regions"
+
+
+UNIT = PortalMage()

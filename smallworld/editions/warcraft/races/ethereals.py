@@ -1,0 +1,137 @@
+"""Ethereals (§8.4, §6.6, §10.1, AMB-29, AMB-36). Once per turn, during the conquest step, one of:
+
+* (a) steal, `steal REGION ARTIFACT`: take a face-up Artifact from a region adjacent to one of
+  their Active regions and move it into REGION, one of their Active regions next to it; they own it
+  at once and may use it within the Artifact's own once-per-turn limit. AMB-29: a Watch Tower
+  region is immune to it, it needs the Aegis of Aggramar's 2 VC when the Artifact lies in the
+  Aegis's region (also when it is the Aegis itself), and it is no attack on the Pandaren (no
+  Harmony payment, and it does not count as attacking them);
+* (b) the conquest option `conquer REF ethereals`: an adjacent region holding a face-up Legendary
+  Place costs 2 fewer tokens (minimum 1, §6.6); normal targeting applies. It adds up with
+  Frostmourne on the same conquest: `conquer REF ethereals+frostmourne`.
+
+Face-down markers are eligible for neither (AMB-29). The choice is made when the steal is done or
+the conquest declared (a failed final attempt uses it up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from smallworld.editions.warcraft.relics import aegis_of_aggramar, frostmourne
+from smallworld.editions.warcraft.relics._common import (
+    ARTIFACT,
+    OPTION_JOIN,
+    PLACE,
+    face_up,
+    group,
+    has_option,
+)
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+ID = "ethereals"
+STEAL = "steal"
+USED = "ethereals_used"  # turn data: "steal" or "place", the option chosen this turn
+DISCOUNT = 2
+
+
+class Ethereals(Unit):
+    id = ID
+    kind = "race"
+    section = "§8.4"
+    action_kinds = frozenset({STEAL})
+
+    # --- (b) the discount on a Legendary Place -----------------------------------------------
+    def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
+        if USED in st.turn.data or st.seats[seat].active != ID:
+            return ()
+        if not any(group(st, rid) == PLACE for rid in face_up(st, region)):
+            return ()
+        m = st.game.map
+        if not (m.adjacent_to(st.occupied_mask(ID)) >> region) & 1:
+            return ()
+        out = [ID]
+        # Frostmourne adds up with every other reduction (§6.6): offer both at once when it is ours.
+        blade = frostmourne.UNIT
+        if blade in st.units(seat) and blade.id in blade.conquest_options(st, seat, region):
+            out.append(f"{ID}{OPTION_JOIN}{blade.id}")
+        return out
+
+    def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
+        return DISCOUNT if has_option(option, ID) else 0
+
+    def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
+        if has_option(option, ID):
+            st.turn.data[USED] = "place"
+
+    # --- (a) stealing an Artifact ------------------------------------------------------------
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if st.turn.done or USED in st.turn.data or st.seats[seat].active != ID:
+            return ()
+        own = st.occupied_mask(ID)
+        adj = st.game.map.adj
+        coins = st.seats[seat].coins
+        out = []
+        for src in list(st.markers):
+            if (own >> src) & 1 or (st.immune >> src) & 1:
+                continue
+            homes = adj[src] & own
+            if not homes:
+                continue
+            for rid in face_up(st, src):
+                if group(st, rid) != ARTIFACT or aegis_of_aggramar.toll(st, seat, src) > coins:
+                    continue
+                out.extend(Action(STEAL, d, rid) for d in bits(homes))
+        return out
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        rid = str(action.arg)
+        src = st.marker_region(rid)
+        assert src is not None and action.region is not None
+        toll = aegis_of_aggramar.toll(st, seat, src)
+        if toll:
+            st.pay(seat, st.marker_owner(src), toll)
+        st.move_marker(rid, action.region)
+        st.turn.data[USED] = "steal"
+        st.event(STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=toll)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        opt = action.arg if isinstance(action.arg, str) else None
+        if action.kind != STEAL and not has_option(opt, ID):
+            return None  # another unit's option or action: its own answer fits
+        seat = st.acting_seat
+        if st.seats[seat].active != ID:
+            return "§8.4", "only the Active Ethereals may steal an Artifact or use their Place discount"
+        if USED in st.turn.data:
+            return "§8.4", "the Ethereals already stole or used their discount this turn (once per turn)"
+        if action.kind != STEAL:
+            return "§8.4", (
+                "the Ethereals' discount is only for a region next to one of theirs that holds a face-up "
+                "Legendary Place (AMB-29)"
+            )
+        if not st.in_conquest_step(seat):
+            return "§8.4", "the Ethereals steal only during their conquests"
+        rid = str(action.arg)
+        src = st.marker_region(rid)
+        m = st.game.map
+        if src is None or group(st, rid) != ARTIFACT or rid not in face_up(st, src):
+            return "§8.4", f"{rid!r} is not a face-up Artifact on the boards (AMB-29: not a face-down one)"
+        if action.region is None or not (st.occupied_mask(ID) >> action.region) & 1:
+            return "§8.4", "a stolen Artifact goes into one of the Ethereals' own regions"
+        if (st.occupied_mask(ID) >> src) & 1:
+            return "§8.4", f"{rid!r} already lies in a region of the Ethereals"
+        if not (m.adj[src] >> action.region) & 1:
+            return "§8.4", f"{m.regions[src].name} is not next to {m.regions[action.region].name}"
+        if (st.immune >> src) & 1:
+            return "§9.6", f"{m.regions[src].name} is immune to all powers (Watch Tower)"
+        return "§6.7", f"stealing from {m.regions[src].name} requires paying the Aegis's 2 VC first"
+
+
+UNIT = Ethereals()

@@ -1,0 +1,135 @@
+"""Humans (§8.8, §6.8 step 4, §6.13 step 4, AMB-28, AMB-51, AMB-09, AMB-36): Military Objectives.
+
+At the end of each Human turn (Active race, not on the decline turn) the Human player takes back the
+two Military Objectives (MO) still on the boards and places up to 2 of them (AMB-51), one step at a
+time (`objective REF`, then `objective_done`), each in a different region that no Alliance race
+occupies: empty, Murloc, Horde or Neutral regions on any board. Immune regions (Watch Tower, §9.6,
+AMB-36) cannot receive one, and a region holding another player's Aegis of Aggramar only after its
+owner is paid 2 VC (AMB-19, AMB-36: placing it is an effect on the region). An empty Sea or Lake
+is an empty region, so it may receive one too (only the Naga can take it there). The faction of the
+occupant is its banner's (an In-Decline race keeps its faction, §6.15).
+
+When a non-Horde player (Alliance or Neutral Active race, the Humans included) conquers an MO
+region, that player gains 2 VC at once (AMB-09) and the MO goes back to the Human player; the Human
+player also gains 2 VC when someone else conquered it. A Horde conqueror gets nothing and the MO
+stays. The conqueror's faction is the one it fights for this turn (`scoring.effective_faction`, so a
+Neutral race fighting for the Horde through the Battleground counts as Horde). The MOs leave the
+boards when the Humans decline (§6.16 step 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.editions.warcraft.factions import ALLIANCE, HORDE
+from smallworld.editions.warcraft.relics import aegis_of_aggramar
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.scoring import effective_faction
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+OBJECTIVE = "military_objective"
+PLACE, DONE = "objective", "objective_done"
+REWARD = 2
+
+
+def _has_objective(st: State, region: int) -> bool:
+    p = st.pieces[region]
+    return bool(p and p.get(OBJECTIVE))
+
+
+def eligible(st: State, seat: int) -> int:
+    """Mask of the regions that may receive a Military Objective from `seat` now (§8.8, AMB-36): no
+    Alliance race there, not immune, no objective yet, and the Aegis paid where it protects."""
+    faction = st.game.faction
+    coins = st.seats[seat].coins
+    out = 0
+    for r in range(st.game.map.n):
+        race = st.race[r]
+        if race is not None and faction.get(race) == ALLIANCE:
+            continue
+        if (st.immune >> r) & 1 or _has_objective(st, r):
+            continue
+        if aegis_of_aggramar.toll(st, seat, r) > coins:
+            continue
+        out |= 1 << r
+    return out
+
+
+def take_back(st: State) -> None:
+    for r in range(st.game.map.n):
+        if _has_objective(st, r):
+            st.remove_piece(r, OBJECTIVE)
+
+
+class Humans(Unit):
+    id = "humans"
+    kind = "race"
+    section = "§8.8"
+    # Not removed by conquest or emptying: only a non-Horde conquest sends an MO back (`any_conquest`),
+    # and an MO may sit in an empty region.
+    pieces = (Piece(OBJECTIVE, supply=2),)
+
+    def turn_end(self, st: State, seat: int) -> None:
+        take_back(st)
+        if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
+            st.push_prompt(
+                self.id,
+                seat,
+                text="Place up to 2 Military Objectives, each in a region no Alliance race occupies",
+                rule="§8.8",
+            )
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        out = [Action(PLACE, r) for r in bits(eligible(st, prompt["seat"]))]
+        out.append(Action(DONE))
+        return out
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        seat = prompt["seat"]
+        if action.kind == PLACE and action.region is not None:
+            toll = aegis_of_aggramar.toll(st, seat, action.region)
+            if toll:  # placing it is a power used on the region: the Aegis asks 2 VC (AMB-19, AMB-36)
+                st.pay(seat, st.marker_owner(action.region), toll)
+            st.add_piece(action.region, OBJECTIVE)
+            st.event("objective_placed", seat=seat, region=st.game.map.ref(action.region))
+            if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
+                return  # the prompt stays: one more may be placed
+        st.pop_prompt()
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if not st.pending or st.pending[0]["unit"] != self.id:
+            return None
+        if action.kind != PLACE or action.region is None:
+            return "§8.8", f"place a Military Objective first ('{PLACE} REGION') or stop ('{DONE}')"
+        r = action.region
+        name = st.game.map.regions[r].name
+        race = st.race[r]
+        if race is not None and st.game.faction.get(race) == ALLIANCE:
+            return "§8.8", f"{name} is occupied by an Alliance race ({race}): no Military Objective there"
+        if _has_objective(st, r):
+            return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
+        if (st.immune >> r) & 1:
+            return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
+        return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
+
+    def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
+        r = info.region
+        if not _has_objective(st, r) or effective_faction(st, seat) == HORDE:
+            return
+        owner = next((i for i, s in enumerate(st.seats) if s.active == self.id), None)
+        st.remove_piece(r, OBJECTIVE)
+        st.gain(seat, REWARD)
+        if owner is not None and owner != seat:
+            st.gain(owner, REWARD)
+        st.event("objective_taken", seat=seat, region=st.game.map.ref(r), humans=owner)
+
+    def on_decline(self, st: State, seat: int) -> None:
+        take_back(st)
+
+
+UNIT = Humans()

@@ -1,0 +1,90 @@
+"""Battleground (§10.3, §6.1 step 5, §6.15, AMB-22).
+
+* Doubled Faction Bonus: while the Active race holds it at the end-of-turn scoring (AMB-22: all of
+  the turn's conquests count if it holds it then), each opposing-faction race it took regions from
+  this turn gives min(regions taken, 2) VC instead of 1. The engine pays the first VC of each race
+  ("faction_bonus"); this unit scores the second one ("battleground").
+* A Neutral race holding it may fight for the Alliance or the Horde for the turn: it chooses when it
+  takes the Battleground (a prompt after the conquest) or at the start of its turn if it already
+  holds it (§6.1 step 5), with `faction Alliance`, `faction Horde` or `faction Neutral` (stay). The
+  choice is kept in the turn data, so it is Neutral again once the turn is over. It applies to every
+  faction-based rule of that turn from the moment it is made (the `faction` hook: Faction Bonus,
+  Military Objectives).
+* A Neutral race that came to hold it without a conquest (a Portal swap) is asked before scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smallworld.editions.warcraft.factions import ALLIANCE, HORDE, NEUTRAL, OPPOSED
+from smallworld.engine.actions import Action
+from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.scoring import effective_faction
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+ID = "battleground"
+CHOICE = "battleground_faction"  # turn data: the faction a Neutral holder fights for this turn
+FACTION = "faction"  # the prompt's answer kind
+_ANSWERS = tuple(Action(FACTION, None, f) for f in (ALLIANCE, HORDE, NEUTRAL))
+PER_RACE = 2
+
+
+def _neutral(st: State, seat: int) -> bool:
+    race = st.seats[seat].active
+    return race is not None and st.game.faction.get(race) == NEUTRAL
+
+
+class Battleground(Unit):
+    id = ID
+    kind = "relic"
+    section = "§10.3"
+
+    def _ask(self, st: State, seat: int) -> None:
+        if st.turn_seat != seat or CHOICE in st.turn.data or not _neutral(st, seat):
+            return
+        if any(p["unit"] == ID for p in st.pending):
+            return
+        st.push_prompt(
+            ID,
+            seat,
+            text="Battleground: fight for the Alliance or the Horde this turn (or stay Neutral)",
+            rule="§10.3",
+        )
+
+    def expand_start(self, st: State, seat: int) -> None:
+        self._ask(st, seat)
+
+    def on_enter(self, st: State, seat: int, info: ConquestInfo) -> None:
+        # AMB-22: chosen on taking it, before the region's Military Objective is judged (§6.8).
+        if st.marker_region(ID) == info.region:
+            self._ask(st, seat)
+
+    def turn_end(self, st: State, seat: int) -> None:
+        self._ask(st, seat)
+
+    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
+        return _ANSWERS
+
+    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
+        st.pop_prompt()
+        st.turn.data[CHOICE] = str(action.arg)
+        st.event(ID, seat=prompt["seat"], faction=action.arg)
+
+    def faction(self, st: State, seat: int, base: str | None) -> str | None:
+        if base == NEUTRAL and st.turn_seat == seat:
+            return st.turn.data.get(CHOICE, base)
+        return base
+
+    def score(self, st: State, seat: int) -> int:
+        enemy = OPPOSED.get(effective_faction(st, seat) or "")
+        if not enemy:
+            return 0
+        faction = st.game.faction
+        return sum(min(n, PER_RACE) - 1 for race, n in st.turn.took.items() if faction.get(race) == enemy)
+
+
+UNIT = Battleground()

@@ -1,0 +1,218 @@
+"""Editions: everything a game is made of that is not the engine's own rules.
+
+An `Edition` bundles the content units (races, powers, markers) with their data, the natives that
+start on the map, the board set and how boards are drawn for a player count, the policies where
+editions differ (how a race enters the map, factions, terrains and features), the rule options
+of the edition and of its units, the variants it can be played in, and the map from the engine's
+rule ids to the sections of its rulebook.
+
+The engine imports no edition: `Game(settings)` asks the resolver installed by the `smallworld`
+package (`set_resolver`) for `settings.edition`, or takes an `Edition` object directly. Hook tables
+("which units override which hook") are built once per edition, so a new game costs nothing there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from smallworld.engine.errors import PositionError
+from smallworld.engine.hooks import HOOK_NAMES, OptionSpec, Piece, Unit, overrides
+from smallworld.engine.rules import Rule
+
+if TYPE_CHECKING:
+    from smallworld.boards.model import BoardSide
+    from smallworld.engine.variants.base import Variant
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One unit of an edition with its data row: values, where they come from, and how sure we are."""
+
+    id: str
+    kind: str  # "race", "power", "relic"
+    name: str
+    value: int
+    source: str
+    confidence: str
+    section: str
+    unit: Unit
+    implemented: bool = True
+    faction: str | None = None
+    faction_source: str | None = None
+    tray: int | None = None
+    group: str | None = None  # relics: "artifact" or "place"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "value": self.value,
+            "source": self.source,
+            "confidence": self.confidence,
+            "section": self.section,
+            "implemented": self.implemented,
+        }
+        if self.kind == "race":
+            out.update(faction=self.faction, faction_source=self.faction_source, tray=self.tray)
+        if self.kind == "relic":
+            out["value"] = None  # markers give no tokens
+            out["kind"] = self.group
+        return out
+
+
+@dataclass(frozen=True)
+class Natives:
+    """The ownerless In-Decline race that starts on the map (Murlocs; classic: Lost Tribes)."""
+
+    id: str
+    name: str
+    supply: int  # tokens in the box
+    feature: str  # one token goes on every land region with this feature at setup
+
+
+@dataclass(frozen=True)
+class EntryRule:
+    """How a race reaches regions it is not adjacent to.
+
+    `first`: feature of the regions a race may enter the map through (its first conquest);
+    `reach`: feature of the regions any later conquest may target without adjacency (None: none);
+    `travel`: feature of the regions that cost `travel_cost` more when not adjacent (None: none).
+    Warcraft: Entry regions for all three, +1; classic: border regions first, then adjacency only."""
+
+    first: str
+    reach: str | None = None
+    travel: str | None = None
+    travel_cost: int = 0
+
+
+class BoardSet:
+    """Where an edition's board sides come from and which go on the table for a player count."""
+
+    def side(self, side_id: str) -> BoardSide:
+        raise NotImplementedError
+
+    def ids(self) -> list[str]:
+        raise NotImplementedError
+
+    def draw(self, players: int, randbelow: Callable[[int], int]) -> list[str]:
+        """The side ids of a new game, drawn with `randbelow` (the seed's board stream)."""
+        raise NotImplementedError
+
+
+@dataclass
+class Edition:
+    """An edition of the game. Build it once; games share it (it is never changed by a game)."""
+
+    id: str
+    name: str
+    rulebook: str  # the specification its citations point into
+    entries: Iterable[Entry]
+    boards: BoardSet
+    variants: Mapping[str, Variant]
+    citations: Mapping[Rule, str]
+    rounds: Mapping[int, int]  # players -> game turns
+    entry_rule: EntryRule
+    natives: Natives | None = None
+    terrains: tuple[str, ...] = ()
+    water: frozenset[str] = frozenset()
+    features: tuple[str, ...] = ()
+    terrain_defence: Mapping[str, int] = field(default_factory=dict)  # Mountain: +1 (§6.6)
+    factions: tuple[str, ...] = ()  # empty: the edition has no factions and no Faction Bonus
+    opposed: Mapping[str, str] = field(default_factory=dict)  # faction -> the faction it scores against
+    marker_feature: str | None = None  # one face-down marker per board on this feature at setup
+    options: tuple[OptionSpec, ...] = ()  # the edition's own rule options (units add theirs)
+    words: Any = None  # the edition's message catalogues (engine/words.py)
+
+    def __post_init__(self) -> None:
+        entries = list(self.entries)
+        self.races: dict[str, Entry] = {e.id: e for e in entries if e.kind == "race"}
+        self.powers: dict[str, Entry] = {e.id: e for e in entries if e.kind == "power"}
+        self.relics: dict[str, Entry] = {e.id: e for e in entries if e.kind == "relic"}
+        self.units: dict[str, Unit] = {e.id: e.unit for e in entries}
+        for uid, unit in self.units.items():
+            if unit.id != uid:
+                raise ValueError(f"edition {self.id}: entry {uid!r} holds the unit of {unit.id!r}")
+        self.pieces: dict[str, Piece] = {}
+        for unit in self.units.values():
+            for p in unit.pieces:
+                self.pieces[p.id] = p
+        # Hook tables, built once per edition and process: a hook nobody overrides costs nothing.
+        self.hooked: dict[str, frozenset[str]] = {
+            hook: frozenset(uid for uid, u in self.units.items() if overrides(u, hook)) for hook in HOOK_NAMES
+        }
+        self.unit_options: tuple[OptionSpec, ...] = tuple(
+            spec for u in self.units.values() for spec in u.options
+        )
+
+    # --- queries ------------------------------------------------------------------------------
+    def cite(self, rule: Rule | str) -> str:
+        """The section of this edition's rulebook that an engine rule id stands for."""
+        if isinstance(rule, Rule):
+            return self.citations.get(rule, rule.value)
+        return rule
+
+    def variant(self, name: str) -> Variant:
+        if name not in self.variants:
+            known = sorted(self.variants)
+            raise PositionError("settings.variant", f"{self.id!r} has the variants {known}, not {name!r}")
+        return self.variants[name]
+
+    def unit_kind(self, uid: str) -> str | None:
+        for table, kind in ((self.races, "race"), (self.powers, "power"), (self.relics, "relic")):
+            if uid in table:
+                return kind
+        return None
+
+
+# --- the registry of editions -------------------------------------------------------------------
+_EDITIONS: dict[str, Edition] = {}
+_RESOLVER: list[Callable[[str], Edition | None]] = []
+
+
+def register(edition: Edition) -> Edition:
+    """Make an edition known by its id (tests register their own small editions)."""
+    _EDITIONS[edition.id] = edition
+    return edition
+
+
+def unregister(edition_id: str) -> None:
+    _EDITIONS.pop(edition_id, None)
+
+
+def set_resolver(resolver: Callable[[str], Edition | None]) -> None:
+    """Install the function that loads an edition by id on first use (the `smallworld` package does)."""
+    if resolver not in _RESOLVER:
+        _RESOLVER.append(resolver)
+
+
+def get_edition(edition_id: str) -> Edition:
+    if not isinstance(edition_id, str):
+        raise PositionError("settings.edition", f"must be an edition id, got {edition_id!r}")
+    found = _EDITIONS.get(edition_id)
+    if found is None:
+        for resolve in _RESOLVER:
+            found = resolve(edition_id)
+            if found is not None:
+                _EDITIONS[edition_id] = found
+                break
+    if found is None:
+        known = sorted(set(_EDITIONS) | set(known_ids()))
+        raise PositionError("settings.edition", f"unknown edition {edition_id!r}; known: {known}")
+    return found
+
+
+_KNOWN: list[Callable[[], Iterable[str]]] = []
+
+
+def add_known(lister: Callable[[], Iterable[str]]) -> None:
+    """Install a function listing the edition ids that a resolver can load (for messages and CLIs)."""
+    _KNOWN.append(lister)
+
+
+def known_ids() -> list[str]:
+    out = set(_EDITIONS)
+    for lister in _KNOWN:
+        out.update(lister())
+    return sorted(out)
