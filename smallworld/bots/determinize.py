@@ -7,7 +7,8 @@ hidden parts are filled with plausible values:
 - the order of the banner and badge stacks (and the hidden part of the team columns): a shuffle of
   the banners and badges not visible anywhere (row, seats, discards);
 - face-down markers and the unused markers: a random draw among the relics not seen face up;
-- Goblin bombs: random kinds for the stack and the placed bombs;
+- the secrets of units (a Goblin's bombs): each unit that keeps some fills them in itself
+  (`Unit.resample`), from what the public facts still allow;
 - the generator: a fresh state drawn from the bot's own `random.Random`; no scripted rolls.
 
 Nothing here reads the true State: only the view and the public `Game` (which `public_game`
@@ -19,7 +20,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Callable
 from typing import Any
 
 from smallworld.engine.errors import PositionError
@@ -29,11 +29,6 @@ from smallworld.engine.state import State
 
 # Keys a view adds to the state's JSON (the viewer; the seating factions of the team variant).
 _VIEW_ONLY = ("viewer", "factions")
-
-# Goblins (content/races/goblins.py) hide their bombs in the seat's ext; kinds are a coin flip
-# because the explode/dud split of what is left is unknown once some were revealed.
-_GOBLIN_STACK, _GOBLIN_PLACED = "goblin_stack", "goblin_bombs"
-_BOMB_KINDS = ("exploding", "dud")
 
 
 def public_game(game: Game) -> Game:
@@ -63,19 +58,6 @@ def estimate_coins(view: dict[str, Any], seat: int, game: Game) -> int:
     viewer = view.get("viewer")
     own = seats[viewer].get("coins") if isinstance(viewer, int) else None
     return max(0, round((by_regions + own) / 2) if own is not None else 5 + 3 * turns)
-
-
-def _fix_goblins(ext: dict[str, Any], rng: random.Random) -> None:
-    stack = ext.get(_GOBLIN_STACK)
-    if isinstance(stack, dict):
-        ext[_GOBLIN_STACK] = [rng.choice(_BOMB_KINDS) for _ in range(int(stack.get("count", 0)))]
-    placed = ext.get(_GOBLIN_PLACED)
-    if isinstance(placed, list):
-        ext[_GOBLIN_PLACED] = {ref: rng.choice(_BOMB_KINDS) for ref in placed}
-
-
-# Seat-ext fixers for content that hides its own secrets (`Unit.hide`): one per hiding unit.
-EXT_FIXERS: list[Callable[[dict[str, Any], random.Random], None]] = [_fix_goblins]
 
 
 class Determinizer:
@@ -124,16 +106,17 @@ class Determinizer:
         data.pop("markers", None)
         data.pop("rng", None)
         data.pop("rolls", None)
+        data.pop("events", None)  # what the last action set off: no part of the position
         self._data = data
+        game_units = game.units
+        self._resamplers = [u for u in game_units.values() if game.overrides(u, "resample")]
 
     def sample(self, rng: random.Random) -> State:
         data = dict(self._data)
         data["seats"] = copy.deepcopy(self._data["seats"])
-        for s in data["seats"]:
-            ext = s.get("ext")
-            if ext:
-                for fix in EXT_FIXERS:
-                    fix(ext, rng)
+        data["regions"] = copy.deepcopy(self._data.get("regions", {}))
+        for unit in self._resamplers:
+            unit.resample(data, rng)
         races = self._unseen_races[:]
         rng.shuffle(races)
         powers = self._unseen_powers[:]
@@ -166,7 +149,7 @@ class Determinizer:
         data["rng"] = format(rng.getrandbits(64), "016x")
         data["rolls"] = []
         try:
-            return state_from_json(self.game, data, base=self._base)
+            return state_from_json(self.game, data, base=self._base, fragment=True)
         except PositionError as e:  # a unit's `hide` this module does not undo yet
             raise PositionError(e.field, f"determinisation failed: {e}") from None
 

@@ -9,7 +9,8 @@
 from smallworld.engine.actions import Action
 from smallworld.engine.errors import IllegalActionError, PositionError, SmallworldError
 from smallworld.engine.game import Game
-from smallworld.engine.options import RuleOptions, Settings
+from smallworld.engine.options import RuleOptions
+from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 

@@ -1,12 +1,18 @@
-"""Targets, cost, payments and resolution of a conquest (§6.5-§6.10)."""
+"""Targets, cost, payments and resolution of a conquest (§6.5-§6.10).
+
+`judge` is the one answer to "may this region be conquered so, and how": the listing of legal
+actions asks it for every target and option, and the error of a refused conquest asks it why.
+`attempt` is the one sequence of a declared conquest (payments, then the tokens or the die) that
+every way of conquering shares: the engine's own, the Gnomes', the Ashes of Al'ar's, the Champion's.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from enum import StrEnum
 
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.setup import return_banner
-from smallworld.engine.state import State
+from smallworld.engine.hooks import ConquestInfo, Effect, Unit
+from smallworld.engine.losses import remove_defenders
+from smallworld.engine.state import Phase, State
 
 
 class Attack:
@@ -30,11 +36,16 @@ class Attack:
         game = st.game
         s = st.seats[seat]
         self.seat = seat
-        self.race = s.active
-        self.own = st.race_mask.get(s.active, 0) if s.active else 0
+        self.race = conquering_race(st, seat)
+        self.own = st.race_mask.get(self.race, 0) if self.race else 0
         self.first = self.own == 0
         self.adjacent = game.map.adjacent_to(self.own)
-        self.units: list[Unit] = st.units(seat)
+        if self.race is not None and self.race != s.active:
+            # An In-Decline race in its own phase: only its own unit speaks (its badge is gone).
+            unit = game.units[self.race]
+            self.units: list[Unit] = [unit]
+        else:
+            self.units = st.units(seat)
         self.reducers = [u for u in self.units if game.overrides(u, "cost_reduction")]
         self.waivers = [u for u in self.units if game.overrides(u, "waives_travel")]
         self.optional = [u for u in self.units if game.overrides(u, "conquest_options")]
@@ -44,6 +55,23 @@ class Attack:
             if game.overrides(u, "extra_targets"):
                 extra |= u.extra_targets(st, seat, self.first)
         self.extra = extra
+
+
+def conquering_race(st: State, seat: int) -> str | None:
+    """The race whose conquests the seat makes now: its Active race, or during an In-Decline race's
+    own phase (`Turn.race`) that race."""
+    if st.turn.race is not None and seat == st.turn_seat:
+        return st.turn.race
+    return st.seats[seat].active
+
+
+def available(st: State, seat: int) -> int:
+    """Tokens that can pay for a conquest: race tokens in hand, then paying troops (AMB-46)."""
+    s = st.seats[seat]
+    if not s.held or st.turn.race is not None:
+        return s.hand
+    kinds = st.game.pieces
+    return s.hand + sum(n for k, n in s.held.items() if kinds[k].pays)
 
 
 def options(st: State, att: Attack, region: int) -> list[str | None]:
@@ -80,19 +108,69 @@ def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
     return c if c >= att.minimum else att.minimum
 
 
+def cost_terms(st: State, att: Attack, region: int, option: str | None = None) -> list[dict[str, object]]:
+    """The conquest cost of `region` term by term, each with the unit it comes from: what `cost`
+    adds up (a test keeps the two equal)."""
+    game = st.game
+    terms: list[dict[str, object]] = [{"term": "base", "value": 2, "unit": "core"}]
+    if st.tokens[region]:
+        terms.append(
+            {"term": "defenders", "value": st.tokens[region], "unit": "core", "race": st.race[region]}
+        )
+    for kind, n in sorted((st.pieces[region] or {}).items()):
+        piece = game.pieces.get(kind)
+        if piece is not None and piece.defense:
+            terms.append(
+                {"term": "piece", "piece": kind, "value": piece.defense * n, "unit": game.piece_unit[kind]}
+            )
+    if game.map.defence[region]:
+        terrain = game.map.regions[region].terrain
+        terms.append(
+            {"term": "terrain", "terrain": terrain, "value": game.map.defence[region], "unit": "core"}
+        )
+    if (game.travel_mask >> region) & 1 and not (att.adjacent >> region) & 1:
+        waiver = next((u for u in att.waivers if u.waives_travel(st, att.seat, region, att.first)), None)
+        if waiver is None:
+            terms.append({"term": "travel", "value": game.travel_cost, "unit": "core"})
+        else:
+            terms.append({"term": "travel", "value": 0, "unit": waiver.id, "waived": True})
+    total = sum(int(t["value"]) for t in terms)  # type: ignore[call-overload]
+    red = 0
+    for u in att.reducers:
+        k = u.cost_reduction(st, att.seat, region, option)
+        if k:
+            red += k
+            terms.append({"term": "reduction", "value": -k, "unit": u.id})
+    if red:
+        floor = max(total - red, 1)
+        if floor != total - red:
+            terms.append({"term": "minimum", "value": floor - (total - red), "unit": "core"})
+        total = floor
+    if total < att.minimum:
+        terms.append(
+            {
+                "term": "minimum",
+                "value": att.minimum - total,
+                "unit": att.units[0].id if att.units else "core",
+            }
+        )
+    return terms
+
+
 Due = tuple[int | None, int, str]
 
 
-def payments(st: State, attacker: int, region: int, conquest: bool = True) -> list[Due]:
-    """Coins due before the conquest of `region` may be declared (§6.7), or before another hostile
-    effect on it (`conquest=False`: no toll that only applies to conquests, like Marshdweller's)."""
+def payments(st: State, attacker: int, region: int, effect: Effect = Effect.CONQUEST) -> list[Due]:
+    """Coins due before a conquest of `region` may be declared (§6.7), or before another effect on
+    it: each defender unit asks only for the effects it names in `dues_on` (Marshdweller's toll is
+    for conquests only, the Aegis asks for every effect, placements included)."""
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == attacker:
         return []
     out: list[Due] = []
     game = st.game
     for u in st.units(owner):
-        if game.overrides(u, "defender_payments") and (conquest or not u.conquest_only_dues):
+        if game.overrides(u, "defender_payments") and effect in u.dues_on:
             out.extend(u.defender_payments(st, attacker, region, owner))
     return out
 
@@ -104,7 +182,9 @@ def defended_mask(st: State, attacker: int) -> int:
     out = 0
     for i, s in enumerate(st.seats):
         if i != attacker and any(game.overrides(u, "defender_payments") for u in st.units(i)):
-            out |= st.occupied_mask(s.active) | st.occupied_mask(s.declined)
+            out |= st.occupied_mask(s.active)
+            for race in s.declined_races():
+                out |= st.occupied_mask(race)
     return out
 
 
@@ -115,28 +195,28 @@ def can_pay(st: State, attacker: int, region: int) -> bool:
     return sum(d[1] for d in payments(st, attacker, region)) <= st.seats[attacker].coins
 
 
-def effect_dues(st: State, actor: int, regions: list[int]) -> list[Due]:
-    """The dues of one hostile effect on several regions: a due asked twice by the same payee for
-    the same reason is paid once (Harmony is paid once per turn, §6.7)."""
+def effect_dues(st: State, actor: int, regions: list[int], effect: Effect = Effect.HOSTILE) -> list[Due]:
+    """The dues of one effect on several regions: a due asked twice by the same payee for the same
+    reason is paid once (Harmony is paid once per turn, §6.7)."""
     out: list[Due] = []
     seen: set[tuple[int | None, str]] = set()
     for r in regions:
-        for payee, amount, why in payments(st, actor, r, conquest=False):
+        for payee, amount, why in payments(st, actor, r, effect):
             if (payee, why) not in seen:
                 seen.add((payee, why))
                 out.append((payee, amount, why))
     return out
 
 
-def can_affect(st: State, actor: int, regions: list[int]) -> bool:
-    """Whether `actor` can pay what a hostile effect on these regions asks."""
-    return sum(d[1] for d in effect_dues(st, actor, regions)) <= st.seats[actor].coins
+def can_affect(st: State, actor: int, regions: list[int], effect: Effect = Effect.HOSTILE) -> bool:
+    """Whether `actor` can pay what an effect on these regions asks."""
+    return sum(d[1] for d in effect_dues(st, actor, regions, effect)) <= st.seats[actor].coins
 
 
 def hostile_effect(st: State, actor: int, region: int) -> None:
     """A hostile effect that is not a conquest is about to hit `region`: its dues are paid and the
     actor's units are told (§6.7; AMB-10, AMB-36)."""
-    pay_dues(st, actor, region, conquest=False)
+    pay_dues(st, actor, region, Effect.HOSTILE)
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == actor:
         return
@@ -146,16 +226,22 @@ def hostile_effect(st: State, actor: int, region: int) -> None:
             u.hostile_effect(st, actor, region)
 
 
-def pay_all(st: State, attacker: int, dues: list[tuple[int | None, int, str]]) -> None:
+def pay_placement(st: State, actor: int, region: int) -> None:
+    """Pay what a placement in `region` asks (a bomb, a Military Objective, a stolen Artifact:
+    the Aegis's 2 VC, AMB-19, AMB-36)."""
+    pay_all(st, actor, payments(st, actor, region, Effect.PLACEMENT))
+
+
+def pay_all(st: State, attacker: int, dues: list[Due]) -> None:
     for payee, amount, why in dues:
         paid = st.pay(attacker, payee, amount)
         st.event("payment", seat=attacker, payee=payee, coins=paid, why=why)
 
 
-def pay_dues(st: State, attacker: int, region: int, conquest: bool = True) -> None:
+def pay_dues(st: State, attacker: int, region: int, effect: Effect = Effect.CONQUEST) -> None:
     """Pay what the defenders of `region` ask before an attack on it (§6.7) and tell their units, so
     once-per-turn dues (Harmony) are not asked again. Other hostile effects should call this too."""
-    dues = payments(st, attacker, region, conquest)
+    dues = payments(st, attacker, region, effect)
     if not dues:
         return
     pay_all(st, attacker, dues)
@@ -178,66 +264,132 @@ def declare(st: State, att: Attack, region: int, option: str | None) -> None:
             u.declare_conquest(st, att.seat, region, option)
 
 
-def occupying_pieces(st: State, region: int) -> int:
-    """Pieces that stand for race tokens in `region` (Beasts, the Champion: §4, AMB-32)."""
-    p = st.pieces[region]
-    if not p:
-        return 0
-    kinds = st.game.pieces
-    return sum(c for k, c in p.items() if k in kinds and kinds[k].occupies)
+# --- may it be conquered, and how -------------------------------------------------------------------
+class Refusal(StrEnum):
+    """Why a conquest of a region with an option is not possible now (`judge`, `why_not`)."""
+
+    OVER = "over"  # conquests are over for the turn (§6.10)
+    NO_TOKEN = "no_token"  # no token in hand (§6.4)
+    OWN = "own"  # the conquering race holds it
+    IMMUNE = "immune"
+    WATER = "water"  # a Sea or Lake the race may not enter
+    UNREACHABLE = "unreachable"  # neither adjacent nor reachable (§6.5)
+    TOO_SHORT = "too_short"  # more tokens short than a final attempt allows (§6.10)
+    UNPAID = "unpaid"  # the dues cannot be paid (§6.7)
+    OPTION = "option"  # the named option is not available for it
 
 
-def remove_defenders(st: State, region: int, attacker: int | None, cause: str) -> ConquestInfo:
-    """Empty `region` of its defenders with their losses (§6.9); returns what was there."""
-    race = st.race[region]
-    n = st.tokens[region]
-    owner = st.owner_seat(race)
-    held = occupying_pieces(st, region)
-    info = ConquestInfo(
-        region=region,
-        attacker=attacker if attacker is not None else -1,
-        defender_race=race,
-        defender_seat=owner,
-        defender_tokens=n + held,
-        was_nonempty=race is not None or held > 0,
-        own_declined=owner is not None and owner == attacker,
-    )
-    if race is None:
-        st.clear_pieces(region, "removed_on_conquest")
-        return info
-    if race == st.game.natives:
-        st.set_region(region, None, 0)  # natives never come back (§6.9)
-        info.lost = n
-    elif owner is not None and st.seats[owner].active == race:
-        seat = st.seats[owner]
-        for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
-            if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
-                info.prevented = u.id
-                break
-        # Beasts and the Champion are withdrawn with the tokens (§9.3, §9.5) only now, so the loss
-        # exceptions above saw which of them stood in this region (the hand may hold others).
-        if held:
-            for kind, k in st.troops_in(region).items():
-                st.lift_piece(region, owner, kind, k)
-        st.set_region(region, None, 0)
-        seat.hand += n
-        if info.prevented is None and seat.hand > 0:
-            seat.hand -= 1
-            st.tray[race] += 1
-            info.lost = 1
-        if owner not in st.turn.withdrawn:
-            st.turn.withdrawn.append(owner)
-    else:
-        st.set_region(region, None, 0)
-        st.tray[race] += n
-        info.lost = n
-        if owner is not None and not st.race_mask.get(race):
-            # The last token of an In-Decline race left the map (§6.17).
-            st.seats[owner].declined = None
-            st.seats[owner].declined_power = None
-            return_banner(st, race)
-    st.clear_pieces(region, "removed_on_conquest")
-    return info
+def judge(
+    st: State, att: Attack, region: int, option: str | None, hand: int, coins: int, defended: int
+) -> str | Refusal:
+    """For a target region and option: CONQUER when the tokens in hand pay for it, FINAL when only
+    a final die attempt can take it, or the Refusal that forbids both."""
+    c = cost(st, att, region, option)
+    if c > hand and (c - hand > st.game.options.max_final_shortfall or hand < att.minimum):
+        return Refusal.TOO_SHORT
+    if (defended >> region) & 1:
+        dues = payments(st, att.seat, region)
+        if dues and sum(d[1] for d in dues) > coins:
+            return Refusal.UNPAID
+    return "conquer" if c <= hand else "final"
+
+
+def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:
+    """Why `region` is not among the targets now (None when it is)."""
+    if (targets(st, att) >> region) & 1:
+        return None
+    if (att.own >> region) & 1:
+        return Refusal.OWN
+    if (st.immune >> region) & 1:
+        return Refusal.IMMUNE
+    if (st.game.map.water >> region) & 1:
+        return Refusal.WATER
+    return Refusal.UNREACHABLE
+
+
+def conquests_open(st: State, seat: int) -> bool:
+    """Whether the seat may still start a conquest this turn: in its conquest step, before the final
+    attempt or the end of conquests (§6.10, AMB-53)."""
+    return st.phase == Phase.CONQUER and seat == st.turn_seat and not st.turn.done
+
+
+# --- a declared conquest ------------------------------------------------------------------------
+def attempt(st: State, att: Attack, region: int, option: str | None, cost_now: int, final: bool) -> bool:
+    """Declare a conquest (payments, §6.7) and make it: with `cost_now` tokens from hand, or as the
+    final attempt with the reinforcement die (§6.10). Returns whether the region was taken."""
+    declare(st, att, region, option)
+    if final:
+        return die_attempt(st, att.seat, region, option, cost_now)
+    place_conquest(st, att.seat, region, option, cost_now)
+    return True
+
+
+def free_conquest(
+    st: State, att: Attack, region: int, tokens: int, troops: dict[str, int], event: str | None = None
+) -> None:
+    """A conquest that costs nothing: `tokens` race tokens and `troops` from hand go in, after the
+    payments of its declaration (the Champion's, §9.5). `event` is recorded before it resolves."""
+    seat = att.seat
+    declare(st, att, region, None)
+    s = st.seats[seat]
+    s.hand -= tokens
+    held = s.held
+    for kind, n in troops.items():  # out of hand now; `resolve` places them
+        held[kind] -= n
+        if not held[kind]:
+            del held[kind]
+    if event is not None:
+        st.event(event, seat=seat, region=region)
+    resolve(st, seat, region, tokens, None, dict(troops))
+
+
+def place_conquest(st: State, seat: int, region: int, option: str | None, cost_now: int) -> None:
+    """A conquest the seat can pay for: `cost_now` tokens go in, race tokens first, then paying
+    troops (AMB-46)."""
+    s = st.seats[seat]
+    tokens = min(s.hand, cost_now)
+    s.hand -= tokens
+    resolve(st, seat, region, tokens, option, take_paying(st, seat, cost_now - tokens))
+
+
+def die_attempt(st: State, seat: int, region: int, option: str | None, cost_now: int) -> bool:
+    """The final conquest attempt (§6.10): roll; on success every token and paying troop in hand
+    goes in. Either way conquests are over for the turn. Returns whether it succeeded."""
+    roll = st.roll_die()
+    s = st.seats[seat]
+    st.turn.die = roll
+    have = available(st, seat)
+    won = have + roll >= cost_now
+    st.event("die", seat=seat, region=region, roll=roll, cost=cost_now, tokens=have, success=won)
+    if won:
+        placed = s.hand
+        s.hand = 0
+        resolve(st, seat, region, placed, option, take_paying(st, seat, have - placed))
+    end_conquests(st)
+    return won
+
+
+def end_conquests(st: State) -> None:
+    """Conquests are over for this turn (§6.10, §6.11)."""
+    st.turn.done = True
+    st.phase = Phase.AFTER_CONQUESTS
+
+
+def take_paying(st: State, seat: int, n: int) -> dict[str, int]:
+    """Take `n` paying troops (Beasts) out of hand for a conquest, once race tokens ran out."""
+    out: dict[str, int] = {}
+    if n <= 0 or st.turn.race is not None:
+        return out
+    held = st.seats[seat].held
+    for kind in sorted(held):
+        if n and st.game.pieces[kind].pays:
+            k = min(n, held[kind])
+            held[kind] -= k
+            if not held[kind]:
+                del held[kind]
+            out[kind] = k
+            n -= k
+    return out
 
 
 def resolve(
@@ -245,7 +397,7 @@ def resolve(
 ) -> ConquestInfo:
     """A successful conquest: defenders out, attackers in, then per-conquest effects (§6.8).
     `troops` are pieces already taken out of the attacker's hand (Beasts) that go in too."""
-    race = st.seats[seat].active
+    race = conquering_race(st, seat)
     assert race is not None
     info = remove_defenders(st, region, seat, "conquest")
     info.option = option
@@ -255,34 +407,44 @@ def resolve(
         for kind, k in troops.items():
             held[kind] = held.get(kind, 0) + k
             st.place_held(region, seat, kind, k)
+    st.event(
+        "conquest",
+        seat=seat,
+        region=region,
+        race=race,
+        defender=info.defender_race,
+        defender_seat=info.defender_seat,
+        tokens=placed,
+        lost=info.lost,
+    )
     if region in st.markers:
         st.reveal(region, seat)
     game = st.game
     waiting = len(st.pending)
-    for u in st.units(seat):  # step 3: control of what lies there, with its decisions (Battleground)
+    units = [game.units[race]] if st.turn.race else st.units(seat)
+    for u in units:  # step 3: control of what lies there, with its decisions (Battleground)
         if game.overrides(u, "on_enter"):
             u.on_enter(st, seat, info)
     if len(st.pending) > waiting:
         # Steps 4-6 wait for the answer (`flow.advance` resumes them): the Military Objective of a
         # Battleground region is judged with the faction just chosen.
-        st.turn.data[RESUME] = asdict(info)
+        st.turn.resume = info.to_json()
         return info
     finish(st, seat, info)
     return info
-
-
-RESUME = "resume_conquest"  # turn data: a conquest whose steps 4-6 wait for a prompt's answer
 
 
 def finish(st: State, seat: int, info: ConquestInfo) -> None:
     """§6.8 steps 4-6: Military Objectives, per-conquest effects, the records of the conquest."""
     turn = st.turn
     turn.conquests += 1
-    d = info.defender_race
-    own_ok = not info.own_declined or st.game.options.own_decline_bonus
-    if d is not None and d != st.game.natives and own_ok:
-        turn.took[d] = turn.took.get(d, 0) + 1
     game = st.game
+    if turn.race is not None:
+        return  # an In-Decline race's own phase: no power, no bonus, no objective of the Active race
+    d = info.defender_race
+    own_ok = not info.own_declined or game.options.own_decline_bonus
+    if d is not None and d != game.natives and own_ok:
+        turn.took[d] = turn.took.get(d, 0) + 1
     for u in st.units(seat):
         if game.overrides(u, "on_conquest"):
             u.on_conquest(st, seat, info)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.board_map import bits
-from smallworld.engine.conquest import occupying_pieces
-from smallworld.engine.setup import return_banner
+from smallworld.engine.losses import occupying_pieces
 from smallworld.engine.state import State
 
 
@@ -18,17 +17,36 @@ def remove_race(st: State, race: str) -> None:
         st.clear_pieces(r, "removed_when_emptied")
 
 
+def decline_slot(st: State, race: str | None, power: str | None) -> str | None:
+    """The In-Decline slot a race takes: None for the usual one, or a unit's own (classic Spirit
+    keeps its race beside the player's other In-Decline race)."""
+    units = st.game.units
+    for uid in (race, power):
+        if uid and units[uid].decline_slot is not None:
+            return units[uid].decline_slot
+    return None
+
+
 def go_into_decline(st: State, seat: int) -> None:
     s = st.seats[seat]
     game = st.game
     race, power = s.active, s.power
     assert race is not None and power is not None
-    if s.declined:  # step 1: the old In-Decline race leaves play
-        old = s.declined
-        remove_race(st, old)
-        s.declined = s.declined_power = None
-        return_banner(st, old)
-    for u in st.units(seat):  # step 4: content removes the pieces that stop working
+    slot = decline_slot(st, race, power)
+    # Step 1: the In-Decline race in the same slot leaves play (one per player, unless a unit gives
+    # its race a slot of its own).
+    staying: list[list[str | None]] = []
+    for old, old_power in ([[s.declined, s.declined_power]] if s.declined else []) + s.more_declined:
+        if decline_slot(st, old, old_power) == slot:
+            assert old is not None
+            remove_race(st, old)
+            st.event("left_play", race=old, seat=seat)
+            st.return_banner(old)
+        else:
+            staying.append([old, old_power])
+    s.declined = s.declined_power = None
+    s.more_declined = staying
+    for u in st.units(seat):  # step 4: units remove the pieces that stop working
         if game.overrides(u, "on_decline"):
             u.on_decline(st, seat)
     # Troops (Beasts, the Champion) never serve an In-Decline race (AMB-25, AMB-26).
@@ -54,4 +72,8 @@ def go_into_decline(st: State, seat: int) -> None:
     st.power_discard.append(power)
     if not st.occupied_mask(race):  # nothing left on the map: the banner returns (§6.17)
         s.declined = s.declined_power = None
-        return_banner(st, race)
+        if s.more_declined:
+            r0, p0 = s.more_declined.pop(0)
+            s.declined, s.declined_power = r0, p0
+        st.event("left_play", race=race, seat=seat)
+        st.return_banner(race)

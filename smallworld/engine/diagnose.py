@@ -1,119 +1,190 @@
-"""Explanations for illegal actions: which rule an action breaks, in words (error path only)."""
+"""Why an action is not legal now, naming the rule it breaks (the error path only).
+
+The engine's own rules are cited by rule id (`engine/rules.py`) and mapped to the edition's
+rulebook; a unit's actions and prompt answers are explained by the unit that declares them.
+"""
 
 from __future__ import annotations
 
 from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.flow import available
-from smallworld.engine.state import CONQUER as P_CONQUER
-from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
-from smallworld.engine.state import PICK as P_PICK
+from smallworld.engine.actions import (
+    ABANDON,
+    CONQUER,
+    DECLINE,
+    DEPLOY,
+    END,
+    EXPAND,
+    FINAL,
+    PASS,
+    PICK,
+    RISE,
+    SKIP,
+    Action,
+)
+from smallworld.engine.conquest import Refusal
+from smallworld.engine.rules import Rule
+from smallworld.engine.state import Phase, State
 
 _PHASE_OF = {
-    PICK: (P_PICK,),
-    DECLINE: (START,),
-    EXPAND: (START,),
-    CONQUER: (P_CONQUER,),
-    FINAL: (P_CONQUER,),
-    ABANDON: (P_CONQUER,),
-    END: (P_CONQUER,),
-    DEPLOY: (REDEPLOY, WITHDRAWN),
+    PICK: (Phase.PICK,),
+    DECLINE: (Phase.START, Phase.AFTER_SCORE),
+    EXPAND: (Phase.START,),
+    CONQUER: (Phase.CONQUER,),
+    FINAL: (Phase.CONQUER,),
+    ABANDON: (Phase.CONQUER,),
+    END: (Phase.CONQUER,),
+    DEPLOY: (Phase.REDEPLOY, Phase.WITHDRAWN),
+    RISE: (Phase.RISE,),
+    SKIP: (Phase.RISE,),
+    PASS: (Phase.AFTER_SCORE,),
 }
-_PHASE_RULE = {P_PICK: "§6.3", START: "§6.1", REDEPLOY: "§6.12", WITHDRAWN: "§6.9"}
+_PHASE_RULE = {
+    Phase.PICK: Rule.PICK,
+    Phase.START: Rule.START,
+    Phase.REDEPLOY: Rule.REDEPLOY,
+    Phase.WITHDRAWN: Rule.WITHDRAWN,
+    Phase.RISE: Rule.START,
+    Phase.AFTER_SCORE: Rule.DECLINE,
+}
 # The rule that says when each kind of action is taken.
 _KIND_RULE = {
-    PICK: "§6.3",
-    DECLINE: "§6.16",
-    EXPAND: "§6.1",
-    CONQUER: "§6.5",
-    FINAL: "§6.10",
-    ABANDON: "§6.2",
-    END: "§6.5",
-    DEPLOY: "§6.12",
+    PICK: Rule.PICK,
+    DECLINE: Rule.DECLINE,
+    EXPAND: Rule.START,
+    CONQUER: Rule.TARGETS,
+    FINAL: Rule.FINAL,
+    ABANDON: Rule.ABANDON,
+    END: Rule.TARGETS,
+    DEPLOY: Rule.REDEPLOY,
+    RISE: Rule.START,
+    SKIP: Rule.START,
+    PASS: Rule.DECLINE,
 }
 
 
 def explain(st: State, a: Action) -> tuple[str, str]:
-    if st.phase == OVER:
-        return "§7", "the game is over"
+    """(section, message): why `a` is not legal now."""
+    rule, message = _why(st, a)
+    return st.game.edition.cite(rule), message
+
+
+def _why(st: State, a: Action) -> tuple[Rule | str, str]:
+    game = st.game
+    if st.phase == Phase.OVER:
+        return Rule.GAME_OVER, "the game is over"
+    spec = game.action_specs.get(a.kind)
+    if spec is not None and spec.conquest and _conquests_over(st):
+        return Rule.CONQUESTS_OVER, "conquests are over for this turn"
     if st.pending:
         p = st.pending[0]
-        why = st.game.units[p["unit"]].explain(st, a)  # the prompt's unit may say why an answer is refused
-        return why or (p.get("rule", "§6"), f"seat {p['seat']} must first answer: {p.get('text', p['unit'])}")
-    m = st.game.map
-    if a.region is not None and not 0 <= a.region < m.n:
-        return "§2.2", f"there is no region {a.region} on this map (0..{m.n - 1})"
+        unit = game.units[p["unit"]]
+        why = unit.explain(st, a) if game.overrides(unit, "explain") else None
+        if why:
+            return why
+        pspec = game.prompt_specs.get((p["unit"], p.get("prompt", "")))
+        rule = pspec.rule if pspec is not None and pspec.rule else unit.section or Rule.TURN
+        return rule, f"seat {p['seat']} must first answer the {p['unit']} prompt ({p.get('prompt', '')})"
     phases = _PHASE_OF.get(a.kind)
     if phases is None:
-        for _owner, u in st.all_units():
-            if a.kind in u.action_kinds and st.game.overrides(u, "explain"):
-                why = u.explain(st, a)
-                if why is not None:
-                    return why
-        return "§6", f"unknown action kind {a.kind!r} or no unit in play allows it now"
+        return _unit_why(st, a)
     if st.phase not in phases:
         # While a step waits for its own decision, its rule says what is due; during conquests the
         # action's own rule says when it may be taken.
-        rule = _PHASE_RULE[st.phase] if st.phase in _PHASE_RULE else _KIND_RULE[a.kind]
+        rule = _PHASE_RULE.get(Phase(st.phase), _KIND_RULE[a.kind])
         return rule, f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step"
     seat = st.acting_seat
     s = st.seats[seat]
     if a.kind == PICK:
-        return st.game.variant.explain_pick(st, seat, a)
+        return game.variant.explain_pick(st, seat, a)
     if a.kind in (CONQUER, FINAL):
         return _explain_conquest(st, a)
     if a.kind == ABANDON:
         if st.turn.conquests or st.turn.done:
-            return "§6.2", "regions can only be abandoned before the first conquest of the turn"
-        return "§6.2", "only a region of your Active race can be abandoned"
+            return Rule.ABANDON, "regions can only be abandoned before the first conquest of the turn"
+        return Rule.ABANDON, "only a region of your race can be abandoned"
     if a.kind == DEPLOY:
-        if a.region is None or not (st.occupied_mask(s.active) >> a.region) & 1:
-            return "§6.12", "tokens can only be redeployed into regions your Active race occupies"
-        return "§6.12", "deploy takes no argument or 'all'"
-    return "§6", f"{a.kind!r} is not legal now"
+        race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
+        if a.region is None or not (st.occupied_mask(race) >> a.region) & 1:
+            return Rule.REDEPLOY, "tokens can only be redeployed into regions your race occupies"
+        if isinstance(a.arg, str) and a.arg != "all":
+            return Rule.REDEPLOY, f"you hold no {a.arg} to place"
+        return Rule.REDEPLOY, "no token in hand to place"
+    if a.kind == DECLINE and st.turn.risen:
+        return Rule.DECLINE, "a player whose In-Decline race played its phase this turn cannot decline"
+    if a.kind in (RISE, SKIP):
+        return Rule.START, "no In-Decline race of yours may conquer this turn"
+    return Rule.TURN, f"{a.kind!r} is not legal now"
 
 
-def _explain_conquest(st: State, a: Action) -> tuple[str, str]:
+def _conquests_over(st: State) -> bool:
+    """Conquests are over for the turn: after the final attempt or `end` (§6.10), or once
+    redeployment began, until the next turn."""
+    return st.turn.done or st.phase in (Phase.REDEPLOY, Phase.WITHDRAWN, Phase.AFTER_SCORE)
+
+
+def _unit_why(st: State, a: Action) -> tuple[Rule | str, str]:
+    """A unit's action or prompt answer: the unit that declares it says why (in play or not)."""
+    game = st.game
+    spec = game.action_specs.get(a.kind)
+    owner = spec.unit if spec is not None else None
+    if owner is not None and owner in game.units:
+        unit = game.units[owner]
+        if game.overrides(unit, "explain"):
+            why = unit.explain(st, a)
+            if why is not None:
+                return why
+        ed = game.edition
+        kind = ed.unit_kind(owner) or "unit"
+        entry = {"race": ed.races, "power": ed.powers, "relic": ed.relics}.get(kind, {}).get(owner)
+        name = entry.name if entry is not None else owner
+        return unit.section or Rule.TURN, f"{a.kind!r} belongs to {name} ({kind}), which cannot use it now"
+    return Rule.TURN, f"unknown action kind {a.kind!r}"
+
+
+def _explain_conquest(st: State, a: Action) -> tuple[Rule | str, str]:
     seat = st.acting_seat
     s = st.seats[seat]
     r = a.region
+    game = st.game
     if r is None:
-        return "§6.5", "a conquest needs a target region"
-    name = st.game.map.regions[r].name
-    if st.turn.done:
-        return "§6.10", "conquests are over for this turn"
-    if available(st, seat) < 1:
-        return "§6.4", "a conquest needs at least 1 race token in hand"
+        return Rule.TARGETS, "a conquest needs a target region"
+    name = game.map.regions[r].name
+    hand = conquest.available(st, seat)
+    if hand < 1:
+        return Rule.AT_LEAST_ONE, "a conquest needs at least 1 race token in hand"
     att = conquest.Attack(st, seat)
-    if (att.own >> r) & 1:
-        return "§6.5", f"{name} is already held by your Active race"
-    if (st.immune >> r) & 1:
-        return "§9.6", f"{name} is immune to conquest"
-    if not (conquest.targets(st, att) >> r) & 1:
-        if (st.game.map.water >> r) & 1:
-            return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
-        if att.first:
-            return "§6.5", f"{name} is not an Entry region: a race enters the map through an Entry region"
-        return "§6.5", f"{name} is neither adjacent to your Active race nor an Entry region"
+    refusal = conquest.target_refusal(st, att, r)
+    if refusal is not None:
+        return _target_words(st, att, r, refusal)
     opt = a.arg if isinstance(a.arg, str) else None
+    if opt is not None and opt not in conquest.options(st, att, r):
+        for u in att.units:  # a named option (Frostmourne, Doomhammer, ...): its unit says why
+            if game.overrides(u, "explain"):
+                why = u.explain(st, a)
+                if why is not None:
+                    return why
+        return Rule.COST, f"option {opt!r} is not available for {name}"
     c = conquest.cost(st, att, r, opt)
-    if a.kind == CONQUER and c > s.hand:
-        return "§6.6", f"{name} costs {c} tokens and you have {s.hand} in hand (a final attempt is 'final')"
-    if a.kind == FINAL:
-        if c <= s.hand:
-            return "§6.10", f"{name} costs {c} and you have {s.hand}: conquer it without the die"
-        if c - s.hand > st.game.options.max_final_shortfall or s.hand < att.minimum:
-            return (
-                "§6.10",
-                f"the final attempt must be 1 to {st.game.options.max_final_shortfall} tokens short; "
-                f"{name} is {c - s.hand} short",
-            )
-    dues = conquest.payments(st, seat, r)
-    if sum(d[1] for d in dues) > s.coins:
-        return "§6.7", f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first"
-    for u in att.units:  # a named option (Frostmourne, Doomhammer, ...): its unit says why
-        if st.game.overrides(u, "explain"):
-            why = u.explain(st, a)
-            if why is not None:
-                return why
-    return "§6.6", f"option {a.arg!r} is not available for {name}"
+    verdict = conquest.judge(st, att, r, opt, hand, s.coins, conquest.defended_mask(st, seat))
+    if verdict == Refusal.UNPAID:
+        dues = sum(d[1] for d in conquest.payments(st, seat, r))
+        return Rule.PAYMENTS, f"the conquest of {name} requires paying {dues} VC first"
+    if a.kind == CONQUER:
+        return Rule.COST, f"{name} costs {c} tokens and you have {hand} in hand (a final attempt is 'final')"
+    if verdict == CONQUER:
+        return Rule.FINAL, f"{name} costs {c} and you have {hand}: conquer it without the die"
+    most = game.options.max_final_shortfall
+    return Rule.FINAL, f"the final attempt must be 1 to {most} tokens short; {name} is {c - hand} short"
+
+
+def _target_words(st: State, att: conquest.Attack, r: int, refusal: Refusal) -> tuple[Rule | str, str]:
+    name = st.game.map.regions[r].name
+    if refusal == Refusal.OWN:
+        return Rule.TARGETS, f"{name} is already held by your race"
+    if refusal == Refusal.IMMUNE:
+        return Rule.IMMUNE, f"{name} is immune to conquest"
+    if refusal == Refusal.WATER:
+        return Rule.TARGETS, f"{name} is a {st.game.map.regions[r].terrain}: your race may not enter it"
+    if att.first:
+        return Rule.TARGETS, f"{name} is not a region your race may enter the map through"
+    return Rule.TARGETS, f"{name} is not a region your race can reach from where it stands"

@@ -14,11 +14,13 @@ package (`set_resolver`) for `settings.edition`, or takes an `Edition` object di
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.errors import PositionError
-from smallworld.engine.hooks import HOOK_NAMES, OptionSpec, Piece, Unit, overrides
+from smallworld.engine.hooks import HOOK_NAMES, Piece, Unit, overrides
+from smallworld.engine.options import OptionSpec
+from smallworld.engine.protocol import CORE_ACTIONS, CORE_EVENTS, ActionSpec, EventSpec, PromptSpec
 from smallworld.engine.rules import Rule
 
 if TYPE_CHECKING:
@@ -145,6 +147,29 @@ class Edition:
         self.unit_options: tuple[OptionSpec, ...] = tuple(
             spec for u in self.units.values() for spec in u.options
         )
+        self._collect_protocol()
+
+    def _collect_protocol(self) -> None:
+        """Every action kind, event type and prompt of the edition: the engine's, then each unit's
+        (stamped with its unit); two declarations of one name are an error of the edition."""
+        self.action_specs: dict[str, ActionSpec] = {a.kind: a for a in CORE_ACTIONS}
+        self.event_specs: dict[str, EventSpec] = {e.type: e for e in CORE_EVENTS}
+        self.prompt_specs: dict[tuple[str, str], PromptSpec] = {}
+        for uid, unit in self.units.items():
+            for a in unit.action_specs:
+                a = replace(a, unit=uid)
+                if self.action_specs.get(a.kind, a) != a:
+                    raise ValueError(f"edition {self.id}: action kind {a.kind!r} is declared twice")
+                self.action_specs[a.kind] = a
+            for e in unit.event_specs:
+                e = replace(e, unit=uid)
+                if self.event_specs.get(e.type, e) != e:
+                    raise ValueError(f"edition {self.id}: event type {e.type!r} is declared twice")
+                self.event_specs[e.type] = e
+            for p in unit.prompt_specs:
+                self.prompt_specs[(uid, p.id)] = replace(p, unit=uid)
+        # Canonical rank of each kind: the engine's kinds first, then the units' in edition order.
+        self.kind_rank: dict[str, int] = {k: i for i, k in enumerate(self.action_specs)}
 
     # --- queries ------------------------------------------------------------------------------
     def cite(self, rule: Rule | str) -> str:

@@ -1,34 +1,54 @@
 """Turn flow: the legal actions at every decision and the effect of each (§5, §6).
 
-`legal_actions` lists every decision of the seat to move. `apply` checks an action against that
-list and raises `IllegalActionError` naming the rule, leaving the state untouched; `apply_unchecked`
-is the fast path for search and simulation. Between decisions `advance` runs the automatic steps
-(scoring, the next turn, ...) and stops at the next decision or at a prompt that content raised.
+`legal_actions` lists every decision of the seat to move, in the canonical order (below).
+`apply` checks an action at the boundary (its seat, its form, its legality) and raises the
+engine's own error, leaving the state untouched; `apply_unchecked` is the fast path for search and
+simulation. Between decisions `advance` runs the automatic steps (scoring, the next turn, ...) and
+stops at the next decision or at a prompt that a unit raised.
+
+Canonical order of the legal actions (it never depends on the order in which data was inserted):
+a pending prompt lists its unit's answers; the conquest step lists, for each target region by
+index, the plain conquest (or final attempt) and then each named option in the order of the seat's
+units, then the regions that may be abandoned by index, then the units' own actions (the seat's
+units in order: Active race, power, In-Decline races, markers by region; each lists by region and
+argument), then `end`; redeployment lists each region by index with one token, all tokens, then
+each troop kind by name; picks by position.
 """
 
 from __future__ import annotations
 
-from smallworld.engine import conquest, decline, scoring
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.errors import IllegalActionError
-from smallworld.engine.hooks import ConquestInfo
-from smallworld.engine.setup import return_banner
-from smallworld.engine.state import CONQUER as P_CONQUER
-from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, Seat, State, Turn
-from smallworld.engine.state import PICK as P_PICK
+from typing import Any
 
-# Pass-through phases (no decision): see `advance`.
-AFTER_CONQUESTS = "after_conquests"
-REDEPLOY_BEGIN = "redeploy_begin"
-WITHDRAWN_NEXT = "withdrawn_next"
-TURN_END = "turn_end"
-SCORE = "score"
-DECISION_PHASES = (P_PICK, START, P_CONQUER, REDEPLOY, WITHDRAWN, OVER)
+from smallworld.engine import conquest, decline, scoring
+from smallworld.engine.actions import (
+    ABANDON,
+    CONQUER,
+    DECLINE,
+    DEPLOY,
+    END,
+    EXPAND,
+    FINAL,
+    PASS,
+    PICK,
+    PLAN,
+    RISE,
+    SKIP,
+    Action,
+)
+from smallworld.engine.board_map import bits
+from smallworld.engine.diagnose import explain
+from smallworld.engine.errors import GameOverError, IllegalActionError, NotYourTurnError
+from smallworld.engine.hooks import ConquestInfo
+from smallworld.engine.plans import expand_plan
+from smallworld.engine.protocol import check_action
+from smallworld.engine.rules import Rule
+from smallworld.engine.state import DECISION_PHASES, Phase, Seat, State, Turn
 
 _END = Action(END)
-_DECLINE = Action(DECLINE)
-_EXPAND = Action(EXPAND)
+_START = [Action(DECLINE), Action(EXPAND)]
+_EXPAND_ONLY = [Action(EXPAND)]
+_RISE = [Action(RISE), Action(SKIP)]
+_AFTER_SCORE = [Action(DECLINE), Action(PASS)]
 
 
 # --- listing ---------------------------------------------------------------------------------
@@ -36,14 +56,18 @@ def legal_actions(st: State) -> list[Action]:
     if st.pending:
         return _prompt_actions(st)
     ph = st.phase
-    if ph == P_CONQUER:
+    if ph == Phase.CONQUER:
         return _conquer_actions(st)
-    if ph in (REDEPLOY, WITHDRAWN):
+    if ph == Phase.REDEPLOY or ph == Phase.WITHDRAWN:
         return _deploy_actions(st)
-    if ph == P_PICK:
+    if ph == Phase.PICK:
         return st.game.variant.pick_actions(st, st.acting_seat)
-    if ph == START:
-        return [_DECLINE, _EXPAND]
+    if ph == Phase.START:
+        return list(_EXPAND_ONLY if st.turn.risen else _START)
+    if ph == Phase.RISE:
+        return list(_RISE)
+    if ph == Phase.AFTER_SCORE:
+        return list(_AFTER_SCORE)
     return []
 
 
@@ -56,48 +80,39 @@ def _conquer_actions(st: State) -> list[Action]:
     seat = st.acting_seat
     s = st.seats[seat]
     out: list[Action] = []
-    hand = available(st, seat)
+    hand = conquest.available(st, seat)
+    att: conquest.Attack | None = None
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
-        game = st.game
         coins = s.coins
-        max_short = game.options.max_final_shortfall
-        cost = conquest.cost
         defended = conquest.defended_mask(st, seat)
+        judge = conquest.judge
+        options = conquest.options
         for r in bits(conquest.targets(st, att)):
-            for opt in conquest.options(st, att, r):
-                c = cost(st, att, r, opt)
-                if c > hand and (c - hand > max_short or hand < att.minimum):
-                    continue
-                if (defended >> r) & 1:
-                    dues = conquest.payments(st, seat, r)
-                    if dues and sum(d[1] for d in dues) > coins:
-                        continue
-                out.append(Action(CONQUER if c <= hand else FINAL, r, opt))
+            for opt in options(st, att, r):
+                k = judge(st, att, r, opt, hand, coins, defended)
+                if k in (CONQUER, FINAL):
+                    out.append(Action(k, r, opt))
     if st.turn.conquests == 0 and not st.turn.done:
-        for r in bits(st.occupied_mask(s.active)):
+        race = conquest.conquering_race(st, seat)
+        for r in bits(st.occupied_mask(race)):
             out.append(Action(ABANDON, r))
-    for u in st.units(seat):
-        if st.game.overrides(u, "actions"):
-            out.extend(u.actions(st, seat))
+    if st.turn.race is None:
+        game = st.game
+        for u in st.units(seat):
+            if game.overrides(u, "actions"):
+                out.extend(u.actions(st, seat))
     out.append(_END)
     return out
 
 
-def available(st: State, seat: int) -> int:
-    """Tokens that can pay for a conquest: race tokens in hand, then paying troops (AMB-46)."""
-    s = st.seats[seat]
-    if not s.held:
-        return s.hand
-    kinds = st.game.pieces
-    return s.hand + sum(n for k, n in s.held.items() if kinds[k].pays)
-
-
 def _deploy_actions(st: State) -> list[Action]:
-    s = st.seats[st.acting_seat]
+    seat = st.acting_seat
+    s = st.seats[seat]
     out = []
-    held = sorted(s.held)
-    for r in bits(st.occupied_mask(s.active)):
+    held = sorted(s.held) if st.turn.race is None or seat != st.turn_seat else []
+    race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
+    for r in bits(st.occupied_mask(race)):
         if s.hand:
             out.append(Action(DEPLOY, r))
             out.append(Action(DEPLOY, r, "all"))
@@ -107,10 +122,29 @@ def _deploy_actions(st: State) -> list[Action]:
 
 
 # --- applying --------------------------------------------------------------------------------
-def apply(st: State, action: Action) -> None:
-    """Apply a legal action; an illegal one raises `IllegalActionError` and changes nothing."""
-    if not isinstance(action, Action):
-        action = Action.from_json(action)
+def apply(st: State, action: Any, seat: int | None = None) -> None:
+    """Apply an action of `seat` (the seat to act when None). Anything else raises the engine's own
+    error and changes nothing: `GameOverError`, `NotYourTurnError`, `MalformedActionError` (not an
+    action of this game) or `IllegalActionError` (the rule it breaks)."""
+    if st.phase == Phase.OVER:
+        raise GameOverError(st.game.edition.cite(Rule.GAME_OVER), "the game is over", action)
+    if seat is not None and seat != st.acting_seat:
+        raise NotYourTurnError(seat, st.acting_seat)
+    action = check_action(st.game, action)
+    if action.kind == PLAN:
+        steps = expand_plan(st, action)
+        trial = st.clone()  # every step must be legal when its turn comes: tried on a copy first
+        for step in steps:
+            if step not in legal_actions(trial):
+                raise IllegalActionError(
+                    st.game.edition.cite(Rule.REDEPLOY), f"the plan's step {step} is not possible", action
+                )
+            _apply_step(trial, step)
+        st.ply += 1
+        st.events = []
+        for step in steps:
+            _apply_step(st, step)
+        return
     if action not in legal_actions(st):
         raise diagnose(st, action)
     apply_unchecked(st, action)
@@ -118,8 +152,13 @@ def apply(st: State, action: Action) -> None:
 
 def apply_unchecked(st: State, action: Action) -> None:
     """Apply an action known to be legal (from `legal_actions`)."""
-    kind = action.kind
+    st.ply += 1
     st.events = []
+    _apply_step(st, action)
+
+
+def _apply_step(st: State, action: Action) -> None:
+    kind = action.kind
     if st.pending:
         prompt = st.pending[0]
         st.game.units[prompt["unit"]].apply_prompt(st, prompt, action)
@@ -128,19 +167,23 @@ def apply_unchecked(st: State, action: Action) -> None:
     elif kind == DEPLOY:
         _deploy(st, action)
     elif kind == END:
-        st.turn.done = True
-        st.phase = AFTER_CONQUESTS
+        conquest.end_conquests(st)
     elif kind == PICK:
         _pick(st, int(action.arg or 0))
     elif kind == EXPAND:
         _expand(st)
     elif kind == DECLINE:
-        decline.go_into_decline(st, st.turn_seat)
-        st.phase = WITHDRAWN_NEXT
+        _decline(st)
     elif kind == FINAL:
         _final(st, action)
     elif kind == ABANDON:
         _abandon(st, action.region or 0)
+    elif kind == RISE:
+        _rise(st)
+    elif kind == SKIP:
+        _after_rise(st)
+    elif kind == PASS:
+        _next_turn(st)
     else:
         _unit_for_kind(st, kind).apply_action(st, action)
     advance(st)
@@ -150,29 +193,33 @@ def _unit_for_kind(st: State, kind: str):  # type: ignore[no-untyped-def]
     for u in st.units(st.acting_seat):
         if kind in u.action_kinds:
             return u
-    raise IllegalActionError("§6", f"no unit in play handles {kind!r}")
+    raise IllegalActionError(st.game.edition.cite(Rule.TURN), f"no unit in play handles {kind!r}")
 
 
 def _pick(st: State, pos: int) -> None:
     seat = st.acting_seat
     s = st.seats[seat]
     game = st.game
+    coins_before = s.coins
     race, power = game.variant.take_combo(st, seat, pos)
     s.active, s.power = race, power
     n = min(game.race_value[race] + game.power_value[power], st.tray[race])
     st.tray[race] -= n
     s.hand = n
+    st.event(
+        "pick", seat=seat, race=race, power=power, cost=pos, coins=s.coins - coins_before + pos, tokens=n
+    )
     for u in st.units(seat):
         if game.overrides(u, "on_pick"):
             u.on_pick(st, seat)
-    st.phase = P_CONQUER
+    st.phase = Phase.CONQUER
     _expand_hooks(st, seat)
 
 
 def _expand(st: State) -> None:
     seat = st.acting_seat
     lift_extras(st, seat)  # §6.2: ready your troops
-    st.phase = P_CONQUER
+    st.phase = Phase.CONQUER
     _expand_hooks(st, seat)
 
 
@@ -183,88 +230,60 @@ def _expand_hooks(st: State, seat: int) -> None:
             u.expand_start(st, seat)
 
 
-def _declare(st: State, action: Action) -> tuple[int, int, str | None, int]:
-    """Declare the conquest or final attempt `action` (§6.7): its seat, region, option and cost."""
-    seat = st.acting_seat
+def _decline(st: State) -> None:
+    seat = st.turn_seat
+    after_score = st.phase == Phase.AFTER_SCORE
+    s = st.seats[seat]
+    st.event("decline", seat=seat, race=s.active, power=s.power)
+    decline.go_into_decline(st, seat)
+    if after_score:  # the turn was scored already; the decline only changes the races (classic Stout)
+        _next_turn(st)
+    else:
+        st.phase = Phase.WITHDRAWN_NEXT
+
+
+def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | None, int]:
+    """The conquest or final attempt `action` (§6.7): its attack, region, option and cost."""
     r = action.region
     assert r is not None
     opt = action.arg if isinstance(action.arg, str) else None
-    att = conquest.Attack(st, seat)
-    c = conquest.cost(st, att, r, opt)
-    conquest.declare(st, att, r, opt)
-    return seat, r, opt, c
+    att = conquest.Attack(st, st.acting_seat)
+    return att, r, opt, conquest.cost(st, att, r, opt)
 
 
 def _conquer(st: State, action: Action) -> None:
-    seat, r, opt, c = _declare(st, action)
-    place_conquest(st, seat, r, opt, c)
+    att, r, opt, c = _declare(st, action)
+    conquest.attempt(st, att, r, opt, c, final=False)
+    seat = att.seat
     s = st.seats[seat]
-    if not s.hand and not s.held and not any(st.game.overrides(u, "actions") for u in st.units(seat)):
-        st.turn.done = True
-        st.phase = AFTER_CONQUESTS
-
-
-def place_conquest(st: State, seat: int, region: int, option: str | None, cost: int) -> None:
-    """A conquest the seat can pay for: `cost` tokens go in, race tokens first, then paying
-    troops (AMB-46). Shared by every way of conquering (Ashes of Al'ar, airborne assaults)."""
-    s = st.seats[seat]
-    tokens = min(s.hand, cost)
-    s.hand -= tokens
-    conquest.resolve(st, seat, region, tokens, option, take_paying(st, seat, cost - tokens))
-
-
-def die_attempt(st: State, seat: int, region: int, option: str | None, cost: int) -> bool:
-    """The final conquest attempt (§6.10): roll; on success every token and paying troop in hand
-    goes in. Either way conquests are over for the turn. Returns whether it succeeded."""
-    roll = st.roll_die()
-    s = st.seats[seat]
-    st.turn.data["die"] = roll
-    have = available(st, seat)
-    won = have + roll >= cost
-    st.event("die", seat=seat, region=region, roll=roll, cost=cost, tokens=have, success=won)
-    if won:
-        placed = s.hand
-        s.hand = 0
-        conquest.resolve(st, seat, region, placed, option, take_paying(st, seat, have - placed))
-    st.turn.done = True
-    st.phase = AFTER_CONQUESTS
-    return won
+    if (
+        not s.hand
+        and not s.held
+        and (st.turn.race is not None or not any(st.game.overrides(u, "actions") for u in st.units(seat)))
+    ):
+        conquest.end_conquests(st)
 
 
 def _final(st: State, action: Action) -> None:
     """The final conquest attempt with the reinforcement die (§6.10)."""
-    die_attempt(st, *_declare(st, action))
-
-
-def take_paying(st: State, seat: int, n: int) -> dict[str, int]:
-    """Take `n` paying troops (Beasts) out of hand for a conquest, once race tokens ran out."""
-    out: dict[str, int] = {}
-    if n <= 0:
-        return out
-    held = st.seats[seat].held
-    for kind in sorted(held):
-        if n and st.game.pieces[kind].pays:
-            k = min(n, held[kind])
-            held[kind] -= k
-            if not held[kind]:
-                del held[kind]
-            out[kind] = k
-            n -= k
-    return out
+    att, r, opt, c = _declare(st, action)
+    conquest.attempt(st, att, r, opt, c, final=True)
 
 
 def lift_extras(st: State, seat: int) -> None:
     """Take into hand every token and troop above the minimum each region keeps (§6.2, §6.12);
     race tokens are the ones kept first."""
     s = st.seats[seat]
-    keep = st.min_per_region(s.active)
+    race = conquest.conquering_race(st, seat)
+    keep = st.min_per_region(race)
     tokens = st.tokens
-    for r in bits(st.occupied_mask(s.active)):
+    troops = st.turn.race is None
+    for r in bits(st.occupied_mask(race)):
         extra = tokens[r] - keep
         if extra > 0:
             tokens[r] = keep
             s.hand += extra
-        if st.pieces[r]:
+        if troops and st.pieces[r]:
             need = max(keep - tokens[r], 0)
             for kind, n in sorted(st.troops_in(r).items()):
                 stay = min(n, need)
@@ -274,24 +293,71 @@ def lift_extras(st: State, seat: int) -> None:
 
 
 def _abandon(st: State, r: int) -> None:
-    s = st.seats[st.acting_seat]
+    seat = st.acting_seat
+    s = st.seats[seat]
     s.hand += st.tokens[r]
     for kind, n in st.troops_in(r).items():
-        st.lift_piece(r, st.acting_seat, kind, n)
+        st.lift_piece(r, seat, kind, n)
+    st.event("abandon", seat=seat, region=r)
     st.set_region(r, None, 0)
     st.clear_pieces(r, "removed_when_emptied")
 
 
 def _deploy(st: State, action: Action) -> None:
-    s = st.seats[st.acting_seat]
+    seat = st.acting_seat
+    s = st.seats[seat]
     r = action.region
     assert r is not None
     if isinstance(action.arg, str) and action.arg in s.held:
-        st.place_held(r, st.acting_seat, action.arg, 1)
+        st.place_held(r, seat, action.arg, 1)
         return
     n = s.hand if action.arg == "all" else 1
     st.tokens[r] += n
     s.hand -= n
+
+
+# --- the In-Decline race's own phase (a seam of other editions: classic Ghouls) ------------------
+def _can_rise(st: State, seat: int) -> str | None:
+    """The In-Decline race of the seat that may open its turn with a conquest phase of its own."""
+    s = st.seats[seat]
+    for race in s.declined_races():
+        if st.game.units[race].conquers_in_decline and st.occupied_mask(race):
+            return race
+    return None
+
+
+def _rise(st: State) -> None:
+    seat = st.turn_seat
+    race = _can_rise(st, seat)
+    assert race is not None
+    s = st.seats[seat]
+    st.turn.risen = True
+    st.turn.race = race
+    st.turn.stash, s.hand = s.hand, 0
+    lift_extras(st, seat)
+    st.phase = Phase.CONQUER
+
+
+def _end_rise(st: State) -> None:
+    """The In-Decline race's phase is over: its tokens still in hand go back to the tray, the
+    Active race's hand comes back, and the turn goes on with the pick or the expand choice."""
+    seat = st.turn_seat
+    s = st.seats[seat]
+    race = st.turn.race
+    assert race is not None
+    if s.hand:
+        st.tray[race] += s.hand
+    s.hand, st.turn.stash = st.turn.stash, 0
+    st.turn.race = None
+    st.turn.conquests = 0
+    st.turn.done = False
+    st.acting_seat = seat
+    _after_rise(st)
+
+
+def _after_rise(st: State) -> None:
+    seat = st.turn_seat
+    st.phase = Phase.START if st.seats[seat].active is not None else Phase.PICK
 
 
 # --- automatic steps -------------------------------------------------------------------------
@@ -299,57 +365,69 @@ def advance(st: State) -> None:
     """Run the automatic steps until a decision is due or a prompt waits."""
     game = st.game
     while not st.pending:
-        resume = st.turn.data.pop(conquest.RESUME, None)
+        resume = st.turn.resume
         if resume is not None:  # a conquest waited for a prompt of its step 3 (§6.8)
-            conquest.finish(st, resume["attacker"], ConquestInfo(**resume))
+            st.turn.resume = None
+            conquest.finish(st, resume["attacker"], ConquestInfo.from_json(resume))
             continue
         ph = st.phase
         if ph in DECISION_PHASES:
-            if ph in (REDEPLOY, WITHDRAWN) and not _has_hand(st.seats[st.acting_seat]):
-                st.phase = WITHDRAWN_NEXT
+            if (ph == Phase.REDEPLOY or ph == Phase.WITHDRAWN) and not _has_hand(st, st.acting_seat):
+                st.phase = Phase.WITHDRAWN_NEXT
                 continue
             return
         seat = st.turn_seat
-        if ph == AFTER_CONQUESTS:
-            st.phase = REDEPLOY_BEGIN
-            for u in st.units(seat):
-                if game.overrides(u, "after_conquests"):
-                    u.after_conquests(st, seat)
-        elif ph == REDEPLOY_BEGIN:
+        if ph == Phase.AFTER_CONQUESTS:
+            st.phase = Phase.REDEPLOY_BEGIN
+            if st.turn.race is None:
+                for u in st.units(seat):
+                    if game.overrides(u, "after_conquests"):
+                        u.after_conquests(st, seat)
+        elif ph == Phase.REDEPLOY_BEGIN:
             _begin_redeploy(st, seat)
-        elif ph == WITHDRAWN_NEXT:
-            _next_withdrawn(st)
-        elif ph == TURN_END:
-            st.phase = SCORE
+        elif ph == Phase.WITHDRAWN_NEXT:
+            if st.turn.race is not None:
+                _end_rise(st)
+            else:
+                _next_withdrawn(st)
+        elif ph == Phase.TURN_END:
+            st.phase = Phase.SCORE
             if st.seats[seat].active:
                 for u in sorted(st.units(seat), key=lambda u: u.kind != "power"):  # §6.13: powers first
                     if game.overrides(u, "turn_end"):
                         u.turn_end(st, seat)
-        elif ph == SCORE:
+        elif ph == Phase.SCORE:
             total = scoring.score_turn(st, seat)
-            st.event("score", seat=seat, total=total, items=st.turn.data["scored"])
+            st.event("score", seat=seat, total=total, items=st.turn.scored)
+            st.phase = Phase.NEXT_TURN
+            s = st.seats[seat]
+            if s.active is not None and any(u.declines_after_scoring for u in st.units(seat)):
+                st.acting_seat = seat
+                st.phase = Phase.AFTER_SCORE
+        elif ph == Phase.NEXT_TURN:
             _next_turn(st)
         else:  # pragma: no cover - a phase name no branch knows is a bug
             raise AssertionError(f"unknown phase {ph!r}")
 
 
 def _begin_redeploy(st: State, seat: int) -> None:
-    """§6.12: every Active token above each region's minimum comes back to hand to be placed."""
-    st.phase = REDEPLOY
+    """§6.12: every token above each region's minimum comes back to hand to be placed."""
+    st.phase = Phase.REDEPLOY
     st.acting_seat = seat
     game = st.game
-    s = st.seats[seat]
-    for u in st.units(seat):
-        if game.overrides(u, "redeploy_start"):
-            u.redeploy_start(st, seat)
-    if not st.occupied_mask(s.active):
-        st.phase = WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
+    if st.turn.race is None:
+        for u in st.units(seat):
+            if game.overrides(u, "redeploy_start"):
+                u.redeploy_start(st, seat)
+    if not st.occupied_mask(conquest.conquering_race(st, seat)):
+        st.phase = Phase.WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
         return
     lift_extras(st, seat)
 
 
-def _has_hand(s: Seat) -> bool:
-    return s.hand > 0 or bool(s.held)
+def _has_hand(st: State, seat: int) -> bool:
+    s: Seat = st.seats[seat]
+    return s.hand > 0 or (bool(s.held) and (st.turn.race is None or seat != st.turn_seat))
 
 
 def _next_withdrawn(st: State) -> None:
@@ -358,12 +436,12 @@ def _next_withdrawn(st: State) -> None:
     for k in range(1, n):
         d = (st.turn_seat + k) % n
         s = st.seats[d]
-        if d in st.turn.withdrawn and _has_hand(s) and st.occupied_mask(s.active):
+        if d in st.turn.withdrawn and _has_hand(st, d) and st.occupied_mask(s.active):
             st.acting_seat = d
-            st.phase = WITHDRAWN
+            st.phase = Phase.WITHDRAWN
             return
     st.acting_seat = st.turn_seat
-    st.phase = TURN_END
+    st.phase = Phase.TURN_END
 
 
 def _next_turn(st: State) -> None:
@@ -372,6 +450,7 @@ def _next_turn(st: State) -> None:
     if nxt == st.first_seat:
         if st.round >= st.game.rounds:
             scoring.end_game(st)
+            st.event("game_over", scores=st.result["scores"], winners=st.result["winners"])  # type: ignore[index]
             return
         st.round += 1  # §5: the first player advances the Game Turn marker
     begin_turn(st, nxt)
@@ -383,7 +462,7 @@ def begin_turn(st: State, seat: int) -> None:
     st.turn_seat = st.acting_seat = seat
     s = st.seats[seat]
     game = st.game
-    st.phase = START
+    st.phase = Phase.START
     st.event("turn", seat=seat, round=st.round)
     for owner, u in list(st.all_units()):  # §6.1 steps 2-3 (Harmony back, bombs resolved)
         if game.overrides(u, "turn_start"):
@@ -405,16 +484,17 @@ def begin_turn(st: State, seat: int) -> None:
             st.discard_held(seat, kind, s.held[kind])
         if s.power:
             st.power_discard.append(s.power)
-        return_banner(st, s.active)
+        st.event("left_play", race=s.active, seat=seat)
+        st.return_banner(s.active)
         s.active = s.power = None
-    if s.active is None:
-        st.phase = P_PICK
+    if _can_rise(st, seat) is not None:
+        st.phase = Phase.RISE
+    elif s.active is None:
+        st.phase = Phase.PICK
 
 
 # --- errors ----------------------------------------------------------------------------------
 def diagnose(st: State, action: Action) -> IllegalActionError:
     """Why `action` is not legal now, naming the rule it breaks."""
-    from smallworld.engine.diagnose import explain
-
     rule, message = explain(st, action)
     return IllegalActionError(rule, message, action)

@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.boards.model import BoardSide
+from smallworld.engine import flow, serialize
+from smallworld.engine.actions import Action
 from smallworld.engine.board_map import Map
 from smallworld.engine.edition import Edition, Entry, get_edition
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import Piece, Unit, overrides
-from smallworld.engine.options import RuleOptions, Settings, option_specs
+from smallworld.engine.options import RuleOptions, option_specs
 from smallworld.engine.rng import board_draw_rng
+from smallworld.engine.settings import Settings
+from smallworld.engine.setup import initial_state
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -100,6 +104,9 @@ class Game:
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
+        self.action_specs = ed.action_specs
+        self.event_specs = ed.event_specs
+        self.prompt_specs = ed.prompt_specs
 
     def _apply_values(self, values: dict[str, Any]) -> None:
         factions = self.edition.factions
@@ -136,9 +143,22 @@ class Game:
         return unit.id in self._hooked[hook]
 
     def new_initial_state(self) -> State:
-        from smallworld.engine.setup import initial_state
-
         return initial_state(self)
+
+    # The decision interface of this game's states (`State.legal_actions`, `State.apply`).
+    def legal_actions(self, st: State, kinds: Any = None, regions: Any = None) -> list[Action]:
+        legal = flow.legal_actions(st)
+        if kinds is not None:
+            legal = [a for a in legal if a.kind in kinds]
+        if regions is not None:
+            legal = [a for a in legal if a.region in regions]
+        return legal
+
+    def apply(self, st: State, action: Any, seat: int | None = None) -> None:
+        flow.apply(st, action, seat)
+
+    def state_to_json(self, st: State) -> dict[str, Any]:
+        return serialize.state_to_json(st)
 
     @classmethod
     def from_settings(cls, settings: Settings | dict[str, Any]) -> Game:

@@ -17,13 +17,35 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smallworld.engine.actions import Action
 from smallworld.engine.options import OptionSpec
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, PromptSpec
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
+
+
+class Cause(StrEnum):
+    """What makes a region lose tokens (asked of the loss exceptions, `prevent_loss`)."""
+
+    CONQUEST = "conquest"
+    BOMB = "bomb"
+    INTIMIDATE = "intimidate"
+
+
+class Effect(StrEnum):
+    """What a player does to another player's region, for the dues its defenders ask (§6.7)."""
+
+    CONQUEST = "conquest"  # a conquest or a final attempt, of any kind
+    HOSTILE = "hostile"  # an effect that takes or moves tokens: a bomb going off, Intimidating, a Portal
+    PLACEMENT = "placement"  # putting something there: a bomb, a Military Objective, a stolen Artifact
+
+
+EVERY_EFFECT = frozenset(Effect)
+ALL_TOKENS = 1 << 30  # `decline_keep`: every token stays when the race declines
 
 
 @dataclass(frozen=True)
@@ -39,6 +61,8 @@ class Piece:
     occupies: bool = False  # makes its region non-empty and occupied (Beasts, Champion: §4)
     troop: bool = False  # moves like a race token: readied, redeployed, withdrawn (Beasts, Champion)
     pays: bool = False  # a troop that can pay conquest costs like a race token (Beasts, AMB-46)
+    displaceable: bool = False  # a troop that another player's power may move or discard (Beasts, AMB-15)
+    tag_fields: tuple[Field, ...] = ()  # each piece carries a tag with these fields (a bomb: its kind)
 
 
 @dataclass
@@ -56,6 +80,13 @@ class ConquestInfo:
     lost: int = 0  # tokens of the defending race discarded by this conquest (§6.9)
     prevented: str | None = None  # id of the unit that took the loss instead (Chapel, Beast, ...)
 
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ConquestInfo:
+        return cls(**data)
+
 
 class Unit:
     """A race, special power, artifact or legendary place. Override hooks as needed."""
@@ -63,7 +94,7 @@ class Unit:
     id: ClassVar[str] = ""
     kind: ClassVar[str] = ""  # "race", "power", "relic"
     section: ClassVar[str] = ""  # rules section, e.g. "§8.15"
-    conquest_only_dues: ClassVar[bool] = False  # its defender_payments are tolls on conquests only
+    dues_on: ClassVar[frozenset[Effect]] = EVERY_EFFECT  # the effects its defender_payments apply to
     works_in_decline: ClassVar[bool] = False  # own hooks also apply to the In-Decline race/power
     everywhere: ClassVar[bool] = False  # relics: own hooks apply to every seat, owner or not (Well)
     min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
@@ -72,10 +103,34 @@ class Unit:
     # Its `prevent_loss` discards a piece of its own in the token's place: still a loss (Beasts, AMB-31).
     loss_is_piece: ClassVar[bool] = False
     holds_water: ClassVar[bool] = False  # its tokens may stand in a Sea or Lake (Naga, §8.10)
+    option_stacks: ClassVar[bool] = False  # its conquest option may join another unit's on one conquest
     pieces: ClassVar[tuple[Piece, ...]] = ()  # pieces this unit brings into the game
-    action_kinds: ClassVar[frozenset[str]] = frozenset()  # action kinds handled by `apply_action`
-    region_args: ClassVar[frozenset[str]] = frozenset()  # kinds whose int arg is a second region
     options: ClassVar[tuple[OptionSpec, ...]] = ()  # rule options that change this unit's rule
+    # Seams of other editions (all off in Small World of Warcraft):
+    conquers_in_decline: ClassVar[bool] = False  # In Decline, the race opens its owner's turn with
+    # a conquest phase of its own (classic Ghouls)
+    declines_after_scoring: ClassVar[bool] = False  # may go into decline after a normal turn's scoring
+    decline_slot: ClassVar[str | None] = None  # In Decline, the race takes a slot of its own: it stays
+    # beside the player's other In-Decline race instead of replacing it (classic Spirit)
+    # The protocol this unit adds (engine/protocol.py): its action kinds (prompt answers included),
+    # the events it records and the prompts it raises.
+    action_specs: ClassVar[tuple[ActionSpec, ...]] = ()
+    # What the unit keeps in its namespace of the seat data (`State.seat_data`) and of the turn
+    # data (`State.turn_data`): positions are checked against these.
+    seat_fields: ClassVar[tuple[Field, ...]] = ()
+    turn_fields: ClassVar[tuple[Field, ...]] = ()
+    event_specs: ClassVar[tuple[EventSpec, ...]] = ()
+    prompt_specs: ClassVar[tuple[PromptSpec, ...]] = ()
+    # Derived from `action_specs`: kinds handled by `apply_action` (not prompt answers), and kinds
+    # whose integer argument is a second region.
+    action_kinds: ClassVar[frozenset[str]] = frozenset()
+    region_args: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "action_specs" in cls.__dict__:
+            cls.action_kinds = frozenset(s.kind for s in cls.action_specs if s.step != "prompt")
+            cls.region_args = frozenset(s.kind for s in cls.action_specs if Arg.REGION in s.args)
 
     # --- picking and turn flow -------------------------------------------------------------
     def on_pick(self, st: State, seat: int) -> None:
@@ -190,7 +245,13 @@ class Unit:
         raise NotImplementedError(action.kind)
 
     def hide(self, view: dict[str, Any], seat: int | None) -> None:
-        """Remove what `seat` may not know from a view (None: spectator)."""
+        """Remove what `seat` may not know from a view (None: spectator), beyond the fields the
+        unit declares secret (the engine redacts those itself)."""
+
+    def resample(self, position: dict[str, Any], rng: Any) -> None:
+        """Fill in, in a view turned into a position, the secrets this unit keeps (its secret fields
+        are null there) with values drawn from `rng` (a `random.Random`) that the public facts allow:
+        how search bots sample the states a seat cannot tell apart (`bots/determinize.py`)."""
 
 
 def overrides(unit: Unit, name: str) -> bool:

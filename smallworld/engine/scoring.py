@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.hooks import Unit
-from smallworld.engine.state import OVER, State
+from smallworld.engine.state import Phase, State
 
 
 def _relics(st: State, seat: int) -> list[Unit]:
@@ -53,8 +53,9 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
             if bonus:
                 out["faction_bonus"] = bonus
     if s.declined:
-        out["declined_regions"] = st.occupied_mask(s.declined).bit_count()
-        for uid in (s.declined, s.declined_power):
+        out["declined_regions"] = sum(st.occupied_mask(r).bit_count() for r in s.declined_races())
+        pairs = [(s.declined, s.declined_power), *((r, p) for r, p in s.more_declined)]
+        for uid in (x for pair in pairs for x in pair):
             if uid and game.overrides(units[uid], "score_declined"):
                 v = units[uid].score_declined(st, seat)
                 if v:
@@ -71,7 +72,7 @@ def score_turn(st: State, seat: int) -> int:
     items = turn_score(st, seat)
     total = sum(items.values())
     st.seats[seat].coins += total
-    st.turn.data["scored"] = items
+    st.turn.scored = items
     return total
 
 
@@ -79,5 +80,5 @@ def end_game(st: State) -> None:
     """§7 (§11.4 in the team variant): the variant names the winners."""
     winners, extra = st.game.variant.winners(st)
     st.result = {"scores": [s.coins for s in st.seats], "winners": winners, **extra}
-    st.phase = OVER
+    st.phase = Phase.OVER
     st.acting_seat = -1

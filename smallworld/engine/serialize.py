@@ -1,30 +1,29 @@
-"""State <-> JSON. The JSON form is exact (state -> JSON -> state -> JSON is the identity) and is
-also the `position` of a position file, where every field may be left out (docs/positions.md)."""
+"""State <-> JSON. The JSON form is exact (state -> JSON -> state -> JSON is the identity, whatever
+the order of the keys) and is also the `position` of a position file, where every field may be left
+out (docs/positions.md).
+
+Loading checks every field at the boundary: a wrong type, an unknown id, a region that is not on the
+map, a count out of range, a prompt or event that no unit declares, or a unit's data that does not
+match its declaration raises `PositionError` naming the field, before a state is returned. A loaded
+position must also keep the engine's invariants, unless the caller says it is a test fragment.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.errors import PositionError
+from smallworld.engine.hooks import ConquestInfo
+from smallworld.engine.protocol import Field, FieldType, check_fields, check_value
 from smallworld.engine.rng import Rng
-from smallworld.engine.state import Seat, State, Turn, jcopy
+from smallworld.engine.state import Phase, Seat, State, Turn, jcopy
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
 
-PHASES = (
-    "pick",
-    "start",
-    "conquer",
-    "redeploy",
-    "withdrawn",
-    "over",
-    "after_conquests",
-    "redeploy_begin",
-    "withdrawn_next",
-    "turn_end",
-    "score",
-)
+PHASES = tuple(p.value for p in Phase)
+MAX_COUNT = 1000  # no count of the game comes near this
+MAX_COINS = 10**6
 
 
 def state_to_json(st: State) -> dict[str, Any]:
@@ -35,13 +34,17 @@ def state_to_json(st: State) -> dict[str, Any]:
             entry: dict[str, Any] = {"race": st.race[r], "tokens": st.tokens[r]}
             if st.pieces[r]:
                 entry["pieces"] = dict(sorted(st.pieces[r].items()))  # type: ignore[union-attr]
+            tags = st.tags.get(r)
+            if tags:
+                entry["tags"] = {k: jcopy(v) for k, v in sorted(tags.items())}
             regions[m.ref(r)] = entry
     out: dict[str, Any] = {
+        "ply": st.ply,
         "round": st.round,
         "first_seat": st.first_seat,
         "turn_seat": st.turn_seat,
         "acting_seat": st.acting_seat,
-        "phase": st.phase,
+        "phase": str(st.phase),
         "seats": [s.to_json() for s in st.seats],
         "regions": regions,
         "tray": dict(sorted(st.tray.items())),
@@ -62,99 +65,133 @@ def state_to_json(st: State) -> dict[str, Any]:
         "result": jcopy(st.result),
         "events": jcopy(st.events),
     }
-    if st.offer is not None:  # team variant only (§11.2): standard states keep their JSON
+    if st.offer is not None:  # a variant's own offer (the team variant): standard states keep their JSON
         out["offer"] = {k: list(v) for k, v in st.offer.items()}
     return out
 
 
-def _int(data: dict[str, Any], key: str, where: str, lo: int = 0, hi: int | None = None) -> int:
-    v = data[key]
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-        bound = f" in {lo}..{hi}" if hi is not None else f" >= {lo}"
-        raise PositionError(f"{where}.{key}", f"must be an integer{bound}, got {v!r}")
-    return v
+# --- small checks ---------------------------------------------------------------------------------
+def _int(value: Any, where: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise PositionError(where, f"must be an integer {lo}..{hi}, got {_short(value)}")
+    return value
 
 
-def state_from_json(game: Game, data: dict[str, Any], base: State | None = None) -> State:
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _obj(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PositionError(where, f"must be an object, got {_short(value)}")
+    return value
+
+
+def _ids(value: Any, where: str, pool: set[str] | dict[str, Any]) -> list[str]:
+    if not isinstance(value, list) or len(value) > MAX_COUNT:
+        raise PositionError(where, "must be a list of ids")
+    for i, x in enumerate(value):
+        if not isinstance(x, str) or x not in pool:
+            raise PositionError(f"{where}[{i}]", f"unknown id {_short(x)}")
+    return list(value)
+
+
+def _counts(value: Any, where: str, pool: set[str] | dict[str, Any], hi: int = MAX_COUNT) -> dict[str, int]:
+    data = _obj(value, where)
+    out = {}
+    for k, v in data.items():
+        if k not in pool:
+            raise PositionError(f"{where}.{k}", f"unknown id; known: {sorted(pool)}")
+        out[k] = _int(v, f"{where}.{k}", 0, hi)
+    return out
+
+
+def _race(game: Game, value: Any, where: str, natives: bool) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not (value in game.race_value or (natives and value == game.natives)):
+        raise PositionError(where, f"unknown race {_short(value)}")
+    return value
+
+
+def _power(game: Game, value: Any, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in game.power_value:
+        raise PositionError(where, f"unknown power {_short(value)}")
+    return value
+
+
+# --- loading ---------------------------------------------------------------------------------------
+def state_from_json(game: Game, data: Any, base: State | None = None, fragment: bool = False) -> State:
     """Build a state from its JSON form. Fields left out keep their value in `base` (default: the
-    game's initial state); `regions`, when given, lists every occupied region."""
-    if not isinstance(data, dict):
-        raise PositionError("position", "must be an object")
+    game's initial state); `regions`, when given, lists every occupied region. Unless `fragment`,
+    the result must keep the engine's invariants (`engine/invariants.py`)."""
+    data = _obj(data, "position")
     st = base.clone() if base is not None else game.new_initial_state()
-    races = set(game.race_value) | ({game.natives} if game.natives else set())
-    powers = set(game.power_value)
-    n = game.players
-    known = set(state_to_json(st))
+    known = set(state_to_json(st)) | {"offer"}
     for key in data:
         if key not in known:
             raise PositionError(f"position.{key}", f"unknown field; known: {sorted(known)}")
-    for key in ("round", "first_seat", "turn_seat"):
+    n = game.players
+    if "ply" in data:
+        st.ply = _int(data["ply"], "position.ply", 0, 10**9)
+    if "round" in data:
+        st.round = _int(data["round"], "position.round", 1, game.rounds)
+    for key in ("first_seat", "turn_seat"):
         if key in data:
-            setattr(
-                st,
-                key,
-                _int(
-                    data,
-                    key,
-                    "position",
-                    0 if key != "round" else 1,
-                    game.rounds if key == "round" else n - 1,
-                ),
-            )
+            setattr(st, key, _int(data[key], f"position.{key}", 0, n - 1))
     if "acting_seat" in data:
-        st.acting_seat = _int(data, "acting_seat", "position", -1, n - 1)
+        st.acting_seat = _int(data["acting_seat"], "position.acting_seat", -1, n - 1)
     elif "turn_seat" in data:
         st.acting_seat = st.turn_seat
     if "phase" in data:
         if data["phase"] not in PHASES:
-            raise PositionError("position.phase", f"must be one of {PHASES}")
-        st.phase = data["phase"]
+            raise PositionError("position.phase", f"must be one of {list(PHASES)}")
+        st.phase = Phase(data["phase"])
     if "seats" in data:
         seats = data["seats"]
         if not isinstance(seats, list) or len(seats) != n:
             raise PositionError("position.seats", f"must be a list of {n} seats")
-        st.seats = [_seat(s, i, races, powers, game.natives) for i, s in enumerate(seats)]
+        st.seats = [_seat(game, s, i) for i, s in enumerate(seats)]
     if "regions" in data:
-        _regions(st, data["regions"], races)
+        _regions(st, data["regions"])
     if "row" in data:
-        st.row = []
-        for i, c in enumerate(data["row"]):
-            where = f"position.row[{i}]"
-            if not isinstance(c, dict) or c.get("race") not in races or c.get("power") not in powers:
-                raise PositionError(where, "must be {race, power, coins} with known ids")
-            st.row.append([c["race"], c["power"], _int(c, "coins", where) if "coins" in c else 0])
-    for key, pool in (("race_stack", races), ("power_stack", powers), ("power_discard", powers)):
+        st.row = _row(game, data["row"])
+    for key, pool in (("race_stack", game.race_value), ("power_stack", game.power_value)):
         if key in data:
-            v = data[key]
-            if not isinstance(v, list) or any(x not in pool for x in v):
-                raise PositionError(f"position.{key}", "must be a list of known ids")
-            setattr(st, key, list(v))
+            setattr(st, key, _ids(data[key], f"position.{key}", pool))
+    if "power_discard" in data:
+        st.power_discard = _ids(data["power_discard"], "position.power_discard", game.power_value)
     if "offer" in data:
         st.offer = game.variant.offer_from_json(st, data["offer"])
     if "turn" in data:
-        if not isinstance(data["turn"], dict):
-            raise PositionError("position.turn", "must be an object")
-        st.turn = Turn.from_json(data["turn"])
+        st.turn = _turn(game, data["turn"])
     if "pending" in data:
-        st.pending = jcopy(list(data["pending"]))
+        st.pending = _pending(game, data["pending"])
     if "rng" in data:
+        rng = data["rng"]
+        if not isinstance(rng, str) or not 1 <= len(rng) <= 16:
+            raise PositionError("position.rng", "must be a hexadecimal string of up to 16 digits")
         try:
-            st.rng = Rng(int(str(data["rng"]), 16))
+            st.rng = Rng(int(rng, 16))
         except ValueError:
-            raise PositionError("position.rng", "must be a hexadecimal string") from None
+            raise PositionError("position.rng", "must be a hexadecimal string of up to 16 digits") from None
     if "rolls" in data:
         rolls = data["rolls"]
-        if not isinstance(rolls, list) or any(r not in game.options.die_faces for r in rolls):
-            raise PositionError(
-                "position.rolls", f"must be a list of die faces {sorted(set(game.options.die_faces))}"
-            )
+        faces = set(game.options.die_faces)
+        if (
+            not isinstance(rolls, list)
+            or len(rolls) > MAX_COUNT
+            or any(isinstance(r, bool) or r not in faces for r in rolls)
+        ):
+            raise PositionError("position.rolls", f"must be a list of die faces {sorted(faces)}")
         st.rolls = list(rolls)
     if "result" in data:
-        st.result = data["result"]
+        st.result = _result(game, data["result"])
     if "events" in data:
-        if not isinstance(data["events"], list):
-            raise PositionError("position.events", "must be a list")
-        st.events = [dict(e) for e in data["events"]]
+        st.events = _events(game, data["events"])
     if "markers" in data:
         before = [m[0] for here in st.markers.values() for m in here] + st.spare_markers
         _markers(st, data["markers"])
@@ -162,17 +199,20 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
         # Left out, the unused markers are every marker the position does not place (§3.2 step 7).
         st.spare_markers = [x for x in before if x not in placed]
     if "spare_markers" in data:
-        spare = data["spare_markers"]
-        if not isinstance(spare, list) or any(x not in game.relics for x in spare):
-            raise PositionError("position.spare_markers", "must be a list of relic ids")
+        spare = _ids(data["spare_markers"], "position.spare_markers", game.relics)
         on_board = {m[0] for here in st.markers.values() for m in here}
         if len(set(spare)) != len(spare) or on_board & set(spare):
             raise PositionError("position.spare_markers", "a marker is listed twice or also on the boards")
-        st.spare_markers = list(spare)
-    st.tray = _derived_tray(st) if "tray" not in data else _tray(data["tray"], races)
-    if "supply" in data:
-        st.supply = {str(k): int(v) for k, v in data["supply"].items()}
-    elif "regions" in data:
+        st.spare_markers = spare
+    if "seats" in data and not any(k in data for k in ("row", "race_stack", "offer")):
+        in_play = {r for s in st.seats for r in (s.active, *s.declined_races()) if r}
+        game.variant.withdraw_banners(st, in_play)
+    races = set(game.tray_size)
+    st.tray = _derived_tray(st) if "tray" not in data else _counts(data["tray"], "position.tray", races)
+    for race in races - set(st.tray):
+        st.tray[race] = 0
+    if "supply" in data or "regions" in data or "seats" in data:
+        # Pieces not named in `supply` are the box's count less what the boards and hands hold.
         st.supply = {p.id: p.supply for p in game.pieces.values()}
         for p in st.pieces:
             for k, c in (p or {}).items():
@@ -180,65 +220,235 @@ def state_from_json(game: Game, data: dict[str, Any], base: State | None = None)
         for seat in st.seats:
             for k, c in seat.held.items():
                 st.supply[k] = st.supply.get(k, 0) - c
+        st.supply.update(_counts(data.get("supply", {}), "position.supply", game.pieces))
     check_limits(st)
+    if not fragment:
+        _check_invariants(st)
     return st
 
 
-def _seat(d: Any, i: int, races: set[str], powers: set[str], natives: str | None) -> Seat:
+def _check_invariants(st: State) -> None:
+    from smallworld.engine.invariants import check_invariants
+
+    try:
+        check_invariants(st)
+    except AssertionError as e:
+        raise PositionError(
+            "position", f"breaks an invariant of the game ({e}); a test fragment says so"
+        ) from None
+
+
+def _seat(game: Game, d: Any, i: int) -> Seat:
     where = f"position.seats[{i}]"
-    if not isinstance(d, dict):
-        raise PositionError(where, "must be an object")
-    s = Seat(coins=_int(d, "coins", where) if "coins" in d else 5)
-    for key, pool in (("active", races), ("power", powers), ("declined", races), ("declined_power", powers)):
-        v = d.get(key)
-        if v is not None and (v not in pool or v == natives):
-            raise PositionError(f"{where}.{key}", f"unknown id {v!r}")
-        setattr(s, key, v)
-    s.hand = _int(d, "hand", where) if "hand" in d else 0
-    held = d.get("held", {})
-    if not isinstance(held, dict) or any(not isinstance(v, int) or v < 0 for v in held.values()):
-        raise PositionError(f"{where}.held", "must map piece kinds to counts")
-    s.held = {str(k): v for k, v in held.items() if v}
-    ext = d.get("ext", {})
-    if not isinstance(ext, dict):
-        raise PositionError(f"{where}.ext", "must be an object")
-    s.ext = dict(ext)
+    d = _obj(d, where)
+    known = {"coins", "active", "power", "declined", "declined_power", "more_declined", "hand", "held", "ext"}
+    for key in d:
+        if key not in known:
+            raise PositionError(f"{where}.{key}", f"unknown field; known: {sorted(known)}")
+    s = Seat(coins=_int(d["coins"], f"{where}.coins", 0, MAX_COINS) if "coins" in d else 5)
+    s.active = _race(game, d.get("active"), f"{where}.active", False)
+    s.power = _power(game, d.get("power"), f"{where}.power")
+    s.declined = _race(game, d.get("declined"), f"{where}.declined", False)
+    s.declined_power = _power(game, d.get("declined_power"), f"{where}.declined_power")
+    more = d.get("more_declined", [])
+    if not isinstance(more, list) or len(more) > 4:
+        raise PositionError(f"{where}.more_declined", "must be a list of {race, power}")
+    for k, x in enumerate(more):
+        w = f"{where}.more_declined[{k}]"
+        x = _obj(x, w)
+        race = _race(game, x.get("race"), f"{w}.race", False)
+        if race is None:
+            raise PositionError(f"{w}.race", "must be a race")
+        s.more_declined.append([race, _power(game, x.get("power"), f"{w}.power")])
+    s.hand = _int(d["hand"], f"{where}.hand") if "hand" in d else 0
+    held = _counts(d.get("held", {}), f"{where}.held", game.pieces)
+    s.held = {k: v for k, v in sorted(held.items()) if v}
+    s.ext = _unit_data(game, d.get("ext", {}), f"{where}.ext", "seat_fields")
     return s
 
 
-def _regions(st: State, data: Any, races: set[str]) -> None:
-    m = st.game.map
-    if not isinstance(data, dict):
-        raise PositionError("position.regions", "must be an object keyed by region ('SIDE:ID')")
+def _unit_data(game: Game, data: Any, where: str, which: str) -> dict[str, Any]:
+    """Units' own data (`seat.ext`, `turn.data`): each key a unit id, each value checked against the
+    unit's declared fields (`Unit.seat_fields`, `Unit.turn_fields`)."""
+    data = _obj(data, where)
+    out: dict[str, Any] = {}
+    for uid, mine in data.items():
+        unit = game.units.get(uid)
+        if unit is None:
+            raise PositionError(
+                f"{where}.{uid}", "not a unit of this game: unit data is kept under its unit's id"
+            )
+        out[uid] = jcopy(check_fields(game, getattr(unit, which), mine, f"{where}.{uid}"))
+    return out
+
+
+def _regions(st: State, data: Any) -> None:
+    game = st.game
+    m = game.map
+    data = _obj(data, "position.regions")
     n = m.n
-    st.race, st.tokens, st.pieces = [None] * n, [0] * n, [None] * n
+    st.race, st.tokens, st.pieces, st.tags = [None] * n, [0] * n, [None] * n, {}
     for ref, entry in data.items():
         where = f"position.regions.{ref}"
         try:
             r = m.index(ref)
         except KeyError as e:
             raise PositionError(where, str(e).strip("'\"")) from None
-        if not isinstance(entry, dict):
-            raise PositionError(where, "must be {race, tokens, pieces}")
-        race = entry.get("race")
-        if race is not None and race not in races:
-            raise PositionError(f"{where}.race", f"unknown race {race!r}")
-        tokens = _int(entry, "tokens", where) if "tokens" in entry else (1 if race else 0)
-        pieces = entry.get("pieces") or {}
-        if not isinstance(pieces, dict) or any(k not in st.game.pieces for k in pieces):
-            raise PositionError(f"{where}.pieces", f"known pieces: {sorted(st.game.pieces)}")
+        entry = _obj(entry, where)
+        for key in entry:
+            if key not in ("race", "tokens", "pieces", "tags"):
+                raise PositionError(
+                    f"{where}.{key}", "unknown field; a region has race, tokens, pieces, tags"
+                )
+        race = _race(game, entry.get("race"), f"{where}.race", True)
+        tokens = _int(entry["tokens"], f"{where}.tokens") if "tokens" in entry else (1 if race else 0)
+        pieces = _counts(entry.get("pieces") or {}, f"{where}.pieces", game.pieces, 100)
         if race is None and tokens:
             raise PositionError(where, "tokens without a race")
         st.race[r] = race
         st.tokens[r] = tokens
-        st.pieces[r] = {str(k): int(v) for k, v in pieces.items()} or None
+        st.pieces[r] = {k: v for k, v in sorted(pieces.items()) if v} or None
+        if "tags" in entry:
+            tags = _obj(entry["tags"], f"{where}.tags")
+            here: dict[str, list[Any]] = {}
+            for kind, values in tags.items():
+                w = f"{where}.tags.{kind}"
+                piece = game.pieces.get(kind)
+                if piece is None or not piece.tag_fields:
+                    raise PositionError(w, "only a tagged piece kind has tags")
+                if not isinstance(values, list) or len(values) != (st.pieces[r] or {}).get(kind, 0):
+                    raise PositionError(w, f"must be a list of one tag per {kind} in the region")
+                here[kind] = [
+                    check_fields(game, piece.tag_fields, v, f"{w}[{i}]") for i, v in enumerate(values)
+                ]
+            if here:
+                st.tags[r] = here
     st.rebuild_indexes()
+
+
+def _row(game: Game, data: Any) -> list[list[Any]]:
+    if not isinstance(data, list) or len(data) > 20:
+        raise PositionError("position.row", "must be a list of {race, power, coins}")
+    out = []
+    for i, c in enumerate(data):
+        where = f"position.row[{i}]"
+        c = _obj(c, where)
+        race = _race(game, c.get("race"), f"{where}.race", False)
+        power = _power(game, c.get("power"), f"{where}.power")
+        if race is None or power is None:
+            raise PositionError(where, "must be {race, power, coins} with known ids")
+        out.append([race, power, _int(c["coins"], f"{where}.coins", 0, MAX_COINS) if "coins" in c else 0])
+    return out
+
+
+_RESUME_FIELDS = (
+    Field("region", FieldType.INT, ""),
+    Field("attacker", FieldType.INT, ""),
+    Field("defender_race", FieldType.UNIT, "", nullable=True),
+    Field("defender_seat", FieldType.SEAT, "", nullable=True),
+    Field("defender_tokens", FieldType.INT, ""),
+    Field("was_nonempty", FieldType.BOOL, ""),
+    Field("own_declined", FieldType.BOOL, ""),
+    Field("option", FieldType.TEXT, "", nullable=True),
+    Field("lost", FieldType.INT, ""),
+    Field("prevented", FieldType.UNIT, "", nullable=True),
+)
+
+
+def _turn(game: Game, data: Any) -> Turn:
+    where = "position.turn"
+    d = _obj(data, where)
+    known = set(Turn().to_json())
+    for key in d:
+        if key not in known:
+            raise PositionError(f"{where}.{key}", f"unknown field; known: {sorted(known)}")
+    t = Turn()
+    t.conquests = _int(d.get("conquests", 0), f"{where}.conquests")
+    if not isinstance(d.get("done", False), bool):
+        raise PositionError(f"{where}.done", "must be true or false")
+    t.done = bool(d.get("done", False))
+    t.took = _counts(d.get("took", {}), f"{where}.took", game.race_value)
+    withdrawn = d.get("withdrawn", [])
+    if not isinstance(withdrawn, list):
+        raise PositionError(f"{where}.withdrawn", "must be a list of seats")
+    t.withdrawn = [_int(x, f"{where}.withdrawn[{i}]", 0, game.players - 1) for i, x in enumerate(withdrawn)]
+    if d.get("die") is not None:
+        t.die = _int(d["die"], f"{where}.die")
+    if d.get("scored") is not None:
+        t.scored = check_value(game, Field("scored", FieldType.ITEMS, ""), d["scored"], f"{where}.scored")
+    if d.get("resume") is not None:
+        resume = check_fields(game, _RESUME_FIELDS, d["resume"], f"{where}.resume")
+        if not 0 <= resume["region"] < game.map.n or not 0 <= resume["attacker"] < game.players:
+            raise PositionError(f"{where}.resume", "names a region or seat that does not exist")
+        t.resume = ConquestInfo.from_json(resume).to_json()
+    t.race = _race(game, d.get("race"), f"{where}.race", False)
+    t.stash = _int(d.get("stash", 0), f"{where}.stash")
+    if not isinstance(d.get("risen", False), bool):
+        raise PositionError(f"{where}.risen", "must be true or false")
+    t.risen = bool(d.get("risen", False))
+    t.data = _unit_data(game, d.get("data", {}), f"{where}.data", "turn_fields")
+    return t
+
+
+def _pending(game: Game, data: Any) -> list[dict[str, Any]]:
+    if not isinstance(data, list) or len(data) > 20:
+        raise PositionError("position.pending", "must be a list of prompts")
+    out = []
+    for i, p in enumerate(data):
+        where = f"position.pending[{i}]"
+        p = _obj(p, where)
+        key = (p.get("unit"), p.get("prompt"))
+        spec = game.prompt_specs.get(key)  # type: ignore[arg-type]
+        if spec is None:
+            raise PositionError(where, f"no unit declares the prompt {key[0]!r}.{key[1]!r}")
+        base = ("unit", "prompt", "seat", "resume_seat", "public")
+        entry = check_fields(game, spec.fields, p, where, extra=base)
+        entry["seat"] = _int(p.get("seat"), f"{where}.seat", 0, game.players - 1)
+        entry["resume_seat"] = _int(
+            p.get("resume_seat", entry["seat"]), f"{where}.resume_seat", -1, game.players - 1
+        )
+        if spec.public:
+            entry["public"] = True
+        else:
+            entry.pop("public", None)
+        out.append(entry)
+    return out
+
+
+def _result(game: Game, data: Any) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    d = _obj(data, "position.result")
+    scores = d.get("scores")
+    winners = d.get("winners")
+    if not isinstance(scores, list) or len(scores) != game.players:
+        raise PositionError("position.result.scores", f"must list the {game.players} final scores")
+    for i, x in enumerate(scores):
+        _int(x, f"position.result.scores[{i}]", 0, MAX_COINS)
+    if not isinstance(winners, list) or not winners:
+        raise PositionError("position.result.winners", "must list the winning seats")
+    for i, x in enumerate(winners):
+        _int(x, f"position.result.winners[{i}]", 0, game.players - 1)
+    return jcopy(d)
+
+
+def _events(game: Game, data: Any) -> list[dict[str, Any]]:
+    if not isinstance(data, list) or len(data) > MAX_COUNT:
+        raise PositionError("position.events", "must be a list of events")
+    out = []
+    for i, e in enumerate(data):
+        where = f"position.events[{i}]"
+        e = _obj(e, where)
+        spec = game.event_specs.get(e.get("type"))
+        if spec is None:
+            raise PositionError(f"{where}.type", f"no unit declares the event type {_short(e.get('type'))}")
+        out.append(check_fields(game, spec.fields, e, where, extra=("type",)))
+    return out
 
 
 def _markers(st: State, data: Any) -> None:
     """`{"T:3": [{"id", "face_up"}, ...]}`; a single `{"id", "face_up"}` stands for a list of one."""
-    if not isinstance(data, dict):
-        raise PositionError("position.markers", "must map region refs to lists of {id, face_up}")
+    data = _obj(data, "position.markers")
     st.markers = {}
     seen: set[str] = set()
     for ref, here in data.items():
@@ -247,19 +457,16 @@ def _markers(st: State, data: Any) -> None:
             r = st.game.map.index(ref)
         except KeyError as e:
             raise PositionError(where, str(e).strip("'\"")) from None
-        for i, m in enumerate(here if isinstance(here, list) else [here]):
+        items = here if isinstance(here, list) else [here]
+        for i, m in enumerate(items):
             if not isinstance(m, dict) or m.get("id") not in st.game.relics:
                 raise PositionError(f"{where}[{i}].id", f"known relics: {sorted(st.game.relics)}")
+            if not isinstance(m.get("face_up", False), bool):
+                raise PositionError(f"{where}[{i}].face_up", "must be true or false")
             if m["id"] in seen:
                 raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
             seen.add(m["id"])
             st.markers.setdefault(r, []).append([m["id"], bool(m.get("face_up", False))])
-
-
-def _tray(data: Any, races: set[str]) -> dict[str, int]:
-    if not isinstance(data, dict) or any(k not in races for k in data):
-        raise PositionError("position.tray", "must map race ids to counts")
-    return {k: int(v) for k, v in data.items()}
 
 
 def _derived_tray(st: State) -> dict[str, int]:
@@ -267,10 +474,22 @@ def _derived_tray(st: State) -> dict[str, int]:
     for r, race in enumerate(st.race):
         if race is not None:
             tray[race] -= st.tokens[r]
-    for s in st.seats:
-        if s.active:
-            tray[s.active] -= s.hand
+    for i in range(len(st.seats)):
+        for race, n in hands(st, i):
+            tray[race] -= n
     return tray
+
+
+def hands(st: State, seat: int) -> list[tuple[str, int]]:
+    """The race tokens the seat holds in hand, by race: the Active race's, and during the seat's
+    In-Decline phase that race's (the Active race's are then set aside in `Turn.stash`)."""
+    s = st.seats[seat]
+    if st.turn.race is not None and seat == st.turn_seat:
+        out = [(st.turn.race, s.hand)]
+        if s.active:
+            out.append((s.active, st.turn.stash))
+        return out
+    return [(s.active, s.hand)] if s.active else []
 
 
 def check_limits(st: State) -> None:
@@ -285,13 +504,13 @@ def check_limits(st: State) -> None:
         if left < 0:
             raise PositionError(f"position.supply.{k}", f"more {k} pieces than the box holds")
     for i, s in enumerate(st.seats):
-        if (s.hand or s.held) and not s.active:
+        if (s.hand or s.held) and not s.active and st.turn.race is None:
             raise PositionError(f"position.seats[{i}].hand", "tokens in hand need an Active race")
-        if s.active and s.active == s.declined:
+        if s.active and s.active in s.declined_races():
             raise PositionError(f"position.seats[{i}]", "a race cannot be Active and In Decline at once")
     owners: dict[str, int] = {}
     for i, s in enumerate(st.seats):
-        for race in (s.active, s.declined):
+        for race in (s.active, *s.declined_races()):
             if race:
                 if race in owners:
                     raise PositionError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.engine.board_map import bits
+from smallworld.engine.flow import begin_turn
 from smallworld.engine.rng import Rng, seed_state
 from smallworld.engine.state import State
 
@@ -13,8 +14,6 @@ if TYPE_CHECKING:
 
 
 def initial_state(game: Game) -> State:
-    from smallworld.engine.flow import begin_turn
-
     st = State(game)
     st.rng = Rng(seed_state(game.settings.seed))
     banners = list(game.race_pool)
@@ -46,8 +45,3 @@ def initial_state(game: Game) -> State:
     st.first_seat = first % game.players if first is not None else st.rng.randbelow(game.players)
     begin_turn(st, st.first_seat)
     return st
-
-
-def return_banner(st: State, race: str) -> None:
-    """A race leaves play: the variant decides where its banner goes (§6.17, §11.3)."""
-    st.game.variant.return_banner(st, race)

@@ -1,24 +1,67 @@
 """The mutable game state: plain data that round-trips exactly through JSON.
 
 Only `apply` (in `flow`) changes a state on behalf of a player; the helpers here keep the derived
-indexes (`race_mask`, `defense`, `immune`) in step with the region arrays.
+indexes (`race_mask`, `defense`, `immune`) in step with the region arrays. Units keep what they
+track in their own namespace of the seat and turn data (`seat_data`, `turn_data`), and secrets that
+belong to a piece ride on the piece as its tags (`add_piece(..., tags=...)`): they move with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
+from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
     from smallworld.engine.hooks import Unit
 
-# Phases. Decision phases wait for an action; the others are passed through by `flow.advance`.
-PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = "pick", "start", "conquer", "redeploy", "withdrawn", "over"
+
+class Phase(StrEnum):
+    """Where a turn stands. Decision phases wait for an action; `flow.advance` passes through the
+    others. Members are strings, so a phase compares equal to its name."""
+
+    PICK = "pick"
+    RISE = "rise"  # whether the In-Decline race that conquers In Decline plays its phase first
+    START = "start"
+    CONQUER = "conquer"
+    REDEPLOY = "redeploy"
+    WITHDRAWN = "withdrawn"
+    AFTER_SCORE = "after_score"  # a race that may decline after scoring decides
+    OVER = "over"
+    AFTER_CONQUESTS = "after_conquests"
+    REDEPLOY_BEGIN = "redeploy_begin"
+    WITHDRAWN_NEXT = "withdrawn_next"
+    TURN_END = "turn_end"
+    SCORE = "score"
+    NEXT_TURN = "next_turn"
+
+
+PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = (
+    Phase.PICK,
+    Phase.START,
+    Phase.CONQUER,
+    Phase.REDEPLOY,
+    Phase.WITHDRAWN,
+    Phase.OVER,
+)
+DECISION_PHASES = frozenset(
+    {
+        Phase.PICK,
+        Phase.RISE,
+        Phase.START,
+        Phase.CONQUER,
+        Phase.REDEPLOY,
+        Phase.WITHDRAWN,
+        Phase.AFTER_SCORE,
+        Phase.OVER,
+    }
+)
 
 
 def jcopy(x: Any) -> Any:
@@ -32,7 +75,17 @@ def jcopy(x: Any) -> Any:
 
 
 class Seat:
-    __slots__ = ("active", "coins", "declined", "declined_power", "ext", "hand", "held", "power")
+    __slots__ = (
+        "active",
+        "coins",
+        "declined",
+        "declined_power",
+        "ext",
+        "hand",
+        "held",
+        "more_declined",
+        "power",
+    )
 
     def __init__(self, coins: int = 5) -> None:
         self.coins = coins
@@ -40,9 +93,18 @@ class Seat:
         self.power: str | None = None
         self.declined: str | None = None
         self.declined_power: str | None = None
+        # Further In-Decline races, each [race, power], held beside `declined` by a race whose unit
+        # takes a decline slot of its own (classic Spirit); always empty in Small World of Warcraft.
+        self.more_declined: list[list[str | None]] = []
         self.hand = 0  # Active-race tokens in hand (§4)
         self.held: dict[str, int] = {}  # troop pieces in hand (Beasts, the Champion)
-        self.ext: dict[str, Any] = {}  # content-owned data (Champion in hand, Worgen form, ...)
+        self.ext: dict[str, Any] = {}  # unit id -> that unit's data for this seat
+
+    def declined_races(self) -> list[str]:
+        """Every In-Decline race of the seat, the most recent first."""
+        out = [self.declined] if self.declined else []
+        out.extend(str(r) for r, _p in self.more_declined if r)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,8 +113,9 @@ class Seat:
             "power": self.power,
             "declined": self.declined,
             "declined_power": self.declined_power,
+            "more_declined": [{"race": r, "power": p} for r, p in self.more_declined],
             "hand": self.hand,
-            "held": dict(self.held),
+            "held": dict(sorted(self.held.items())),
             "ext": jcopy(self.ext),
         }
 
@@ -60,6 +123,7 @@ class Seat:
         s = Seat.__new__(Seat)
         s.coins, s.active, s.power = self.coins, self.active, self.power
         s.declined, s.declined_power, s.hand = self.declined, self.declined_power, self.hand
+        s.more_declined = [x[:] for x in self.more_declined]
         s.held = dict(self.held)
         s.ext = jcopy(self.ext)
         return s
@@ -68,36 +132,60 @@ class Seat:
 class Turn:
     """What happened so far in the current turn (cleared at the start of each turn)."""
 
-    __slots__ = ("conquests", "data", "done", "took", "withdrawn")
+    __slots__ = (
+        "conquests",
+        "data",
+        "die",
+        "done",
+        "race",
+        "resume",
+        "risen",
+        "scored",
+        "stash",
+        "took",
+        "withdrawn",
+    )
 
     def __init__(self) -> None:
-        self.conquests = 0  # successful conquests this turn
+        self.conquests = 0  # successful conquests this turn (of the race conquering now)
         self.done = False  # conquests are over (the player ended them or made the final attempt)
         self.took: dict[str, int] = {}  # race id -> regions conquered from it (§6.15)
         self.withdrawn: list[int] = []  # seats that withdrew tokens this turn (§6.9)
-        self.data: dict[str, Any] = {}  # content-owned: once-per-turn uses, counts
+        self.die: int | None = None  # the last reinforcement die result of the turn
+        self.scored: dict[str, int] | None = None  # the end-of-turn score, by item
+        self.resume: dict[str, Any] | None = None  # a conquest whose steps 4-6 wait for a prompt (§6.8)
+        # The In-Decline race conquering in its own phase (None: the Active race), the Active
+        # race's tokens in hand set aside meanwhile, and whether that phase was played this turn.
+        self.race: str | None = None
+        self.stash = 0
+        self.risen = False
+        self.data: dict[str, Any] = {}  # unit id -> that unit's data for this turn
 
     def to_json(self) -> dict[str, Any]:
         return {
             "conquests": self.conquests,
             "done": self.done,
-            "took": dict(self.took),
+            "took": dict(sorted(self.took.items())),
             "withdrawn": list(self.withdrawn),
+            "die": self.die,
+            "scored": dict(self.scored) if self.scored is not None else None,
+            "resume": jcopy(self.resume),
+            "race": self.race,
+            "stash": self.stash,
+            "risen": self.risen,
             "data": jcopy(self.data),
         }
 
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Turn:
-        t = cls()
-        t.conquests = int(d.get("conquests", 0))
-        t.done = bool(d.get("done", False))
-        t.took = {str(k): int(v) for k, v in d.get("took", {}).items()}
-        t.withdrawn = [int(x) for x in d.get("withdrawn", [])]
-        t.data = jcopy(dict(d.get("data", {})))
-        return t
-
     def copy(self) -> Turn:
-        return Turn.from_json(self.to_json())
+        t = Turn.__new__(Turn)
+        t.conquests, t.done, t.die = self.conquests, self.done, self.die
+        t.took = dict(self.took)
+        t.withdrawn = list(self.withdrawn)
+        t.scored = dict(self.scored) if self.scored is not None else None
+        t.resume = jcopy(self.resume)
+        t.race, t.stash, t.risen = self.race, self.stash, self.risen
+        t.data = jcopy(self.data)
+        return t
 
 
 class State:
@@ -113,6 +201,7 @@ class State:
         "pending",
         "phase",
         "pieces",
+        "ply",
         "power_discard",
         "power_stack",
         "race",
@@ -126,6 +215,7 @@ class State:
         "seats",
         "spare_markers",
         "supply",
+        "tags",
         "tokens",
         "tray",
         "turn",
@@ -135,15 +225,18 @@ class State:
     def __init__(self, game: Game) -> None:
         n = game.map.n
         self.game = game
+        self.ply = 0  # decisions applied since the start of the game
         self.round = 1
         self.first_seat = 0
         self.turn_seat = 0
         self.acting_seat = 0
-        self.phase = PICK
+        self.phase = Phase.PICK
         self.seats = [Seat() for _ in range(game.players)]
         self.race: list[str | None] = [None] * n
         self.tokens = [0] * n
         self.pieces: list[dict[str, int] | None] = [None] * n
+        # Tags of tagged pieces: region -> kind -> one JSON value per piece (a bomb's order and kind).
+        self.tags: dict[int, dict[str, list[Any]]] = {}
         self.defense = [0] * n
         self.immune = 0
         self.race_mask: dict[str, int] = {}
@@ -152,26 +245,25 @@ class State:
         self.race_stack: list[str] = []
         self.power_stack: list[str] = []
         self.power_discard: list[str] = []
-        # Team variant only (§11.2): faction and power columns, see variants/team.py; None otherwise.
+        # A variant's own offer (the team variant's faction and power columns); None otherwise.
         self.offer: dict[str, list[str]] | None = None
         self.supply = {p.id: p.supply for p in game.pieces.values()}
         self.turn = Turn()
-        self.pending: list[dict[str, Any]] = []  # decisions that content asked for (prompts)
+        self.pending: list[dict[str, Any]] = []  # decisions that units asked for (prompts)
         self.rng = Rng(0)
         self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
         self.result: dict[str, Any] | None = None
-        # Artifact / Legendary Place markers by region: a list of [relic id, face up] (§10.1), as
-        # an Artifact may join a region that already holds a marker (it moves with its conquest,
-        # or is placed, or stolen); the markers not drawn at setup stay unseen (the Well of
-        # Eternity's fallback draws from them).
         # What the last action set off (die rolls, scores, ...), for clients: cleared by each apply.
         self.events: list[dict[str, Any]] = []
+        # Artifact / Legendary Place markers by region: a list of [relic id, face up] (§10.1), as
+        # an Artifact may join a region that already holds a marker; the markers not drawn at setup
+        # stay unseen (the Well of Eternity's fallback draws from them).
         self.markers: dict[int, list[list[Any]]] = {}
         self.spare_markers: list[str] = []
 
     # --- queries -------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def current_seat(self) -> int:
         return self.acting_seat
@@ -180,9 +272,14 @@ class State:
         return self.race_mask.get(race, 0) if race else 0
 
     def in_conquest_step(self, seat: int) -> bool:
-        """Whether it is `seat`'s conquest step and its conquests are not over (§6.5-§6.11): when
-        content actions of the conquest step may be taken."""
-        return self.phase == CONQUER and seat == self.turn_seat and not self.turn.done
+        """Whether it is `seat`'s conquest step with its Active race and its conquests are not over
+        (§6.5-§6.11): when the Active race's unit actions of the conquest step may be taken."""
+        return (
+            self.phase == Phase.CONQUER
+            and seat == self.turn_seat
+            and not self.turn.done
+            and not self.turn.race
+        )
 
     def is_nonempty(self, region: int) -> bool:
         return self.race[region] is not None
@@ -194,6 +291,8 @@ class State:
         for i, s in enumerate(self.seats):
             if s.active == race or s.declined == race:
                 return i
+            if s.more_declined and any(r == race for r, _p in s.more_declined):
+                return i
         return None
 
     def is_active_race(self, race: str | None) -> bool:
@@ -201,7 +300,7 @@ class State:
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, and the
-        In-Decline race and power where they work In Decline)."""
+        In-Decline races and powers where they work In Decline)."""
         s = self.seats[seat]
         u = self.game.units
         out = []
@@ -213,6 +312,10 @@ class State:
             out.append(u[s.declined])
         if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
             out.append(u[s.declined_power])
+        for race, power in s.more_declined:
+            for uid in (race, power):
+                if uid and u[uid].works_in_decline and u[uid] not in out:
+                    out.append(u[uid])
         if self.markers:
             for r, here in sorted(self.markers.items()):  # region order: the same after a JSON round trip
                 for rid, up in here:
@@ -220,6 +323,26 @@ class State:
                     if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):
                         out.append(unit)
         return out
+
+    def seat_data(self, seat: int, uid: str) -> dict[str, Any]:
+        """The unit's own data for this seat (created empty on first use)."""
+        ext = self.seats[seat].ext
+        mine = ext.get(uid)
+        if mine is None:
+            mine = ext[uid] = {}
+        return mine  # type: ignore[no-any-return]
+
+    def turn_data(self, uid: str) -> dict[str, Any]:
+        """The unit's own data for the current turn (created empty on first use; cleared each turn)."""
+        data = self.turn.data
+        mine = data.get(uid)
+        if mine is None:
+            mine = data[uid] = {}
+        return mine  # type: ignore[no-any-return]
+
+    def return_banner(self, race: str) -> None:
+        """A race leaves play: the variant decides where its banner goes (§6.17, §11.3)."""
+        self.game.variant.return_banner(self, race)
 
     def marker_owner(self, region: int) -> int | None:
         """The seat whose Active race occupies the region of a face-up marker (AMB-19)."""
@@ -275,12 +398,12 @@ class State:
     def race_tokens_on_board(self, seat: int) -> int:
         s = self.seats[seat]
         total = 0
-        for race in (s.active, s.declined):
+        for race in (s.active, *s.declined_races()):
             for r in bits(self.occupied_mask(race)):
                 total += self.tokens[r]
         return total
 
-    # --- changes used by the engine and by content ------------------------------------------
+    # --- changes used by the engine and by units ------------------------------------------
     def set_region(self, region: int, race: str | None, tokens: int) -> None:
         old = self.race[region]
         if old is not None and old != race:
@@ -306,14 +429,32 @@ class State:
         return paid
 
     def event(self, kind: str, **data: Any) -> None:
-        """Record what an action set off, for clients (`events` lists the last action's)."""
-        self.events.append({"type": kind, **data})
+        """Record what an action set off, for clients (`events` lists the last action's); `kind`
+        is a declared event type, and its region fields are kept as "SIDE:ID"."""
+        self.events.append(event_json(self.game, kind, data))
 
-    def push_prompt(self, unit: str, seat: int, **data: Any) -> None:
-        """Ask `seat` a decision on behalf of content (answered through the unit's `prompt_actions`).
-        `data` should carry `text` (what is asked) and `rule` (its section) for clients and errors."""
-        prompt = {"unit": unit, "seat": seat, "resume_seat": self.acting_seat, **data}
-        self.pending.append(prompt)
+    def push_prompt(self, unit: str, seat: int, prompt: str, **fields: Any) -> None:
+        """Ask `seat` a decision on behalf of a unit: `prompt` is one of the unit's declared
+        prompts, `fields` its declared fields (regions kept as "SIDE:ID"). The unit's
+        `prompt_actions` list the answers and `apply_prompt` applies one."""
+        spec = self.game.prompt_specs[(unit, prompt)]
+        entry: dict[str, Any] = {
+            "unit": unit,
+            "prompt": prompt,
+            "seat": seat,
+            "resume_seat": self.acting_seat,
+        }
+        m = self.game.map
+        for f in spec.fields:
+            if f.name in fields:
+                v = fields[f.name]
+                entry[f.name] = m.ref(v) if f.type == FieldType.REGION and isinstance(v, int) else v
+        unknown = sorted(set(fields) - {f.name for f in spec.fields})
+        if unknown:
+            raise KeyError(f"prompt {unit}.{prompt} declares no field {unknown[0]!r}")
+        if spec.public:
+            entry["public"] = True
+        self.pending.append(entry)
         if len(self.pending) == 1:
             self.acting_seat = seat
 
@@ -326,10 +467,12 @@ class State:
         if self.rolls:
             return self.rolls.pop(0)
         faces = self.game.options.die_faces
-        return faces[self.rng.randbelow(len(faces))]
+        return int(faces[self.rng.randbelow(len(faces))])
 
-    def add_piece(self, region: int, kind: str, count: int = 1) -> int:
-        """Put up to `count` pieces from the supply into `region`; returns how many were placed."""
+    # --- pieces ------------------------------------------------------------------------------
+    def add_piece(self, region: int, kind: str, count: int = 1, tags: list[Any] | None = None) -> int:
+        """Put up to `count` pieces from the supply into `region`; returns how many were placed.
+        A tagged piece kind needs one tag per piece (`tags`)."""
         n = min(count, self.supply.get(kind, 0))
         if n <= 0:
             return 0
@@ -338,6 +481,9 @@ class State:
         if p is None:
             p = self.pieces[region] = {}
         p[kind] = p.get(kind, 0) + n
+        if tags is not None:
+            here = self.tags.setdefault(region, {})
+            here[kind] = [*here.get(kind, []), *tags[:n]]
         self._refresh_pieces(region)
         return n
 
@@ -352,8 +498,28 @@ class State:
         if not p:
             self.pieces[region] = None
         self.supply[kind] = self.supply.get(kind, 0) + n
+        self.take_tags(region, kind, n)
         self._refresh_pieces(region)
         return n
+
+    def piece_tags(self, region: int, kind: str) -> list[Any]:
+        return list(self.tags.get(region, {}).get(kind, ()))
+
+    def take_tags(self, region: int, kind: str, n: int | None = None) -> list[Any]:
+        """Remove and return the tags of `n` pieces of `kind` in `region` (all when None)."""
+        here = self.tags.get(region)
+        if not here or kind not in here:
+            return []
+        tags = here[kind]
+        k = len(tags) if n is None else min(n, len(tags))
+        taken, rest = tags[:k], tags[k:]
+        if rest:
+            here[kind] = rest
+        else:
+            del here[kind]
+            if not here:
+                del self.tags[region]
+        return taken
 
     def _refresh_pieces(self, region: int) -> None:
         p = self.pieces[region]
@@ -377,7 +543,7 @@ class State:
         if not p:
             return {}
         kinds = self.game.pieces
-        return {k: n for k, n in p.items() if k in kinds and kinds[k].troop}
+        return {k: n for k, n in sorted(p.items()) if k in kinds and kinds[k].troop}
 
     def lift_piece(self, region: int, seat: int, kind: str, count: int) -> None:
         """Take troop pieces from a region into the seat's hand (no change to the box's supply)."""
@@ -421,10 +587,24 @@ class State:
         p = self.pieces[region]
         if not p:
             return
-        for k in list(p):
+        for k in sorted(p):
             piece = self.game.pieces.get(k)
             if piece is not None and getattr(piece, flag):
                 self.remove_piece(region, k)
+
+    def swap_regions(self, a: int, b: int) -> None:
+        """Exchange everything two regions hold: race and tokens, pieces with their tags (Portal)."""
+        ra, ta, rb, tb = self.race[a], self.tokens[a], self.race[b], self.tokens[b]
+        self.set_region(a, rb, tb)
+        self.set_region(b, ra, ta)
+        self.pieces[a], self.pieces[b] = self.pieces[b], self.pieces[a]
+        ga, gb = self.tags.pop(a, None), self.tags.pop(b, None)
+        if gb:
+            self.tags[a] = gb
+        if ga:
+            self.tags[b] = ga
+        self._refresh_pieces(a)
+        self._refresh_pieces(b)
 
     def rebuild_indexes(self) -> None:
         self.race_mask = {}
@@ -439,12 +619,14 @@ class State:
     def clone(self) -> State:
         c = State.__new__(State)
         c.game = self.game
+        c.ply = self.ply
         c.round, c.first_seat, c.turn_seat = self.round, self.first_seat, self.turn_seat
         c.acting_seat, c.phase = self.acting_seat, self.phase
         c.seats = [s.copy() for s in self.seats]
         c.race = self.race[:]
         c.tokens = self.tokens[:]
         c.pieces = [dict(p) if p else None for p in self.pieces]
+        c.tags = {r: {k: jcopy(v) for k, v in here.items()} for r, here in self.tags.items()}
         c.defense = self.defense[:]
         c.immune = self.immune
         c.race_mask = dict(self.race_mask)
@@ -465,21 +647,20 @@ class State:
         c.spare_markers = self.spare_markers[:]
         return c
 
+    # The decision interface and the JSON form live in the layers above (`flow`, `serialize`); the
+    # game reaches them, so a state needs nothing but its game.
     def to_json(self) -> dict[str, Any]:
-        from smallworld.engine.serialize import state_to_json
+        return self.game.state_to_json(self)
 
-        return state_to_json(self)
+    def legal_actions(self, kinds: Any = None, regions: Any = None) -> list[Action]:
+        """Every legal decision of the seat to act, in the canonical order; `kinds` and `regions`
+        (collections) keep only the actions of those kinds and on those regions."""
+        return self.game.legal_actions(self, kinds, regions)
 
-    # Decision interface (see `flow`); kept here so callers need only the state.
-    def legal_actions(self) -> list[Action]:
-        from smallworld.engine.flow import legal_actions
-
-        return legal_actions(self)
-
-    def apply(self, action: Action) -> None:
-        from smallworld.engine.flow import apply
-
-        apply(self, action)
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """Apply an action of `seat` (when given, it must be the seat to act); anything else raises
+        the engine's own error and changes nothing."""
+        self.game.apply(self, action, seat)
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()

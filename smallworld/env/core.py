@@ -10,7 +10,7 @@ import numpy as np
 
 from smallworld.engine.actions import Action
 from smallworld.engine.game import Game
-from smallworld.engine.options import Settings
+from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.env.encoding import ActionEncoder

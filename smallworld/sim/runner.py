@@ -17,7 +17,7 @@ from smallworld.bots import make_bot, public_game
 from smallworld.engine.actions import PICK
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.options import make_settings
+from smallworld.engine.settings import make_settings
 from smallworld.engine.views import view_for
 
 

@@ -18,7 +18,8 @@ from smallworld.engine import Game, conquest, view_for
 from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, FINAL, PICK, Action
 from smallworld.engine.errors import SmallworldError
-from smallworld.engine.options import load_options_file, make_settings
+from smallworld.engine.files import load_options_file
+from smallworld.engine.settings import make_settings
 from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.events import PROMPT_WHY, event_text, prompt_text
@@ -173,8 +174,9 @@ class Session:
         if self.st.pending:
             # A race or power asks something out of the usual turn order; say what it asks.
             prompt = self.st.pending[0]
-            rule = f" ({prompt['rule']})" if prompt.get("rule") else ""
-            lines.append(self.style.bold(f" ? {prompt_text(prompt)}{rule}"))
+            spec = self.st.game.prompt_specs.get((prompt["unit"], prompt.get("prompt", "")))
+            rule = f" ({spec.rule})" if spec is not None and spec.rule else ""
+            lines.append(self.style.bold(f" ? {prompt_text(self.st, prompt)}{rule}"))
             why = PROMPT_WHY.get(str(prompt.get("unit")))
             if why:
                 lines += textwrap.wrap(why, 106, initial_indent="   ", subsequent_indent="   ")

@@ -37,8 +37,10 @@ PROMPT_WHY = {
 }
 
 
-def prompt_text(prompt: dict[str, Any]) -> str:
-    text = _NOTATION.sub("", str(prompt.get("text") or "A decision is asked of you"))
+def prompt_text(st: State, prompt: dict[str, Any]) -> str:
+    spec = st.game.prompt_specs.get((prompt["unit"], prompt.get("prompt", "")))
+    text = spec.doc if spec is not None else "A decision is asked of you"
+    text = _NOTATION.sub("", text)
     text = text.replace("token(s)", "tokens").replace("region(s)", "regions")
     # Victory coins are "coins" everywhere else on the screen.
     return re.sub(r"\b(\d+) VC\b", lambda m: m.group(1) + (" coin" if m.group(1) == "1" else " coins"), text)
@@ -114,8 +116,8 @@ def event_text(st: State, e: dict[str, Any], human: int) -> str | None:
         items = score_items(st, e.get("items") or {})
         detail = f" ({items})" if items else ""
         return f"{_verb(seat, human, 'score', 'scores')} {plural(int(e.get('total', 0)), 'coin')}{detail}"
-    if t == "turn":
-        return None
+    if t in ("turn", "pick", "conquest", "decline", "abandon", "left_play", "game_over"):
+        return None  # the move's own line tells these
     if t == "airborne":
         outcome = e.get("outcome")
         if outcome == "cancelled" and "roll" not in e:

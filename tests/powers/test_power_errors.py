@@ -69,7 +69,7 @@ ORCS_DWARVES = {
     [
         (Action("intimidate", 1, 2), "§9.13", "another region of the same race: T:7"),
         (Action("intimidate_remove", 1, "fort"), "§9.13", "holds no Wisp Wall or Fort"),
-        (Action("intimidate_beast", 1, 6), "§9.13", "holds no Beast"),
+        (Action("intimidate_troop", 1, 6), "§9.13", "holds no troop"),
         (Action("intimidate", 6, 1), "§9.13", "not an opponent's region adjacent"),
     ],
 )
@@ -110,7 +110,14 @@ def test_portal_refusals() -> None:
 
 
 def test_another_seats_power_is_no_answer() -> None:
-    """An action of a power the acting seat does not have is refused with the generic rule."""
+    """An action of a power the acting seat does not have is refused by the power that declares it,
+    citing its section (§9.5 Championing, §9.17 Portal Mage, §9.13 Intimidating)."""
     st = _state("farmer", ORCS_DWARVES)
-    for a in (Action("champion", 1), Action("portal", 1, 3), Action("intimidate", 1, 6)):
-        assert _refusal(st, a).rule == "§6"
+    for a, rule in (
+        (Action("champion", 1), "§9.5"),
+        (Action("portal", 1, 3), "§9.17"),
+        (Action("intimidate", 1, 6), "§9.13"),
+    ):
+        err = _refusal(st, a)
+        assert err.rule == rule, err
+        assert {"§9.5": "Championing", "§9.17": "Portal Mage", "§9.13": "Intimidating"}[rule] in str(err), err

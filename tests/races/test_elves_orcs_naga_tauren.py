@@ -59,7 +59,7 @@ def test_holy_light_never_in_own_turn() -> None:
     info = remove_defenders(st, st.game.map.index("T:2"), None, "bomb")
     assert info.prevented is None and info.lost == 1
     assert st.tray["draenei"] == tray + 1 and st.seats[1].hand == 0
-    assert draenei.USED not in st.turn.data
+    assert not _holy_light_used(st)
 
 
 def test_holy_light_only_for_the_active_race() -> None:
@@ -67,7 +67,7 @@ def test_holy_light_only_for_the_active_race() -> None:
     st = scenario.build(_data("draenei", "declined_draenei_no_holy_light"))
     info = remove_defenders(st, st.game.map.index("T:2"), 0, "conquest")
     assert info.prevented is None and info.lost == 1
-    assert draenei.USED not in st.turn.data
+    assert not _holy_light_used(st)
 
 
 def test_holy_light_comes_after_every_other_loss_exception() -> None:
@@ -79,6 +79,10 @@ def test_holy_light_comes_after_every_other_loss_exception() -> None:
     others = [e.unit for e in entries if e.unit is not draenei.UNIT and _prevents(e.unit)]
     assert others, "the Chapel, the Champion and the Beasts take losses too"
     assert all(u.loss_priority < own for u in others), [(u.id, u.loss_priority) for u in others]
+
+
+def _holy_light_used(st: State) -> bool:
+    return bool(st.turn.data.get("draenei", {}).get("used"))
 
 
 def _prevents(u: Unit) -> bool:
@@ -95,9 +99,10 @@ class _FirstLossShield(Unit):
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         self.calls.append(region)
-        if st.turn.data.get("shield"):
+        mine = st.turn_data(self.id)
+        if mine.get("shield"):
             return False
-        st.turn.data["shield"] = True
+        mine["shield"] = True
         return True
 
 
@@ -111,9 +116,9 @@ def test_holy_light_not_used_up_by_another_exception() -> None:
     tray = st.tray["draenei"]
     _FirstLossShield.calls.clear()
     apply_texts(st, ["conquer T:2"])
-    assert st.turn.data.get("shield") and not st.turn.data.get(draenei.USED)
+    assert st.turn.data["swamp_walker"].get("shield") and not _holy_light_used(st)
     apply_texts(st, ["conquer T:4"])
-    assert st.turn.data.get(draenei.USED)
+    assert _holy_light_used(st)
     assert st.tray["draenei"] == tray and st.seats[1].hand == 2
     assert len(_FirstLossShield.calls) == 2  # asked before Holy Light both times
 
@@ -190,7 +195,7 @@ def test_random_games_with_these_races() -> None:
             check_invariants(st)
             walls = max(walls, 9 - st.supply["wisp_wall"])
             water |= st.occupied_mask("naga") & st.game.map.water
-            saved += bool(st.turn.data.get(draenei.USED))
+            saved += bool(_holy_light_used(st))
             for s in st.seats:
                 if s.active == "tauren" and st.phase in ("pick", "start", "conquer"):
                     assert all(st.tokens[r] >= 2 for r in bits(st.occupied_mask("tauren")))

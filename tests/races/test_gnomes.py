@@ -48,7 +48,7 @@ def test_rolls_are_public() -> None:
     dice = [e for e in st.events if e["type"] == "die"]
     assert dice and dice[0]["roll"] == 3 and dice[0]["success"] is True
     for seat in (0, 1, None):
-        record = view_for(st, seat)["turn"]["data"][gnomes.AIRBORNE]
+        record = view_for(st, seat)["turn"]["data"]["gnomes"][gnomes.AIRBORNE]
         assert (record["roll"], record["roll2"], record["outcome"]) == (1, 3, "final_won")
 
 
@@ -57,7 +57,7 @@ def test_prompt_goes_to_the_gnome_player_only() -> None:
     st = play_file(_data("short_asks_final_or_cancel"), ["airborne T:3"])
     assert st.acting_seat == 0 and st.pending[0]["unit"] == "gnomes"
     assert view_for(st, 0)["pending"] and not view_for(st, 1)["pending"]
-    assert view_for(st, 1)["turn"]["data"][gnomes.AIRBORNE]["outcome"] == "pending"
+    assert view_for(st, 1)["turn"]["data"]["gnomes"][gnomes.AIRBORNE]["outcome"] == "pending"
 
 
 def test_copy_does_not_share_the_record() -> None:
@@ -66,7 +66,7 @@ def test_copy_does_not_share_the_record() -> None:
     before = st.to_json()
     copy = st.clone()
     copy.apply(scenario.to_action(copy, gnomes.CANCEL))
-    assert copy.turn.data[gnomes.AIRBORNE]["outcome"] == "cancelled"
+    assert copy.turn.data["gnomes"][gnomes.AIRBORNE]["outcome"] == "cancelled"
     assert st.to_json() == before
 
 

@@ -32,14 +32,14 @@ def test_pick_shuffles_six_exploding_and_six_duds() -> None:
     """§8.7, AMB-13: all 12 bombs, 6 of each kind, shuffled by the game's seeded generator."""
     data = _data("pick_gathers_all_twelve")
     st = play_file(data, ["pick 0"])
-    stack = st.seats[0].ext[goblins.STACK]
+    stack = st.seats[0].ext[goblins.ID]["stack"]
     assert Counter(stack) == {goblins.EXPLODING: 6, goblins.DUD: 6}
     assert st.supply[goblins.BOMB] == 12  # the bomb that lay on the boards went back to the box
-    assert play_file(data, ["pick 0"]).seats[0].ext[goblins.STACK] == stack  # same seed, same stack
+    assert play_file(data, ["pick 0"]).seats[0].ext[goblins.ID]["stack"] == stack  # same seed, same stack
     orders = set()
     for state in ("1", "2", "3", "4"):
         other = dict(data, position={**data["position"], "rng": state})
-        orders.add(tuple(play_file(other, ["pick 0"]).seats[0].ext[goblins.STACK]))
+        orders.add(tuple(play_file(other, ["pick 0"]).seats[0].ext[goblins.ID]["stack"]))
     assert len(orders) > 1, "the order comes from the generator, not a fixed list"
 
 
@@ -57,12 +57,12 @@ def test_views_hide_kinds_from_every_seat() -> None:
     st = play_file(_data("place_from_top_then_stop"), ["end", "bomb G:3"])
     assert st.pending, "the prompt stays open while another target remains"
     full = st.to_json()
-    assert full["seats"][0]["ext"][goblins.PLACED] == {"G:3": goblins.DUD}
+    assert full["regions"]["G:3"]["tags"] == {goblins.BOMB: [{"order": 0, "kind": goblins.DUD}]}
     for seat in (0, 1, None):
         v = view_for(st, seat)
-        ext = v["seats"][0]["ext"]
-        assert ext[goblins.STACK] == {"count": 1}
-        assert ext[goblins.PLACED] == ["G:3"]
+        ext = v["seats"][0]["ext"][goblins.ID]
+        assert ext["stack"] == [None]  # one bomb left, its kind unseen
+        assert v["regions"]["G:3"]["tags"] == {goblins.BOMB: [{"order": 0, "kind": None}]}
         text = json.dumps(v)
         assert goblins.EXPLODING not in text and goblins.DUD not in text
         assert v["regions"]["G:3"]["pieces"] == {goblins.BOMB: 1}
@@ -76,7 +76,8 @@ def test_copies_and_json_keep_bomb_data_apart() -> None:
     copy = st.clone()
     copy.apply(scenario.to_action(copy, "bomb G:2"))
     assert st.to_json() == before
-    assert copy.seats[0].ext[goblins.PLACED] == {"G:2": goblins.DUD}
+    assert copy.piece_tags(copy.game.map.index("G:2"), goblins.BOMB) == [{"order": 0, "kind": goblins.DUD}]
+    assert not st.piece_tags(st.game.map.index("G:2"), goblins.BOMB)
     again = state_from_json(copy.game, copy.to_json())
     assert again.to_json() == copy.to_json()
 
@@ -84,7 +85,7 @@ def test_copies_and_json_keep_bomb_data_apart() -> None:
 def test_no_prompt_without_bombs_left() -> None:
     """§8.7: once the stack is empty, no more bombs: the turn ends without asking."""
     data = _data("place_from_top_then_stop")
-    data["position"]["seats"][0]["ext"] = {goblins.STACK: [], goblins.PLACED: {}}
+    data["position"]["seats"][0]["ext"] = {goblins.ID: {"stack": []}}
     st = play_file(data, ["end"])
     assert not st.pending
     assert st.turn_seat == 1
@@ -95,11 +96,11 @@ def test_resolution_records_public_events() -> None:
     st = play_file(_data("explosion_active_region"), ["end", "deploy G:2 all"])
     bombs = [e for e in st.events if e["type"] == "bomb"]
     assert bombs == [
-        {"type": "bomb", "seat": 0, "region": st.game.map.index("G:2"), "result": "exploding",
+        {"type": "bomb", "seat": 0, "region": "G:2", "result": "exploding",
          "race": "dwarves", "defender": 1, "lost": 1}
     ]  # fmt: skip
     v = view_for(st, 1)
-    assert v["turn"]["data"][goblins.RESOLVED][0]["result"] == "exploding"
+    assert v["turn"]["data"][goblins.ID]["resolved"][0]["result"] == "exploding"
 
 
 def test_returned_bomb_kind_is_not_recorded() -> None:

@@ -78,7 +78,7 @@ def test_harmony_is_public_in_every_view() -> None:
     """§8.13: Harmony tokens lie on the table: every seat and spectators see who holds one."""
     st = _state("pandaren/harmony_to_unattacked_opponents.json")
     for viewer in (0, 1, 2, None):
-        assert view_for(st, viewer)["seats"][0]["ext"] == {"harmony": [2]}
+        assert view_for(st, viewer)["seats"][0]["ext"] == {"pandaren": {"holders": [2]}}
 
 
 def test_harmony_lists_are_not_shared_by_clones() -> None:
@@ -88,15 +88,20 @@ def test_harmony_lists_are_not_shared_by_clones() -> None:
     twin = st.clone()
     for text in data["actions"]:
         twin.apply(scenario.to_action(twin, text))
-    assert twin.seats[0].ext == {"harmony": [2]}
+    assert twin.seats[0].ext == {"pandaren": {"holders": [2]}}
     assert st.seats[0].ext == {}
 
 
 def _info(**kw: Any) -> ConquestInfo:
     base: dict[str, Any] = dict(
-        region=0, attacker=0, defender_race="orcs", defender_seat=1, defender_tokens=1,
-        was_nonempty=True, own_declined=False,
-    )  # fmt: skip
+        region=0,
+        attacker=0,
+        defender_race="orcs",
+        defender_seat=1,
+        defender_tokens=1,
+        was_nonempty=True,
+        own_declined=False,
+    )
     base.update(kw)
     return ConquestInfo(**base)
 
@@ -154,7 +159,7 @@ RACES = (
 def _check(st: State) -> None:
     """The pieces of these races against the box (the engine's invariants run too)."""
     assert st.supply.get(OBJECTIVE, 0) + sum((p or {}).get(OBJECTIVE, 0) for p in st.pieces) == 2
-    harmony = [s.ext.get("harmony", []) for s in st.seats]
+    harmony = [s.ext.get("pandaren", {}).get("holders", []) for s in st.seats]
     assert sum(len(h) for h in harmony) <= 4, "§1.1: 4 Harmony tokens"
 
 

@@ -182,6 +182,11 @@ class Team(Variant):
             view["offer"] = shown
         view["factions"] = seat_factions(len(view["seats"]))
 
+    def withdraw_banners(self, st: State, in_play: set[str]) -> None:
+        offer = _offer(st)
+        for key in FACTIONS:
+            offer[key] = [r for r in offer[key] if r not in in_play]
+
     def offer_from_json(self, st: State, data: Any) -> dict[str, list[str]] | None:
         return offer_from_json(st, data)
 

@@ -56,6 +56,10 @@ class Variant:
         slot is empty. Default: the standard row."""
         return [(race, power, coins) for race, power, coins in st.row]
 
+    def withdraw_banners(self, st: State, in_play: set[str]) -> None:
+        """Take the banners of races in play out of the offer (a position that gives the seats but
+        not the offer: the offer is derived, as the tray is)."""
+
     def offer_from_json(self, st: State, data: Any) -> dict[str, list[str]] | None:
         """The variant's own offer in a position (`offer`); the standard game has none."""
         from smallworld.engine.errors import PositionError

@@ -66,6 +66,19 @@ class Standard(Variant):
                 return
         st.race_stack.append(race)
 
+    def withdraw_banners(self, st: State, in_play: set[str]) -> None:
+        # A row combo whose banner is in play takes the next free banner of the stack instead.
+        stack = [r for r in st.race_stack if r not in in_play]
+        row = []
+        for race, power, coins in st.row:
+            if race in in_play:
+                if not stack:
+                    continue
+                race = stack.pop(0)
+            row.append([race, power, coins])
+        st.row = row
+        st.race_stack = stack
+
     def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
         """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory."""
         coins = [s.coins for s in st.seats]

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Piece, Unit
+from smallworld.engine.hooks import Cause, Piece, Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -56,7 +57,16 @@ class BeastMaster(Unit):
     section = "§9.3"
     loss_priority = LOSS_PRIORITY
     loss_is_piece = True  # the Beast discarded instead of a token is a loss all the same (AMB-31)
-    pieces = (Piece(BEAST, supply=SUPPLY, defense=1, occupies=True, troop=True, pays=True),)
+    pieces = (
+        Piece(BEAST, supply=SUPPLY, defense=1, occupies=True, troop=True, pays=True, displaceable=True),
+    )
+    event_specs = (
+        EventSpec(
+            "beasts",
+            "the Beast Master's race took its Beasts for the turn",
+            (seat_field(), Field("beasts", FieldType.INT, "Beasts taken into hand")),
+        ),
+    )
 
     def expand_start(self, st: State, seat: int) -> None:
         discard_all(st, seat)
@@ -70,7 +80,7 @@ class BeastMaster(Unit):
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         # Intimidating moves or discards the very token it takes: a Beast is no substitute there.
-        if cause == "intimidate":
+        if cause == Cause.INTIMIDATE:
             return False
         return st.remove_piece(region, BEAST, 1) == 1
 

@@ -26,14 +26,15 @@ from typing import TYPE_CHECKING
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Piece, Unit
+from smallworld.engine.hooks import Cause, Piece, Unit
+from smallworld.engine.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
+ID = "championing"
 CHAMPION = "champion"
 FREE = "champion"  # action kind: `champion REF`
-USED = "champion_used"  # turn data: the free conquest of this turn was made
 RANSOM = 1
 # AMB-12 order of the loss exceptions: Chapel > Champion > Beast (30) > Holy Light (900) > normal.
 LOSS_PRIORITY = 20
@@ -50,7 +51,27 @@ class Championing(Unit):
     section = "§9.5"
     loss_priority = LOSS_PRIORITY
     pieces = (Piece(CHAMPION, supply=1, defense=1, occupies=True, troop=True),)
-    action_kinds = frozenset({FREE})
+    action_specs = (
+        ActionSpec(
+            FREE, "the Champion conquers this region for free (once per turn)", region=True, conquest=True
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            "champion_conquest", "the Champion conquered a region for free", (seat_field(), region_field())
+        ),
+        EventSpec(
+            "champion_captured",
+            "the Champion was captured: its owner paid the ransom",
+            (
+                seat_field("the Champion's owner"),
+                region_field(),
+                Field("captor", FieldType.SEAT, "who captured it"),
+                Field("ransom", FieldType.INT, "coins paid"),
+            ),
+        ),
+    )
+    turn_fields = (Field("used", FieldType.BOOL, "the free conquest of this turn was made", optional=True),)
 
     def on_pick(self, st: State, seat: int) -> None:
         if st.supply.get(CHAMPION, 0) > 0:
@@ -63,7 +84,7 @@ class Championing(Unit):
         s = st.seats[seat]
         if not st.in_conquest_step(seat) or s.power != self.id:
             return []
-        if st.turn.data.get(USED) or not s.held.get(CHAMPION):
+        if _used(st) or not s.held.get(CHAMPION):
             return []
         att = conquest.Attack(st, seat)
         if att.first or s.hand < _tokens_needed(att):
@@ -85,18 +106,8 @@ class Championing(Unit):
         r = action.region
         assert r is not None
         att = conquest.Attack(st, seat)
-        conquest.declare(st, att, r, None)
-        s = st.seats[seat]
-        placed = _tokens_needed(att)
-        s.hand -= placed
-        # Out of hand the way the engine takes Beasts out before a conquest: `resolve` places it.
-        held = s.held
-        held[CHAMPION] -= 1
-        if not held[CHAMPION]:
-            del held[CHAMPION]
-        st.turn.data[USED] = True
-        st.event("champion_conquest", seat=seat, region=r)
-        conquest.resolve(st, seat, r, placed, None, {CHAMPION: 1})
+        st.turn_data(ID)["used"] = True
+        conquest.free_conquest(st, att, r, _tokens_needed(att), {CHAMPION: 1}, event="champion_conquest")
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
@@ -105,7 +116,7 @@ class Championing(Unit):
             return None  # another seat's power: the generic answer fits
         if not st.in_conquest_step(seat):
             return "§9.5", "the Champion's free conquest is only possible in your conquest step"
-        if st.turn.data.get(USED):
+        if _used(st):
             return "§9.5", "the Champion conquers for free once per turn"
         if not s.held.get(CHAMPION):
             return "§9.5", "the Champion must be in hand"
@@ -131,12 +142,16 @@ class Championing(Unit):
     # --- capture -------------------------------------------------------------------------------
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         p = st.pieces[region]
-        if cause == "intimidate" or not p or not p.get(CHAMPION):
+        if cause == Cause.INTIMIDATE or not p or not p.get(CHAMPION):
             return False
         captor = st.turn_seat
         paid = st.pay(owner, captor, RANSOM) if captor != owner else 0
         st.event("champion_captured", seat=owner, region=region, captor=captor, ransom=paid)
         return True
+
+
+def _used(st: State) -> bool:
+    return bool(st.turn.data.get(ID, {}).get("used"))
 
 
 UNIT = Championing()

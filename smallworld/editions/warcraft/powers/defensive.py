@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Piece, Unit
+from smallworld.engine.protocol import ActionSpec, PromptSpec
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -52,6 +53,14 @@ class Defensive(Unit):
     kind = "power"
     section = "§9.6"
     pieces = (Piece(TOWER, supply=6, immune=True, removed_on_conquest=True, removed_when_emptied=True),)
+    action_specs = (
+        ActionSpec(PLACE_TOWER, "put a Watch Tower in this Fields region", region=True, step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "towers", "choose the Fields regions that get the Watch Towers", (PLACE_TOWER,), rule="§9.6"
+        ),
+    )
 
     def turn_end(self, st: State, seat: int) -> None:
         good = qualifying(st, seat)
@@ -70,12 +79,7 @@ class Defensive(Unit):
             st.remove_piece(r, TOWER)
         if not st.supply.get(TOWER, 0):
             return
-        st.push_prompt(
-            self.id,
-            seat,
-            text=f"Defensive: choose the {st.supply.get(TOWER, 0)} Fields regions that get a Watch Tower",
-            rule="§9.6",
-        )
+        st.push_prompt(self.id, seat, "towers")
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         return [Action(PLACE_TOWER, r) for r in qualifying(st, prompt["seat"]) if not _has_tower(st, r)]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Piece, Unit
+from smallworld.engine.protocol import ActionSpec, PromptSpec
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -40,6 +41,12 @@ class Garrisoned(Unit):
     kind = "power"
     section = "§9.11"
     pieces = (Piece(FORT, supply=10, defense=1, removed_on_conquest=True, removed_when_emptied=True),)
+    action_specs = (
+        ActionSpec(PLACE_FORT, "put one of the last Forts in this region", region=True, step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec("forts", "choose the regions that get the last Forts", (PLACE_FORT,), rule="§9.11"),
+    )
 
     def turn_end(self, st: State, seat: int) -> None:
         need = _unfortified(st, seat)
@@ -50,12 +57,7 @@ class Garrisoned(Unit):
             for r in need:
                 st.add_piece(r, FORT)
             return
-        st.push_prompt(
-            self.id,
-            seat,
-            text=f"Garrisoned: choose the regions that get the last {left} Forts",
-            rule="§9.11",
-        )
+        st.push_prompt(self.id, seat, "forts")
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         return [Action(PLACE_FORT, r) for r in _unfortified(st, prompt["seat"])]

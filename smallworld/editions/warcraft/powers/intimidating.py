@@ -8,8 +8,8 @@ region of that same race, which the Intimidating player chooses. Actions (one us
 * `intimidate REF DEST` moves a race token of REF to DEST (`SIDE:ID` in text, a flat index in the
   Action), or `intimidate REF discard` when that race has no other region. Murlocs (AMB-48:
   allowed, although they are no opponent) are always discarded.
-* `intimidate_beast REF DEST|discard` does the same with a Beast (§9.3; AMB-15: Beasts can be moved,
-  the Champion cannot).
+* `intimidate_troop REF DEST|discard` does the same with a troop piece that other players may move
+  (a Beast, §9.3; AMB-15: Beasts can be moved, the Champion cannot).
 * `intimidate_remove REF KIND` removes a Wisp Wall or a Fort from REF (§8.11, AMB-27): while a region
   holds one, no token can be taken from it.
 
@@ -36,24 +36,36 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.editions.warcraft.powers.beast_master import BEAST
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.setup import return_banner
+from smallworld.engine.hooks import Cause, Effect, Unit
+from smallworld.engine.losses import lose_token, note_withdrawn, occupants, region_emptied
+from smallworld.engine.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
+ID = "intimidating"
 TOKEN = "intimidate"
-BEAST_MOVE = "intimidate_beast"
+TROOP = "intimidate_troop"
 REMOVE = "intimidate_remove"
 DISCARD = "discard"
 REGROUP = "regroup"  # the Tauren player's answer: `regroup REF` (where the lone token goes)
-UNIT_ID = "intimidating"
 USES = 3
-USED = "intimidate_uses"  # turn data: uses spent this turn
+
+
+def _uses(st: State) -> int:
+    return int(st.turn.data.get(ID, {}).get("uses", 0))
 
 
 def _walls(st: State, region: int) -> list[str]:
@@ -66,35 +78,16 @@ def _walls(st: State, region: int) -> list[str]:
     return sorted(k for k in p if k in kinds and kinds[k].defense > 0 and not kinds[k].troop)
 
 
-def _occupants(st: State, region: int) -> int:
-    return st.tokens[region] + conquest.occupying_pieces(st, region)
-
-
-def _discard_token(st: State, region: int, race: str, owner: int | None) -> bool:
-    """Discard one race token of `region` (§9.13); True when it was lost, False when saved."""
-    if owner is not None and st.seats[owner].active == race:
-        for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
-            if st.game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, "intimidate"):
-                st.tokens[region] -= 1
-                st.seats[owner].hand += 1
-                _withdrawn(st, owner)
-                st.event("intimidate_saved", seat=owner, region=region, by=u.id)
-                return False
-    st.tokens[region] -= 1
-    if race != st.game.natives:  # Murlocs never come back (§6.9)
-        st.tray[race] += 1
-    return True
-
-
-def _withdrawn(st: State, owner: int) -> None:
-    if owner not in st.turn.withdrawn:
-        st.turn.withdrawn.append(owner)
+def _troops(st: State, region: int) -> list[str]:
+    """The troop pieces in a region that another player may move (Beasts, not the Champion)."""
+    kinds = st.game.pieces
+    return [k for k in st.troops_in(region) if kinds[k].displaceable]
 
 
 def _settle(st: State, region: int, race: str, owner: int | None) -> None:
     """After a token left `region`: a lone Tauren moves on (§8.14), an empty region is lost."""
     if owner is not None and st.seats[owner].active == race:
-        left = _occupants(st, region)
+        left = occupants(st, region)
         if 0 < left < st.min_per_region(race):
             others = st.occupied_mask(race) & ~(1 << region)
             if not others:  # nowhere to go: it stays in hand (AMB-11)
@@ -102,28 +95,15 @@ def _settle(st: State, region: int, race: str, owner: int | None) -> None:
                 st.tokens[region] = 0
                 for kind, n in st.troops_in(region).items():
                     st.lift_piece(region, owner, kind, n)
-                _withdrawn(st, owner)
+                note_withdrawn(st, owner)
             elif others & (others - 1) == 0:  # one other region: no choice to make
                 _regroup(st, region, others.bit_length() - 1, owner)
             else:
-                st.push_prompt(
-                    UNIT_ID,
-                    owner,
-                    region=st.game.map.ref(region),
-                    text=f"Tauren: move the lone token of {st.game.map.regions[region].name} "
-                    "to another of your regions (regroup REGION)",
-                    rule="§8.14",
-                )
+                st.push_prompt(ID, owner, "regroup", region=region)
                 return
-    if _occupants(st, region):
+    if occupants(st, region):
         return
-    st.set_region(region, None, 0)
-    st.clear_pieces(region, "removed_when_emptied")
-    if owner is not None and st.seats[owner].declined == race and not st.occupied_mask(race):
-        # The last token of an In-Decline race left the map (§6.17).
-        st.seats[owner].declined = None
-        st.seats[owner].declined_power = None
-        return_banner(st, race)
+    region_emptied(st, region)
 
 
 def _regroup(st: State, src: int, dst: int, owner: int) -> None:
@@ -147,18 +127,81 @@ def _count_loss(st: State, seat: int) -> None:
 
 
 class Intimidating(Unit):
-    id = UNIT_ID
+    id = ID
     kind = "power"
     section = "§9.13"
-    action_kinds = frozenset({TOKEN, BEAST_MOVE, REMOVE})
-    region_args = frozenset({TOKEN, BEAST_MOVE})
+    action_specs = (
+        ActionSpec(
+            TOKEN,
+            "take 1 token from an opponent's region next to you to another region of its race",
+            region=True,
+            args=(Arg.REGION, Arg.CHOICE),
+            choices=(DISCARD,),
+        ),
+        ActionSpec(
+            TROOP,
+            "take a Beast from an opponent's region next to you to another region of its race",
+            region=True,
+            args=(Arg.REGION, Arg.CHOICE),
+            choices=(DISCARD,),
+        ),
+        ActionSpec(
+            REMOVE,
+            "remove a Wisp Wall or a Fort from an opponent's region next to you",
+            region=True,
+            args=(Arg.PIECE,),
+        ),
+        ActionSpec(REGROUP, "where the lone Tauren token left behind goes", region=True, step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "regroup",
+            "move the lone token left in this region to another of your regions",
+            (REGROUP,),
+            (region_field("the region it leaves"),),
+            rule="§8.14",
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            "intimidate",
+            "Intimidating took a token or a troop",
+            (
+                seat_field(),
+                region_field(),
+                Field("race", FieldType.UNIT, "whose token"),
+                Field("piece", FieldType.TEXT, "'token' or the troop's kind"),
+                Field("to", FieldType.REGION, "where it went (null: discarded)", nullable=True),
+            ),
+        ),
+        EventSpec(
+            "intimidate_remove",
+            "Intimidating removed a Wisp Wall or a Fort",
+            (seat_field(), region_field(), Field("piece", FieldType.PIECE, "the piece")),
+        ),
+        EventSpec(
+            "intimidate_saved",
+            "a loss exception saved the token Intimidating would discard",
+            (seat_field("its owner"), region_field()),
+        ),
+        EventSpec(
+            "regroup",
+            "a lone token left behind moved to another region of its race",
+            (
+                seat_field("its owner"),
+                region_field("the region it left"),
+                region_field("where it went", "to"),
+            ),
+        ),
+    )
+    turn_fields = (Field("uses", FieldType.INT, "uses this turn", optional=True),)
 
     def _ready(self, st: State, seat: int) -> bool:
         s = st.seats[seat]
         return (
             st.in_conquest_step(seat)
             and s.power == self.id
-            and st.turn.data.get(USED, 0) < USES
+            and _uses(st) < USES
             and bool(st.occupied_mask(s.active))
         )
 
@@ -197,18 +240,17 @@ class Intimidating(Unit):
             dests = self._destinations(st, r)
             if st.tokens[r]:
                 out.extend(Action(TOKEN, r, d) for d in dests)
-            p = st.pieces[r]
-            if p and p.get(BEAST):
-                out.extend(Action(BEAST_MOVE, r, d) for d in dests)
+            if _troops(st, r):
+                out.extend(Action(TROOP, r, d) for d in dests)
         return out
 
     def apply_action(self, st: State, action: Action) -> None:
         seat = st.acting_seat
         r = action.region
         assert r is not None
-        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        st.turn_data(ID)["uses"] = _uses(st) + 1
         if action.kind == REMOVE:
-            conquest.pay_dues(st, seat, r, conquest=False)  # a Wall or Fort: no token forced out
+            conquest.pay_dues(st, seat, r, Effect.HOSTILE)  # a Wall or Fort: no token forced out
             st.remove_piece(r, str(action.arg), 1)
             st.event("intimidate_remove", seat=seat, region=r, piece=action.arg)
             return
@@ -217,20 +259,32 @@ class Intimidating(Unit):
         assert race is not None
         owner = st.owner_seat(race)
         dest = action.arg
-        if action.kind == BEAST_MOVE:
+        piece = "token"
+        if action.kind == TROOP:
             assert owner is not None
+            kind = _troops(st, r)[0]
+            piece = kind
             if isinstance(dest, int):
-                st.lift_piece(r, owner, BEAST, 1)
-                st.place_held(dest, owner, BEAST, 1)
+                st.lift_piece(r, owner, kind, 1)
+                st.place_held(dest, owner, kind, 1)
             else:
-                st.remove_piece(r, BEAST, 1)
+                st.remove_piece(r, kind, 1)
                 _count_loss(st, seat)
         elif isinstance(dest, int):
             st.tokens[r] -= 1
             st.tokens[dest] += 1
-        elif _discard_token(st, r, race, owner):
+        elif lose_token(st, r, Cause.INTIMIDATE):
             _count_loss(st, seat)
-        st.event("intimidate", seat=seat, region=r, race=race, piece=action.kind, to=dest)
+        else:
+            st.event("intimidate_saved", seat=owner, region=r)
+        st.event(
+            "intimidate",
+            seat=seat,
+            region=r,
+            race=race,
+            piece=piece,
+            to=dest if isinstance(dest, int) else None,
+        )
         _settle(st, r, race, owner)
 
     # --- the Tauren player's answer: where the lone token goes (§8.14) ----------------------------
@@ -247,11 +301,13 @@ class Intimidating(Unit):
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         seat = st.acting_seat
         s = st.seats[seat]
+        if action.kind not in (TOKEN, TROOP, REMOVE):
+            return None
         if s.power != self.id:
-            return None  # another seat's power: the generic answer fits
+            return "§9.13", "only a race with the Intimidating power may intimidate"
         if not st.in_conquest_step(seat):
             return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
-        if st.turn.data.get(USED, 0) >= USES:
+        if _uses(st) >= USES:
             return "§9.13", "Intimidating is used at most 3 times per turn"
         r = action.region
         if r is None:
@@ -270,9 +326,8 @@ class Intimidating(Unit):
             return "§9.13", f"the piece to remove from {name} is one of: " + ", ".join(walls)
         if walls:
             return "§9.13", f"the Wisp Wall or Fort in {name} must be removed first (one use each)"
-        p = st.pieces[r]
-        if action.kind == BEAST_MOVE and not (p and p.get(BEAST)):
-            return "§9.13", f"{name} holds no Beast to take"
+        if action.kind == TROOP and not _troops(st, r):
+            return "§9.13", f"{name} holds no troop that may be taken (the Champion cannot be moved)"
         if action.kind == TOKEN and not st.tokens[r]:
             return "§9.13", f"{name} holds no race token to take (the Champion cannot be moved)"
         m = st.game.map

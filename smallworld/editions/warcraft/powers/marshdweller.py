@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.hooks import Effect, Unit
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -24,7 +24,7 @@ class Marshdweller(Unit):
     # The toll is the one effect that outlives the badge (§6.16 step 2); the only hook here is the
     # toll, so nothing else can leak into the In-Decline race.
     works_in_decline = True
-    conquest_only_dues = True  # "before conquering" (§9.14): not asked for bombs or Intimidating
+    dues_on = frozenset({Effect.CONQUEST})  # "before conquering" (§9.14): not for bombs or Intimidating
 
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int

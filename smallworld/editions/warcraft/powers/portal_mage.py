@@ -23,20 +23,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.editions.warcraft.races.goblins import PLACED as BOMBS_PLACED
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
 from smallworld.engine.options import OptionSpec
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, seat_field
 from smallworld.engine.state import CONQUER
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
+ID = "portal_mage"
 PORTAL = "portal"
 USES = 2
-USED = "portal_uses"  # turn data: swaps made this turn
 
 
 def _artifacts(st: State, region: int) -> list[str]:
@@ -62,22 +62,27 @@ def _into_water(st: State, a: int, b: int) -> bool:
     return False
 
 
-def _swap_bombs(st: State, a: int, b: int) -> None:
-    ra, rb = st.game.map.ref(a), st.game.map.ref(b)
-    swap = {ra: rb, rb: ra}
-    for s in st.seats:
-        placed = s.ext.get(BOMBS_PLACED)
-        if placed and (ra in placed or rb in placed):
-            # A new dict keeps the placement order and leaves copies of the state untouched.
-            s.ext[BOMBS_PLACED] = {swap.get(ref, ref): kind for ref, kind in placed.items()}
+def _uses(st: State) -> int:
+    return int(st.turn.data.get(ID, {}).get("uses", 0))
 
 
 class PortalMage(Unit):
     id = "portal_mage"
     kind = "power"
     section = "§9.17"
-    action_kinds = frozenset({PORTAL})
-    region_args = frozenset({PORTAL})
+    action_specs = (
+        ActionSpec(
+            PORTAL, "swap everything in two Magic regions (twice per turn)", region=True, args=(Arg.REGION,)
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            "portal",
+            "two Magic regions swapped what they held",
+            (seat_field(), Field("regions", FieldType.REGIONS, "the two regions")),
+        ),
+    )
+    turn_fields = (Field("uses", FieldType.INT, "swaps made this turn", optional=True),)
     options = (
         OptionSpec(
             "portal_pairs",
@@ -91,7 +96,7 @@ class PortalMage(Unit):
 
     def _ready(self, st: State, seat: int) -> bool:
         power = st.seats[seat].power
-        return st.in_conquest_step(seat) and power == self.id and st.turn.data.get(USED, 0) < USES
+        return st.in_conquest_step(seat) and power == self.id and _uses(st) < USES
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if not self._ready(st, seat):
@@ -114,21 +119,10 @@ class PortalMage(Unit):
         seat = st.acting_seat
         a, b = action.region, action.arg
         assert a is not None and isinstance(b, int)
-        st.turn.data[USED] = st.turn.data.get(USED, 0) + 1
+        st.turn_data(ID)["uses"] = _uses(st) + 1
         for r in (a, b):
             conquest.hostile_effect(st, seat, r)  # Harmony asks only once: its units note the payment
-        ra, ta, rb, tb = st.race[a], st.tokens[a], st.race[b], st.tokens[b]
-        st.set_region(a, rb, tb)
-        st.set_region(b, ra, ta)
-        pa, pb = dict(st.pieces[a] or {}), dict(st.pieces[b] or {})
-        # Through the box and back, so the defence and immunity indexes follow the pieces.
-        for r, p in ((a, pa), (b, pb)):
-            for kind, n in p.items():
-                st.remove_piece(r, kind, n)
-        for r, p in ((b, pa), (a, pb)):
-            for kind, n in p.items():
-                st.add_piece(r, kind, n)
-        _swap_bombs(st, a, b)
+        st.swap_regions(a, b)  # tokens, pieces and their tags (a bomb keeps its kind)
         moving = [(rid, b) for rid in _artifacts(st, a)] + [(rid, a) for rid in _artifacts(st, b)]
         for rid, dst in moving:
             st.move_marker(rid, dst)
@@ -144,7 +138,7 @@ class PortalMage(Unit):
         if st.seats[seat].power != self.id:
             return None  # another seat's power: the generic answer fits
         if not self._ready(st, seat):
-            if st.turn.data.get(USED, 0) >= USES and st.phase == CONQUER:
+            if _uses(st) >= USES and st.phase == CONQUER:
                 return "§9.17", "Portal Mage swaps at most twice per turn"
             return "§6.11", "Portal Mage swaps only during your conquest step"
         a, b = action.region, action.arg

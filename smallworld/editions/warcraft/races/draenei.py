@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.hooks import Cause, Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
-USED = "holy_light"  # st.turn.data key: the Holy Light of this turn is spent
+ID = "draenei"
+HOLY_LIGHT = "holy_light"  # the event
 
 
 class Draenei(Unit):
@@ -27,15 +29,27 @@ class Draenei(Unit):
     # exception, whatever priority those units keep, so they settle the loss first and Holy Light
     # stays unspent for a later loss in the same turn.
     loss_priority = 900
+    turn_fields = (Field("used", FieldType.BOOL, "the Holy Light of this turn is spent", optional=True),)
+    event_specs = (
+        EventSpec(
+            HOLY_LIGHT,
+            "Holy Light saved a Draenei token",
+            (
+                seat_field("the Draenei player"),
+                region_field(),
+                Field("cause", FieldType.CHOICE, "what would have taken it", choices=tuple(Cause)),
+            ),
+        ),
+    )
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         s = st.seats[owner]
-        if s.active != self.id or owner == st.turn_seat or st.turn.data.get(USED):
+        if s.active != self.id or owner == st.turn_seat or st.turn.data.get(ID, {}).get("used"):
             return False
         if st.tokens[region] + s.hand == 0:
             return False  # nothing would be discarded: keep the Holy Light for a real loss
-        st.turn.data[USED] = True
-        st.event(USED, seat=owner, region=region, cause=cause)
+        st.turn_data(ID)["used"] = True
+        st.event(HOLY_LIGHT, seat=owner, region=region, cause=cause)
         return True
 
 

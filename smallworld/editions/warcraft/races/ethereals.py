@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.editions.warcraft.relics import aegis_of_aggramar, frostmourne
 from smallworld.editions.warcraft.relics._common import (
     ARTIFACT,
     OPTION_JOIN,
@@ -28,16 +27,17 @@ from smallworld.editions.warcraft.relics._common import (
     group,
     has_option,
 )
+from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
+from smallworld.engine.hooks import Effect, Unit
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
 ID = "ethereals"
 STEAL = "steal"
-USED = "ethereals_used"  # turn data: "steal" or "place", the option chosen this turn
 DISCOUNT = 2
 
 
@@ -45,11 +45,40 @@ class Ethereals(Unit):
     id = ID
     kind = "race"
     section = "§8.4"
-    action_kinds = frozenset({STEAL})
+    action_specs = (
+        ActionSpec(
+            STEAL,
+            "steal a face-up Artifact next to the Ethereals into this region of theirs",
+            region=True,
+            args=(Arg.RELIC,),
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            STEAL,
+            "the Ethereals stole an Artifact",
+            (
+                seat_field(),
+                Field("relic", FieldType.UNIT, "the Artifact"),
+                region_field("where it lay", "source"),
+                region_field("where it went"),
+                Field("paid", FieldType.INT, "coins paid for the Aegis of Aggramar"),
+            ),
+        ),
+    )
+    turn_fields = (
+        Field(
+            "used",
+            FieldType.CHOICE,
+            "the once-per-turn choice made",
+            choices=("steal", "place"),
+            optional=True,
+        ),
+    )
 
     # --- (b) the discount on a Legendary Place -----------------------------------------------
     def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
-        if USED in st.turn.data or st.seats[seat].active != ID:
+        if _used(st) or st.seats[seat].active != ID:
             return ()
         if not any(group(st, rid) == PLACE for rid in face_up(st, region)):
             return ()
@@ -57,10 +86,12 @@ class Ethereals(Unit):
         if not (m.adjacent_to(st.occupied_mask(ID)) >> region) & 1:
             return ()
         out = [ID]
-        # Frostmourne adds up with every other reduction (§6.6): offer both at once when it is ours.
-        blade = frostmourne.UNIT
-        if blade in st.units(seat) and blade.id in blade.conquest_options(st, seat, region):
-            out.append(f"{ID}{OPTION_JOIN}{blade.id}")
+        # A plain reduction of another unit (Frostmourne) adds up with every other one (§6.6): offer
+        # both at once when the player has it.
+        game = st.game
+        for u in st.units(seat):
+            if u is not self and u.option_stacks and game.overrides(u, "conquest_options"):
+                out.extend(f"{ID}{OPTION_JOIN}{o}" for o in u.conquest_options(st, seat, region))
         return out
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
@@ -68,15 +99,14 @@ class Ethereals(Unit):
 
     def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
         if has_option(option, ID):
-            st.turn.data[USED] = "place"
+            st.turn_data(ID)["used"] = "place"
 
     # --- (a) stealing an Artifact ------------------------------------------------------------
     def actions(self, st: State, seat: int) -> Iterable[Action]:
-        if st.turn.done or USED in st.turn.data or st.seats[seat].active != ID:
+        if st.turn.done or _used(st) or st.seats[seat].active != ID:
             return ()
         own = st.occupied_mask(ID)
         adj = st.game.map.adj
-        coins = st.seats[seat].coins
         out = []
         for src in list(st.markers):
             if (own >> src) & 1 or (st.immune >> src) & 1:
@@ -85,7 +115,7 @@ class Ethereals(Unit):
             if not homes:
                 continue
             for rid in face_up(st, src):
-                if group(st, rid) != ARTIFACT or aegis_of_aggramar.toll(st, seat, src) > coins:
+                if group(st, rid) != ARTIFACT or not conquest.can_affect(st, seat, [src], Effect.PLACEMENT):
                     continue
                 out.extend(Action(STEAL, d, rid) for d in bits(homes))
         return out
@@ -95,12 +125,13 @@ class Ethereals(Unit):
         rid = str(action.arg)
         src = st.marker_region(rid)
         assert src is not None and action.region is not None
-        toll = aegis_of_aggramar.toll(st, seat, src)
-        if toll:
-            st.pay(seat, st.marker_owner(src), toll)
+        before = st.seats[seat].coins
+        conquest.pay_placement(st, seat, src)
         st.move_marker(rid, action.region)
-        st.turn.data[USED] = "steal"
-        st.event(STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=toll)
+        st.turn_data(ID)["used"] = "steal"
+        st.event(
+            STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=before - st.seats[seat].coins
+        )
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         opt = action.arg if isinstance(action.arg, str) else None
@@ -109,7 +140,7 @@ class Ethereals(Unit):
         seat = st.acting_seat
         if st.seats[seat].active != ID:
             return "§8.4", "only the Active Ethereals may steal an Artifact or use their Place discount"
-        if USED in st.turn.data:
+        if _used(st):
             return "§8.4", "the Ethereals already stole or used their discount this turn (once per turn)"
         if action.kind != STEAL:
             return "§8.4", (
@@ -132,6 +163,10 @@ class Ethereals(Unit):
         if (st.immune >> src) & 1:
             return "§9.6", f"{m.regions[src].name} is immune to all powers (Watch Tower)"
         return "§6.7", f"stealing from {m.regions[src].name} requires paying the Aegis's 2 VC first"
+
+
+def _used(st: State) -> bool:
+    return "used" in st.turn.data.get(ID, {})
 
 
 UNIT = Ethereals()

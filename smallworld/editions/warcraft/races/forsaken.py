@@ -8,8 +8,8 @@ redeployment, so they cannot conquer before the next turn. The count is capped b
 
 AMB-31: every discarded token counts (Active or In Decline, all tokens of a multi-token In-Decline
 region, Murlocs, and a Beast discarded in place of a race token), except tokens of the player's own
-In-Decline race and losses that were prevented (Chapel, Champion, Holy Light). The count lives in
-`st.turn.data["forsaken_losses"]`, cleared with the turn.
+In-Decline race and losses that were prevented (Chapel, Champion, Holy Light). The count is the
+Forsaken's turn data (`losses`), cleared with the turn.
 """
 
 from __future__ import annotations
@@ -19,14 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
+from smallworld.engine.state import Phase
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
     from smallworld.engine.state import State
 
+ID = "forsaken"
 BUY = "buy"  # prompt answer: `buy k`
 PRICE = 1
-LOSSES = "forsaken_losses"
+TRAY = 20  # §1.2: the most that could ever be bought
 
 
 def forced_losses(game: Game, info: ConquestInfo) -> int:
@@ -39,31 +42,55 @@ def forced_losses(game: Game, info: ConquestInfo) -> int:
 
 
 class Forsaken(Unit):
-    id = "forsaken"
+    id = ID
     kind = "race"
     section = "§8.5"
+    action_specs = (
+        ActionSpec(
+            BUY,
+            "buy this many Forsaken tokens from the tray, 1 VC each",
+            args=(Arg.COUNT,),
+            most=TRAY,
+            step="prompt",
+        ),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "buy",
+            "buy up to `most` extra tokens from the tray, 1 VC each",
+            (BUY,),
+            (Field("most", FieldType.INT, "the most that may be bought"),),
+            rule="§8.5",
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            "forsaken_buy",
+            "the Forsaken bought tokens",
+            (seat_field(), Field("tokens", FieldType.INT, "bought")),
+        ),
+    )
+    turn_fields = (Field("losses", FieldType.INT, "losses the Forsaken forced this turn", optional=True),)
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         self.losses_forced(st, seat, forced_losses(st.game, info))
 
     def losses_forced(self, st: State, seat: int, count: int) -> None:
         if count:
-            st.turn.data[LOSSES] = st.turn.data.get(LOSSES, 0) + count
+            data = st.turn_data(ID)
+            data["losses"] = data.get("losses", 0) + count
+
+    def losses(self, st: State) -> int:
+        return int(st.turn.data.get(ID, {}).get("losses", 0))
 
     def most(self, st: State, seat: int) -> int:
         """Tokens the player may buy now: losses forced, capped by the tray and the coins (§1.2)."""
-        return min(st.turn.data.get(LOSSES, 0), st.tray.get(self.id, 0), st.seats[seat].coins // PRICE)
+        return min(self.losses(st), st.tray.get(self.id, 0), st.seats[seat].coins // PRICE)
 
     def after_conquests(self, st: State, seat: int) -> None:
         k = self.most(st, seat)
         if k > 0:
-            st.push_prompt(
-                self.id,
-                seat,
-                text=f"Forsaken: buy up to {k} extra tokens from the tray, {PRICE} coin each",
-                rule="§8.5",
-                most=k,
-            )
+            st.push_prompt(self.id, seat, "buy", most=k)
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         return [Action(BUY, None, k) for k in range(int(prompt["most"]) + 1)]
@@ -79,15 +106,35 @@ class Forsaken(Unit):
         st.pop_prompt()
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
-        if not st.pending or st.pending[0]["unit"] != self.id:
+        pending = st.pending[0] if st.pending else None
+        if pending is not None and pending["unit"] == self.id:
+            most = int(pending["most"])
+            if action.kind == BUY:
+                return "§8.5", (
+                    f"at most {most} token(s) may be bought now: one per token whose loss the Forsaken "
+                    f"forced this turn, at {PRICE} VC each, while the tray has them (§1.2)"
+                )
+            return "§8.5", f"decide the Forsaken purchase first: '{BUY} k' with k from 0 to {most}"
+        if action.kind != BUY:
             return None
-        most = int(st.pending[0]["most"])
-        if action.kind == BUY:
-            return "§8.5", (
-                f"at most {most} token(s) may be bought now: one per token whose loss the Forsaken forced "
-                f"this turn, at {PRICE} VC each, while the tray has them (§1.2)"
-            )
-        return "§8.5", f"decide the Forsaken purchase first: '{BUY} k' with k from 0 to {most}"
+        # No purchase is being asked: say why (a purchase step that is not available).
+        seat = st.acting_seat
+        s = st.seats[seat]
+        if s.active != self.id:
+            return "§8.5", "only the Active Forsaken buy tokens"
+        if (
+            seat != st.turn_seat
+            or st.phase in (Phase.PICK, Phase.START)
+            or (st.phase == Phase.CONQUER and not st.turn.done)
+        ):
+            return "§8.5", "the Forsaken buy tokens after their last conquest, before redeployment"
+        if not self.losses(st):
+            return "§8.5", "the Forsaken forced no loss this turn: there is nothing to buy"
+        if st.tray.get(self.id, 0) <= 0:
+            return "§1.2", "no Forsaken token is left in the tray"
+        if s.coins < PRICE:
+            return "§8.5", f"a Forsaken token costs {PRICE} VC and you have none"
+        return "§8.5", "the Forsaken purchase of this turn is over"
 
 
 UNIT = Forsaken()

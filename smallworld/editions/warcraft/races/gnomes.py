@@ -13,7 +13,7 @@ on top of every other reduction).
   up and other conquests may continue).
 * Short by more: the assault is cancelled at once and used up.
 
-The rolls and the outcome are public in `st.turn.data[AIRBORNE]` (and `st.turn.data["die"]` holds
+The rolls and the outcome are public in the Gnomes' turn data (`airborne`; the turn's `die` holds
 the second roll, as for any final attempt) and in the events of the action.
 """
 
@@ -25,24 +25,75 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import available, die_attempt, place_conquest
 from smallworld.engine.hooks import Unit
-from smallworld.engine.state import CONQUER
+from smallworld.engine.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
-AIRBORNE = "airborne"  # action kind, and the st.turn.data key of this turn's assault
+ID = "gnomes"
+AIRBORNE = "airborne"  # action kind, and the turn data of this turn's assault
 FINAL = "airborne_final"
 CANCEL = "airborne_cancel"
 _PROMPT_ACTIONS = (Action(FINAL), Action(CANCEL))
+OUTCOMES = ("conquered", "pending", "cancelled", "final_won", "final_lost")
 
 
 class Gnomes(Unit):
-    id = "gnomes"
+    id = ID
     kind = "race"
     section = "§8.6"
-    action_kinds = frozenset({AIRBORNE})
+    action_specs = (
+        ActionSpec(
+            AIRBORNE,
+            "an airborne assault on any region; a free die roll comes off its cost (once per turn)",
+            region=True,
+            args=(Arg.NONE, Arg.OPTION),
+            conquest=True,
+        ),
+        ActionSpec(FINAL, "roll again: the assault becomes the final attempt", step="prompt", conquest=True),
+        ActionSpec(CANCEL, "call off the assault (it is used up) and go on conquering", step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "short",
+            "still short after the free die: roll again as the final attempt, or call it off",
+            (FINAL, CANCEL),
+            (
+                region_field("the assault's target"),
+                Field("option", FieldType.TEXT, "its named option", nullable=True),
+                Field("cost", FieldType.INT, "its cost after the free die"),
+            ),
+            rule="§8.6",
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            AIRBORNE,
+            "an airborne assault: the free roll and what came of it",
+            (
+                seat_field(),
+                region_field(),
+                Field("cost", FieldType.INT, "the cost before the roll", optional=True),
+                Field("roll", FieldType.INT, "the free roll", optional=True),
+                Field("reduced", FieldType.INT, "the cost after the roll", optional=True),
+                Field("tokens", FieldType.INT, "tokens in hand", optional=True),
+                Field("outcome", FieldType.CHOICE, "what came of it", choices=OUTCOMES),
+            ),
+        ),
+    )
+    turn_fields = (
+        Field(AIRBORNE, FieldType.OBJECT, "this turn's assault: rolls and outcome", optional=True),
+    )
 
     def _attack(self, st: State, seat: int, region: int) -> conquest.Attack:
         att = conquest.Attack(st, seat)
@@ -50,11 +101,27 @@ class Gnomes(Unit):
         att.adjacent |= 1 << region
         return att
 
+    def _done(self, st: State) -> bool:
+        return AIRBORNE in st.turn.data.get(ID, {})
+
+    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+        """Why no assault is possible now, whatever the target (None: one is)."""
+        if st.seats[seat].active != self.id:
+            return "§8.6", "only the Active Gnomes make airborne assaults"
+        if not conquest.conquests_open(st, seat):
+            return "§6.10", "conquests are over for this turn"
+        if self._done(st):
+            return "§8.6", "the airborne assault is made once per turn (a cancelled one is used up too)"
+        att = conquest.Attack(st, seat)
+        if conquest.available(st, seat) < max(1, att.minimum):
+            return "§6.4", "a conquest needs at least 1 race token in hand"
+        return None
+
     def actions(self, st: State, seat: int) -> Iterable[Action]:
-        if st.turn.done or AIRBORNE in st.turn.data:
+        if st.turn.done or self._done(st):
             return ()
         att = conquest.Attack(st, seat)
-        if available(st, seat) < max(1, att.minimum):
+        if conquest.available(st, seat) < max(1, att.minimum):
             return ()
         m = st.game.map
         out = []
@@ -75,7 +142,7 @@ class Gnomes(Unit):
         conquest.declare(st, att, r, opt)
         roll = st.roll_die()
         cost = max(full - roll, 1, att.minimum)
-        have = available(st, seat)  # race tokens and Beasts (AMB-46)
+        have = conquest.available(st, seat)  # race tokens and Beasts (AMB-46)
         record: dict[str, Any] = {
             "region": st.game.map.ref(r),
             "option": opt,
@@ -91,7 +158,7 @@ class Gnomes(Unit):
             record["outcome"] = "pending"
         else:
             record["outcome"] = "cancelled"
-        st.turn.data[AIRBORNE] = record
+        st.turn_data(ID)[AIRBORNE] = record
         st.event(
             AIRBORNE,
             seat=seat,
@@ -103,18 +170,9 @@ class Gnomes(Unit):
             outcome=record["outcome"],
         )
         if short <= 0:
-            place_conquest(st, seat, r, opt, cost)
+            conquest.place_conquest(st, seat, r, opt, cost)
         elif record["outcome"] == "pending":
-            st.push_prompt(
-                self.id,
-                seat,
-                text=f"Gnomes: {short} short after the free die; roll again as your final attempt, "
-                "or call off the assault",
-                rule="§8.6",
-                region=r,
-                option=opt,
-                cost=cost,
-            )
+            st.push_prompt(self.id, seat, "short", region=r, option=opt, cost=cost)
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         return _PROMPT_ACTIONS
@@ -122,18 +180,19 @@ class Gnomes(Unit):
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         st.pop_prompt()
         seat = prompt["seat"]
-        record = dict(st.turn.data.get(AIRBORNE, {}))
+        data = st.turn_data(ID)
+        record = dict(data.get(AIRBORNE, {}))
+        r = st.game.map.index(prompt["region"])
         if action.kind == CANCEL:
             record["outcome"] = "cancelled"
-            st.turn.data[AIRBORNE] = record
-            st.event(AIRBORNE, seat=seat, region=prompt["region"], outcome="cancelled")
+            data[AIRBORNE] = record
+            st.event(AIRBORNE, seat=seat, region=r, outcome="cancelled")
             return
-        r, cost, opt = prompt["region"], prompt["cost"], prompt.get("option")
+        cost, opt = prompt["cost"], prompt.get("option")
         # Like any final attempt (§6.10): conquests are over, won or lost.
-        won = die_attempt(st, seat, r, opt, cost)
-        record.update(roll2=st.turn.data["die"], outcome="final_won" if won else "final_lost")
-        # New dict rather than an in-place edit: copies of a state share nested values.
-        st.turn.data[AIRBORNE] = record
+        won = conquest.die_attempt(st, seat, r, opt, cost)
+        record.update(roll2=st.turn.die, outcome="final_won" if won else "final_lost")
+        data[AIRBORNE] = record
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         pending = st.pending[0] if st.pending else None
@@ -141,18 +200,15 @@ class Gnomes(Unit):
             if pending["unit"] != self.id or action.kind in (FINAL, CANCEL):
                 return None  # the prompt's own text says what is awaited
             return "§8.6", f"answer the airborne assault first: '{FINAL}' (roll again) or '{CANCEL}'"
+        if action.kind in (FINAL, CANCEL):
+            return "§8.6", "no airborne assault is waiting for a second roll"
         if action.kind != AIRBORNE:
             return None
         seat = st.acting_seat
-        if st.seats[seat].active != self.id:
-            return "§8.6", "only the Active Gnomes make airborne assaults"
-        if st.phase != CONQUER or st.turn.done:
-            return "§8.6", "the airborne assault is made during the Gnomes' conquests"
-        if AIRBORNE in st.turn.data:
-            return "§8.6", "the airborne assault is made once per turn (a cancelled one is used up too)"
+        closed = self.why_closed(st, seat)
+        if closed is not None:
+            return closed
         att = conquest.Attack(st, seat)
-        if available(st, seat) < max(1, att.minimum):
-            return "§6.4", "a conquest needs at least 1 race token in hand"
         r = action.region
         m = st.game.map
         if r is None:

@@ -23,10 +23,19 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.factions import ALLIANCE, HORDE
-from smallworld.editions.warcraft.relics import aegis_of_aggramar
+from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.hooks import ConquestInfo, Effect, Piece, Unit
+from smallworld.engine.protocol import (
+    ActionSpec,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 from smallworld.engine.scoring import effective_faction
 
 if TYPE_CHECKING:
@@ -45,19 +54,26 @@ def _has_objective(st: State, region: int) -> bool:
 def eligible(st: State, seat: int) -> int:
     """Mask of the regions that may receive a Military Objective from `seat` now (§8.8, AMB-36): no
     Alliance race there, not immune, no objective yet, and the Aegis paid where it protects."""
-    faction = st.game.faction
-    coins = st.seats[seat].coins
     out = 0
     for r in range(st.game.map.n):
-        race = st.race[r]
-        if race is not None and faction.get(race) == ALLIANCE:
-            continue
-        if (st.immune >> r) & 1 or _has_objective(st, r):
-            continue
-        if aegis_of_aggramar.toll(st, seat, r) > coins:
-            continue
-        out |= 1 << r
+        if why_not(st, seat, r) is None:
+            out |= 1 << r
     return out
+
+
+def why_not(st: State, seat: int, r: int) -> tuple[str, str] | None:
+    """The one answer to "may a Military Objective go into region `r` now" (listing and errors)."""
+    name = st.game.map.regions[r].name
+    race = st.race[r]
+    if race is not None and st.game.faction.get(race) == ALLIANCE:
+        return "§8.8", f"{name} is occupied by an Alliance race ({race}): no Military Objective there"
+    if (st.immune >> r) & 1:
+        return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
+    if _has_objective(st, r):
+        return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
+    if not conquest.can_affect(st, seat, [r], Effect.PLACEMENT):
+        return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
+    return None
 
 
 def take_back(st: State) -> None:
@@ -73,16 +89,35 @@ class Humans(Unit):
     # Not removed by conquest or emptying: only a non-Horde conquest sends an MO back (`any_conquest`),
     # and an MO may sit in an empty region.
     pieces = (Piece(OBJECTIVE, supply=2),)
+    action_specs = (
+        ActionSpec(PLACE, "put a Military Objective in this region", region=True, step="prompt"),
+        ActionSpec(DONE, "place no more Military Objectives", step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "objectives",
+            "place up to 2 Military Objectives, each where no Alliance race stands",
+            (PLACE, DONE),
+            rule="§8.8",
+        ),
+    )
+    event_specs = (
+        EventSpec("objective_placed", "a Military Objective was placed", (seat_field(), region_field())),
+        EventSpec(
+            "objective_taken",
+            "a non-Horde conqueror took a Military Objective: 2 VC to it and the Humans",
+            (
+                seat_field("the conqueror"),
+                region_field(),
+                Field("humans", FieldType.SEAT, "the Humans' seat", nullable=True),
+            ),
+        ),
+    )
 
     def turn_end(self, st: State, seat: int) -> None:
         take_back(st)
         if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
-            st.push_prompt(
-                self.id,
-                seat,
-                text="Place up to 2 Military Objectives, each in a region no Alliance race occupies",
-                rule="§8.8",
-            )
+            st.push_prompt(self.id, seat, "objectives")
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         out = [Action(PLACE, r) for r in bits(eligible(st, prompt["seat"]))]
@@ -92,30 +127,23 @@ class Humans(Unit):
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         seat = prompt["seat"]
         if action.kind == PLACE and action.region is not None:
-            toll = aegis_of_aggramar.toll(st, seat, action.region)
-            if toll:  # placing it is a power used on the region: the Aegis asks 2 VC (AMB-19, AMB-36)
-                st.pay(seat, st.marker_owner(action.region), toll)
+            # Placing it is a power used on the region: the Aegis asks 2 VC (AMB-19, AMB-36).
+            conquest.pay_placement(st, seat, action.region)
             st.add_piece(action.region, OBJECTIVE)
-            st.event("objective_placed", seat=seat, region=st.game.map.ref(action.region))
+            st.event("objective_placed", seat=seat, region=action.region)
             if st.supply.get(OBJECTIVE, 0) and eligible(st, seat):
                 return  # the prompt stays: one more may be placed
         st.pop_prompt()
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
+            if action.kind in (PLACE, DONE):
+                return "§8.8", "Military Objectives are placed at the end of an Active Human turn"
             return None
         if action.kind != PLACE or action.region is None:
             return "§8.8", f"place a Military Objective first ('{PLACE} REGION') or stop ('{DONE}')"
-        r = action.region
-        name = st.game.map.regions[r].name
-        race = st.race[r]
-        if race is not None and st.game.faction.get(race) == ALLIANCE:
-            return "§8.8", f"{name} is occupied by an Alliance race ({race}): no Military Objective there"
-        if _has_objective(st, r):
-            return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
-        if (st.immune >> r) & 1:
-            return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
-        return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
+        why = why_not(st, st.pending[0]["seat"], action.region)
+        return why or ("§8.8", "both Military Objectives are on the boards")
 
     def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         r = info.region
@@ -126,7 +154,7 @@ class Humans(Unit):
         st.gain(seat, REWARD)
         if owner is not None and owner != seat:
             st.gain(owner, REWARD)
-        st.event("objective_taken", seat=seat, region=st.game.map.ref(r), humans=owner)
+        st.event("objective_taken", seat=seat, region=r, humans=owner)
 
     def on_decline(self, st: State, seat: int) -> None:
         take_back(st)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.engine.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.protocol import EventSpec, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -19,6 +20,9 @@ class NightElves(Unit):
     kind = "race"
     section = "§8.11"
     pieces = (Piece(WISP_WALL, supply=9, defense=1, removed_on_conquest=True, removed_when_emptied=True),)
+    event_specs = (
+        EventSpec(WISP_WALL, "a Wisp Wall went into a conquered Forest", (seat_field(), region_field())),
+    )
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return 1 if st.game.map.regions[region].terrain == "Forest" else 0

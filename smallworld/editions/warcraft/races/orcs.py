@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.factions import ALLIANCE
 from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -18,6 +19,13 @@ class Orcs(Unit):
     id = "orcs"
     kind = "race"
     section = "§8.12"
+    event_specs = (
+        EventSpec(
+            "orcs_coin",
+            "the Orcs took a region of an Alliance race: +1 VC",
+            (seat_field(), region_field(), Field("race", FieldType.UNIT, "the Alliance race")),
+        ),
+    )
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         race = info.defender_race

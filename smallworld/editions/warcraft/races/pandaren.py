@@ -7,11 +7,11 @@ not, on a region of that opponent's Active race; attacks on an In-Decline race d
 
 A Harmony holder pays the Pandaren player 2 VC before attacking a region of the Active Pandaren, once
 per turn however many Pandaren regions it attacks (§13: [PT] "once per turn"); a holder who cannot
-pay cannot attack them (§6.7). All Harmony tokens return at the start of each Pandaren turn and when
-the Pandaren decline.
+pay cannot attack them (§6.7). The dues are asked for conquests and for hostile effects (bombs,
+Intimidating, Portal swaps), not for placements. All Harmony tokens return at the start of each
+Pandaren turn and when the Pandaren decline.
 
-The Harmony holders are public: they are kept as a sorted list of seats in the Pandaren seat's
-`ext["harmony"]`, which every view shows.
+The Harmony holders are public: the Pandaren seat's data (`holders`), which every view shows.
 """
 
 from __future__ import annotations
@@ -19,70 +19,90 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.hooks import Effect, Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
-HARMONY = "harmony"  # Pandaren seat's ext: seats holding a Harmony token
+ID = "pandaren"
 TOKENS = 4  # §1.1: one per opponent in a 5-player game
 PRICE = 2
-ATTACKED = "harmony_attacked"  # turn data: seats whose Active race the Pandaren attacked
-PAID = "harmony_paid"  # turn data: seats that paid for Harmony this turn
 
 
 def holders(st: State, pandaren_seat: int) -> list[int]:
-    return list(st.seats[pandaren_seat].ext.get(HARMONY, ()))
+    return list(st.seats[pandaren_seat].ext.get(ID, {}).get("holders", ()))
 
 
 def _noted(st: State, key: str, seat: int) -> None:
-    # A fresh list each time: turn data is copied shallowly when states are cloned.
-    st.turn.data[key] = sorted({*st.turn.data.get(key, ()), seat})
+    data = st.turn_data(ID)
+    data[key] = sorted({*data.get(key, ()), seat})
 
 
 class Pandaren(Unit):
-    id = "pandaren"
+    id = ID
     kind = "race"
     section = "§8.13"
+    dues_on = frozenset({Effect.CONQUEST, Effect.HOSTILE})
+    seat_fields = (Field("holders", FieldType.SEATS, "the seats holding a Harmony token", optional=True),)
+    turn_fields = (
+        Field("attacked", FieldType.SEATS, "seats whose Active race the Pandaren attacked", optional=True),
+        Field("paid", FieldType.SEATS, "seats that paid for Harmony this turn", optional=True),
+    )
+    event_specs = (
+        EventSpec(
+            "harmony",
+            "the Pandaren gave Harmony tokens",
+            (
+                seat_field("the Pandaren player"),
+                Field("holders", FieldType.SEATS, "the seats that received one"),
+            ),
+        ),
+    )
+
+    def _clear(self, st: State, seat: int) -> None:
+        ext = st.seats[seat].ext
+        if ID in ext:
+            del ext[ID]
 
     def turn_start(self, st: State, seat: int, owner: int) -> None:
         if seat == owner:
-            st.seats[owner].ext.pop(HARMONY, None)
+            self._clear(st, owner)
 
     def declare_conquest(self, st: State, seat: int, region: int, option: str | None) -> None:
         race = st.race[region]
         target = st.owner_seat(race)
         if target is not None and target != seat and st.seats[target].active == race:
-            _noted(st, ATTACKED, target)
+            _noted(st, "attacked", target)
 
     def hostile_effect(self, st: State, seat: int, region: int) -> None:
         # Forcing a token out by other means is an attack too (AMB-10).
         self.declare_conquest(st, seat, region, None)
 
     def turn_end(self, st: State, seat: int) -> None:
-        attacked = set(st.turn.data.get(ATTACKED, ()))
+        attacked = set(st.turn.data.get(ID, {}).get("attacked", ()))
         given = [o for o in range(len(st.seats)) if o != seat and o not in attacked][:TOKENS]
         if given:
-            st.seats[seat].ext[HARMONY] = given
+            st.seat_data(seat, ID)["holders"] = given
             st.event("harmony", seat=seat, holders=given)
         else:
-            st.seats[seat].ext.pop(HARMONY, None)
+            self._clear(st, seat)
 
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int
     ) -> Iterable[tuple[int | None, int, str]]:
         if st.race[region] != self.id or attacker not in holders(st, owner):
             return ()
-        if attacker in st.turn.data.get(PAID, ()):
+        if attacker in st.turn.data.get(ID, {}).get("paid", ()):
             return ()
         return ((owner, PRICE, "§8.13 Harmony"),)
 
     def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:
         if st.race[region] == self.id and attacker in holders(st, owner):
-            _noted(st, PAID, attacker)
+            _noted(st, "paid", attacker)
 
     def on_decline(self, st: State, seat: int) -> None:
-        st.seats[seat].ext.pop(HARMONY, None)
+        self._clear(st, seat)
 
 
 UNIT = Pandaren()

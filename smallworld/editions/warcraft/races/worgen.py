@@ -6,8 +6,8 @@ after being picked, the Worgen player must choose a form for the turn:
   with every other reduction, §6.6).
 
 AMB-24: there is no choice on the turn they go into decline (the engine never calls `expand_start`
-then), and the worgen form needs at least 1 VC. The choice is recorded in `st.turn.data["worgen_form"]`,
-which the engine clears at the start of every turn, so the discount cannot outlive the turn.
+then), and the worgen form needs at least 1 VC. The choice is kept in the Worgen's turn data
+(`form`), which the engine clears at the start of every turn, so the discount cannot outlive it.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.actions import Action
 from smallworld.engine.hooks import Unit
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
+ID = "worgen"
 FORM = "form"  # prompt answer: `form human` or `form worgen`
 HUMAN, WORGEN = "human", "worgen"
 HUMAN_GAIN = 2
@@ -28,23 +30,53 @@ WORGEN_PRICE = 1
 
 
 class Worgen(Unit):
-    id = "worgen"
+    id = ID
     kind = "race"
     section = "§8.16"
+    action_specs = (
+        ActionSpec(
+            FORM,
+            "the Worgen's form for this turn",
+            args=(Arg.CHOICE,),
+            choices=(HUMAN, WORGEN),
+            step="prompt",
+        ),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "form",
+            "the human form (+2 VC) or the worgen form (1 VC; conquests cost 1 fewer)",
+            (FORM,),
+            rule="§8.16",
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            "worgen_form",
+            "the Worgen chose their form",
+            (seat_field(), Field("form", FieldType.CHOICE, "the form", choices=(HUMAN, WORGEN))),
+        ),
+    )
+    turn_fields = (
+        Field("form", FieldType.CHOICE, "the form of this turn", choices=(HUMAN, WORGEN), optional=True),
+    )
 
     def expand_start(self, st: State, seat: int) -> None:
-        st.push_prompt(
-            self.id,
-            seat,
-            text="Worgen: the human form (+2 coins) or the worgen form (1 coin; conquests cost 1 fewer)",
-            rule="§8.16",
-        )
+        st.push_prompt(self.id, seat, "form")
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
-        out = [Action(FORM, None, HUMAN)]
-        if st.seats[prompt["seat"]].coins >= WORGEN_PRICE:  # AMB-24: impossible with 0 VC
-            out.append(Action(FORM, None, WORGEN))
-        return out
+        return [
+            a
+            for a in (Action(FORM, None, HUMAN), Action(FORM, None, WORGEN))
+            if self._why(st, prompt, a) is None
+        ]
+
+    def _why(self, st: State, prompt: dict[str, Any], action: Action) -> tuple[str, str] | None:
+        if action.kind != FORM or action.arg not in (HUMAN, WORGEN):
+            return "§8.16", f"choose the form first: '{FORM} {HUMAN}' (+2 VC) or '{FORM} {WORGEN}' (pay 1 VC)"
+        if action.arg == WORGEN and st.seats[prompt["seat"]].coins < WORGEN_PRICE:  # AMB-24
+            return "§8.16", "the Worgen form costs 1 VC and you have none: choose the human form (AMB-24)"
+        return None
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         seat = prompt["seat"]
@@ -53,21 +85,21 @@ class Worgen(Unit):
             st.pay(seat, None, WORGEN_PRICE)
         else:
             st.gain(seat, HUMAN_GAIN)
-        st.turn.data["worgen_form"] = form
+        st.turn_data(ID)["form"] = form
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
-            return None
-        if action.kind == FORM and action.arg == WORGEN:
-            return "§8.16", "the Worgen form costs 1 VC and you have none: choose the human form (AMB-24)"
-        return "§8.16", f"choose the form first: '{FORM} {HUMAN}' (+2 VC) or '{FORM} {WORGEN}' (pay 1 VC)"
+            return (
+                None if action.kind != FORM else ("§8.16", "the Worgen choose a form only when they expand")
+            )
+        return self._why(st, st.pending[0], action)
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         # The form belongs to the Worgen player's own turn; `turn_seat` guards against a cost asked
         # for this seat while another seat's turn data is current.
-        return 1 if st.turn_seat == seat and st.turn.data.get("worgen_form") == WORGEN else 0
+        return 1 if st.turn_seat == seat and st.turn.data.get(ID, {}).get("form") == WORGEN else 0
 
 
 UNIT = Worgen()

@@ -2,23 +2,33 @@
 options and the end-of-turn placement of the Aegis of Aggramar and the Heart of Azeroth (§6.13 steps
 5 and 6, in that order whatever order the engine asks their hooks in).
 
-The registry skips this module (its name starts with "_").
+The edition skips this module (its name starts with "_").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
+from smallworld.engine.protocol import (
+    ActionSpec,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
 ARTIFACT, PLACE = "artifact", "place"
 OPTION_JOIN = "+"  # `conquer REF ethereals+frostmourne`: two once-per-turn options on one conquest
+USED_FIELD = Field("used", FieldType.BOOL, "the marker was used in this turn of its owner", optional=True)
 
 
 def group(st: State, relic: str) -> str | None:
@@ -39,14 +49,11 @@ def has_option(option: str | None, name: str) -> bool:
 def used(st: State, relic: str) -> bool:
     """Once per turn means once in each turn of the owner (§10.1 RES): turn data is cleared at the
     start of every turn."""
-    return bool(st.turn.data.get(f"{relic}_used"))
+    return bool(st.turn.data.get(relic, {}).get("used"))
 
 
 def use(st: State, relic: str) -> None:
-    st.turn.data[f"{relic}_used"] = True
-
-
-PLACING = "relics_placed"  # turn data: the end-of-turn placements of this turn have been started
+    st.turn_data(relic)["used"] = True
 
 
 class Placed(Unit):
@@ -54,23 +61,54 @@ class Placed(Unit):
     steps 5-6, AMB-19): asked as a prompt `VERB REGION` when there is a choice.
 
     §6.13 orders the placements: the Aegis (step 5) before the Heart (step 6). The first of them whose
-    hook is asked starts both, by step; prompts are answered in the order they were raised."""
+    hook is asked starts every one the seat owns, by step; prompts are answered in the order raised."""
 
     kind = "relic"
     section = "§10.2"
-    verb = ""  # the prompt's answer kind
+    verb: ClassVar[str] = ""  # the prompt's answer kind
     rule = "§6.13"
-    step = 0  # §6.13 step
+    step: ClassVar[int] = 0  # §6.13 step
+    turn_fields = (Field("begun", FieldType.BOOL, "its end-of-turn placement has begun", optional=True),)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.verb:
+            cls.action_specs = (
+                ActionSpec(
+                    cls.verb, "put the marker in this region of your Active race", region=True, step="prompt"
+                ),
+            )
+            cls.prompt_specs = (
+                PromptSpec(
+                    "place",
+                    "choose the region of your Active race where the marker goes",
+                    (cls.verb,),
+                    rule=cls.rule,
+                ),
+            )
+            cls.event_specs = (
+                EventSpec(
+                    f"{cls.verb}_placed",
+                    "the marker was put in a region of its owner",
+                    (seat_field("its owner"), region_field()),
+                ),
+                *cls.extra_events(),
+            )
+            cls.action_kinds = frozenset()
+
+    @classmethod
+    def extra_events(cls) -> tuple[EventSpec, ...]:
+        return ()
 
     def _choices(self, st: State, seat: int) -> list[int]:
         return list(bits(st.occupied_mask(st.seats[seat].active)))
 
     def turn_end(self, st: State, seat: int) -> None:
-        if st.turn.data.get(PLACING):
+        if st.turn.data.get(self.id, {}).get("begun"):
             return
-        st.turn.data[PLACING] = True
         owned = [u for u in st.units(seat) if isinstance(u, Placed)]
         for unit in sorted(owned, key=lambda u: u.step):
+            st.turn_data(unit.id)["begun"] = True
             unit.begin(st, seat)
 
     def begin(self, st: State, seat: int) -> None:
@@ -79,12 +117,7 @@ class Placed(Unit):
         if len(choices) == 1:  # no choice to ask for
             self._place(st, seat, choices[0])
         elif choices:
-            st.push_prompt(
-                self.id,
-                seat,
-                text=f"{st.game.relics[self.id].name}: choose the region of your Active race where it goes",
-                rule=self.rule,
-            )
+            st.push_prompt(self.id, seat, "place")
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         return [Action(self.verb, r) for r in self._choices(st, prompt["seat"])]
@@ -96,7 +129,7 @@ class Placed(Unit):
 
     def _place(self, st: State, seat: int, region: int) -> None:
         st.move_marker(self.id, region)
-        st.event("relic_placed", seat=seat, relic=self.id, region=region)
+        st.event(f"{self.verb}_placed", seat=seat, region=region)
         self.placed(st, seat, region)
 
     def placed(self, st: State, seat: int, region: int) -> None:

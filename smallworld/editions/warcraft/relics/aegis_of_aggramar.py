@@ -7,9 +7,9 @@ attempt and every hostile effect of another player unless that player first pays
 for each attempt or effect (a failed die attempt is not refunded): conquests of every kind (Ashes,
 Doomhammer, Champion, airborne assault), Portal swaps, Intimidating, bomb placements and explosions,
 Military Objective placements, Ethereal steals (AMB-36). The dues are the Aegis's
-`defender_payments`, which the engine asks before a conquest and which hostile effects ask too
-(`conquest.hostile_effect`); placements and steals ask `toll`. Counts that merely include the
-region (the Heart, the Well) are no effect on it.
+`defender_payments` for every effect (`dues_on`): the engine asks them before a conquest, hostile
+effects ask them (`conquest.hostile_effect`) and so do placements (`conquest.pay_placement`).
+Counts that merely include the region (the Heart, the Well) are no effect on it.
 
 AMB-19: the Aegis only protects while an Active race occupies its region (the engine makes a marker
 nobody's in an In-Decline, Murloc or empty region), so it never protects an In-Decline race.
@@ -27,15 +27,6 @@ if TYPE_CHECKING:
 
 ID = "aegis_of_aggramar"
 PRICE = 2
-
-
-def toll(st: State, actor: int, region: int) -> int:
-    """VC `actor` owes before a hostile effect on `region`: 2 if the face-up Aegis lies there and
-    protects another player (AMB-19, AMB-36)."""
-    if st.marker_region(ID) != region:
-        return 0
-    owner = st.marker_owner(region)
-    return PRICE if owner is not None and owner != actor else 0
 
 
 class Aegis(Placed):

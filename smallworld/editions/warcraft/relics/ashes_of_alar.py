@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.editions.warcraft.relics._common import use, used
+from smallworld.editions.warcraft.relics._common import USED_FIELD, use, used
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import available, die_attempt, place_conquest
 from smallworld.engine.hooks import Unit
+from smallworld.engine.protocol import ActionSpec, Arg
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -48,7 +48,23 @@ class Ashes(Unit):
     id = ID
     kind = "relic"
     section = "§10.2"
-    action_kinds = frozenset({ASHES, ASHES_FINAL})
+    action_specs = (
+        ActionSpec(
+            ASHES,
+            "conquer any region as if it were adjacent, paid in full from hand (once per turn)",
+            region=True,
+            args=(Arg.NONE, Arg.OPTION),
+            conquest=True,
+        ),
+        ActionSpec(
+            ASHES_FINAL,
+            "the final die attempt on any region as if it were adjacent (once per turn)",
+            region=True,
+            args=(Arg.NONE, Arg.OPTION),
+            conquest=True,
+        ),
+    )
+    turn_fields = (USED_FIELD,)
 
     def _attack(self, st: State, seat: int) -> conquest.Attack:
         att = conquest.Attack(st, seat)
@@ -56,30 +72,43 @@ class Ashes(Unit):
         att.adjacent = st.game.map.all_mask
         return att
 
-    def actions(self, st: State, seat: int) -> Iterable[Action]:
-        if st.turn.done or used(st, ID):
-            return ()
-        hand = available(st, seat)
-        if hand < 1:  # §6.4
-            return ()
-        att = self._attack(st, seat)
-        game = st.game
-        m = game.map
+    def _reach(self, st: State, seat: int, att: conquest.Attack) -> int:
+        m = st.game.map
         reach = m.all_mask & ~att.own & ~st.immune
-        if not _swims(st, seat, att):
-            reach &= ~m.water
-        max_short = game.options.max_final_shortfall
+        return reach if _swims(st, seat, att) else reach & ~m.water
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if self.why_closed(st, seat) is not None:
+            return ()
+        hand = conquest.available(st, seat)
+        att = self._attack(st, seat)
         out = []
-        for r in bits(reach):
+        for r in bits(self._reach(st, seat, att)):
             if not conquest.can_pay(st, seat, r):
                 continue
             for opt in conquest.options(st, att, r):
-                c = conquest.cost(st, att, r, opt)
-                if c <= hand:
-                    out.append(Action(ASHES, r, opt))
-                elif c - hand <= max_short and hand >= att.minimum:
-                    out.append(Action(ASHES_FINAL, r, opt))
+                kind = self._kind(st, att, r, opt, hand)
+                if kind is not None:
+                    out.append(Action(kind, r, opt))
         return out
+
+    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+        """Why the Ashes can take nothing now, whatever the region (None: they may)."""
+        if not conquest.conquests_open(st, seat):
+            return "§6.10", "conquests are over for this turn"
+        if used(st, ID):
+            return "§10.2", "the Ashes of Al'ar were already used this turn"
+        if conquest.available(st, seat) < 1:
+            return "§6.4", "a conquest needs at least 1 race token in hand"
+        return None
+
+    def _kind(self, st: State, att: conquest.Attack, r: int, opt: str | None, hand: int) -> str | None:
+        c = conquest.cost(st, att, r, opt)
+        if c <= hand:
+            return ASHES
+        if c - hand <= st.game.options.max_final_shortfall and hand >= att.minimum:
+            return ASHES_FINAL
+        return None
 
     def apply_action(self, st: State, action: Action) -> None:
         seat = st.acting_seat
@@ -89,17 +118,40 @@ class Ashes(Unit):
         att = self._attack(st, seat)
         c = conquest.cost(st, att, r, opt)
         use(st, ID)
-        conquest.declare(st, att, r, opt)
-        if action.kind == ASHES:
-            place_conquest(st, seat, r, opt, c)
-            st.move_marker(ID, r)
-        elif die_attempt(st, seat, r, opt, c):
+        if conquest.attempt(st, att, r, opt, c, final=action.kind == ASHES_FINAL):
             st.move_marker(ID, r)  # it stays where it was after a failed attempt (AMB-50)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
-        if used(st, ID):
-            return "§10.2", "the Ashes of Al'ar were already used this turn"
-        return "§10.2", "the Ashes of Al'ar cannot take that region now (cost, immunity, water or payments)"
+        if action.kind not in (ASHES, ASHES_FINAL):
+            return None
+        seat = st.acting_seat
+        closed = self.why_closed(st, seat)
+        if closed is not None:
+            return closed
+        if self not in st.units(seat):
+            return (
+                "§10.2",
+                "only the owner of the face-up Ashes of Al'ar (its region's Active race) may use them",
+            )
+        r = action.region
+        assert r is not None
+        name = st.game.map.regions[r].name
+        att = self._attack(st, seat)
+        if not (self._reach(st, seat, att) >> r) & 1:
+            if (att.own >> r) & 1:
+                return "§6.5", f"{name} is already held by your Active race"
+            if (st.immune >> r) & 1:
+                return "§9.6", f"{name} is immune to conquest"
+            return "§6.5", f"{name} is a Sea or Lake: your race may not enter it"
+        if not conquest.can_pay(st, seat, r):
+            return "§6.7", f"the conquest of {name} requires paying first"
+        opt = action.arg if isinstance(action.arg, str) else None
+        if opt not in conquest.options(st, att, r):
+            return "§6.6", f"option {opt!r} is not available for {name}"
+        kind = self._kind(st, att, r, opt, conquest.available(st, seat))
+        if kind is None:
+            return "§6.10", f"{name} is more tokens short than a final attempt allows"
+        return "§10.2", f"{name} takes '{kind}', not '{action.kind}'"
 
 
 UNIT = Ashes()

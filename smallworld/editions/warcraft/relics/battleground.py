@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 from smallworld.editions.warcraft.factions import ALLIANCE, HORDE, NEUTRAL, OPPOSED
 from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
 from smallworld.engine.scoring import effective_faction
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
 ID = "battleground"
-CHOICE = "battleground_faction"  # turn data: the faction a Neutral holder fights for this turn
-FACTION = "faction"  # the prompt's answer kind
+FACTION = "faction"  # the prompt's answer kind, and the turn data: the faction chosen this turn
 _ANSWERS = tuple(Action(FACTION, None, f) for f in (ALLIANCE, HORDE, NEUTRAL))
 PER_RACE = 2
 
@@ -42,18 +42,49 @@ class Battleground(Unit):
     id = ID
     kind = "relic"
     section = "§10.3"
+    action_specs = (
+        ActionSpec(
+            FACTION,
+            "the faction a Neutral race holding the Battleground fights for this turn",
+            args=(Arg.CHOICE,),
+            choices=(ALLIANCE, HORDE, NEUTRAL),
+            step="prompt",
+        ),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "faction",
+            "fight for the Alliance or the Horde this turn, or stay Neutral",
+            (FACTION,),
+            rule="§10.3",
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            ID,
+            "a Neutral race holding the Battleground chose its faction for the turn",
+            (
+                seat_field(),
+                Field("faction", FieldType.CHOICE, "the faction", choices=(ALLIANCE, HORDE, NEUTRAL)),
+            ),
+        ),
+    )
+    turn_fields = (
+        Field(
+            FACTION,
+            FieldType.CHOICE,
+            "the faction chosen this turn",
+            choices=(ALLIANCE, HORDE, NEUTRAL),
+            optional=True,
+        ),
+    )
 
     def _ask(self, st: State, seat: int) -> None:
-        if st.turn_seat != seat or CHOICE in st.turn.data or not _neutral(st, seat):
+        if st.turn_seat != seat or FACTION in st.turn.data.get(ID, {}) or not _neutral(st, seat):
             return
         if any(p["unit"] == ID for p in st.pending):
             return
-        st.push_prompt(
-            ID,
-            seat,
-            text="Battleground: fight for the Alliance or the Horde this turn (or stay Neutral)",
-            rule="§10.3",
-        )
+        st.push_prompt(ID, seat, "faction")
 
     def expand_start(self, st: State, seat: int) -> None:
         self._ask(st, seat)
@@ -71,12 +102,12 @@ class Battleground(Unit):
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         st.pop_prompt()
-        st.turn.data[CHOICE] = str(action.arg)
+        st.turn_data(ID)[FACTION] = str(action.arg)
         st.event(ID, seat=prompt["seat"], faction=action.arg)
 
     def faction(self, st: State, seat: int, base: str | None) -> str | None:
         if base == NEUTRAL and st.turn_seat == seat:
-            return st.turn.data.get(CHOICE, base)
+            return st.turn.data.get(ID, {}).get(FACTION, base)
         return base
 
     def score(self, st: State, seat: int) -> int:

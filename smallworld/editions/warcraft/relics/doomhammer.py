@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.editions.warcraft.relics._common import has_option, use, used
+from smallworld.editions.warcraft.relics._common import USED_FIELD, has_option, use, used
 from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -37,6 +38,19 @@ class Doomhammer(Unit):
     id = ID
     kind = "relic"
     section = "§10.2"
+    turn_fields = (USED_FIELD,)
+    event_specs = (
+        EventSpec(
+            ID,
+            "the Doomhammer was used: its owner paid the region's occupant (or the stash) 2 VC",
+            (
+                seat_field(),
+                region_field(),
+                Field("payee", FieldType.SEAT, "who was paid (null: the stash)", nullable=True),
+                Field("paid", FieldType.INT, "coins paid"),
+            ),
+        ),
+    )
 
     def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
         if used(st, ID):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.editions.warcraft.relics._common import has_option, use, used
+from smallworld.editions.warcraft.relics._common import USED_FIELD, has_option, use, used
 from smallworld.engine.hooks import ConquestInfo, Unit
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ class Frostmourne(Unit):
     id = ID
     kind = "relic"
     section = "§10.2"
+    option_stacks = True  # a plain reduction: it adds up with another unit's option (§6.6)
+    turn_fields = (USED_FIELD,)
 
     def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
         return () if used(st, ID) else (ID,)

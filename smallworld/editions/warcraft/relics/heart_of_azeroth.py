@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import Placed
+from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -25,6 +26,20 @@ class Heart(Placed):
     id = "heart_of_azeroth"
     verb = "heart"
     step = 6  # §6.13
+
+    @classmethod
+    def extra_events(cls) -> tuple[EventSpec, ...]:
+        return (
+            EventSpec(
+                "heart_of_azeroth",
+                "opponents next to the Heart paid its owner 1 VC each",
+                (
+                    seat_field("the Heart's owner"),
+                    region_field("where the Heart lies"),
+                    Field("payers", FieldType.SEATS, "the seats that paid"),
+                ),
+            ),
+        )
 
     def placed(self, st: State, seat: int, region: int) -> None:
         around = st.game.map.adj[region]

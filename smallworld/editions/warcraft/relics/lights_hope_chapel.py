@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.hooks import Cause, Unit
 from smallworld.engine.options import OptionSpec
+from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -31,6 +32,17 @@ class LightsHopeChapel(Unit):
     kind = "relic"
     section = "§10.3"
     loss_priority = 10
+    event_specs = (
+        EventSpec(
+            ID,
+            "Light's Hope Chapel spared a race token",
+            (
+                seat_field("the spared race's owner"),
+                region_field(),
+                Field("cause", FieldType.CHOICE, "what would have taken it", choices=tuple(Cause)),
+            ),
+        ),
+    )
     options = (
         OptionSpec(
             "chapel_protects",

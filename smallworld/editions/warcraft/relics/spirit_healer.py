@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.engine.hooks import Unit
+from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -17,6 +18,13 @@ class SpiritHealer(Unit):
     id = "spirit_healer"
     kind = "relic"
     section = "§10.3"
+    event_specs = (
+        EventSpec(
+            "spirit_healer",
+            "the Spirit Healer gave 1 extra token from the tray",
+            (seat_field(), Field("race", FieldType.UNIT, "the race")),
+        ),
+    )
 
     def redeploy_start(self, st: State, seat: int) -> None:
         s = st.seats[seat]

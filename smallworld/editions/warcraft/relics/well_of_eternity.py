@@ -21,6 +21,15 @@ from smallworld.editions.warcraft.relics._common import PLACE, group
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
+from smallworld.engine.protocol import (
+    ActionSpec,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -40,25 +49,48 @@ class Well(Unit):
     kind = "relic"
     section = "§10.3"
     everywhere = True
+    action_specs = (
+        ActionSpec(MOVE, "the Sea or Lake the Well of Eternity moves to", region=True, step="prompt"),
+    )
+    prompt_specs = (
+        PromptSpec(
+            "move",
+            "choose the Sea or Lake of this island the Well of Eternity moves to",
+            (MOVE,),
+            (region_field("where the Well was revealed"),),
+            rule="§10.3",
+            public=True,
+        ),
+    )
+    event_specs = (
+        EventSpec(
+            ID,
+            "the Well of Eternity was revealed: it moved, or left the game for another Place",
+            (
+                seat_field("whose race revealed it"),
+                region_field("where it is now (or was revealed)"),
+                Field(
+                    "replaced_by",
+                    FieldType.UNIT,
+                    "the Place drawn in its stead",
+                    nullable=True,
+                    optional=True,
+                ),
+            ),
+        ),
+    )
 
     def on_reveal(self, st: State, seat: int, region: int) -> None:
         waters = _waters(st, region)
         if len(waters) == 1:
             self._move(st, seat, waters[0])
         elif waters:
-            st.push_prompt(
-                ID,
-                seat,
-                text="Well of Eternity: choose the Sea or Lake of this island it moves to",
-                rule="§10.3",
-                region=region,
-                public=True,
-            )
+            st.push_prompt(ID, seat, "move", region=region)
         else:
             self._replace(st, seat, region)
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
-        return [Action(MOVE, r) for r in _waters(st, prompt["region"])]
+        return [Action(MOVE, r) for r in _waters(st, st.game.map.index(prompt["region"]))]
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         st.pop_prompt()
