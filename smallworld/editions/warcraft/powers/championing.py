@@ -4,8 +4,9 @@
   (`on_pick`). Like a race token it occupies its region, defends as 1 token (§6.6), is readied and
   redeployed (§6.2, §6.12) and counts towards the Tauren minimum (AMB-11); it never pays a
   conquest's cost. The engine removes it when the race declines (AMB-26).
-* Once per turn, `champion REF` conquers a region for free and puts the Champion there. Targeting is
-  the normal one (AMB-47): adjacent to the Active race or an Entry region, never the first conquest,
+* Once per turn, `champion REF` conquers a region for free and puts the Champion there. It targets a
+  region adjacent to the Active race (AMB-47: counting what the race's own rule makes adjacent, the
+  Kobolds' Caverns; an Entry region reached only by travel is not adjacent), never the first conquest,
   never an immune region (Watch Tower, §9.6); the payments of §6.7 (Aegis, Harmony, Marshdweller) are
   still made. The Champion in hand is enough to start it (§6.4 RES). Tauren still place 2 (AMB-11):
   the Champion counts as one, so one Tauren token from hand goes with it. Otherwise it is a normal
@@ -89,9 +90,7 @@ class Championing(Unit):
         att = conquest.Attack(st, seat)
         if att.first or s.hand < _tokens_needed(att):
             return []
-        # Only adjacent regions and Entry regions (AMB-47): no Caverns, airborne assaults or other
-        # reach that a race's own power gives to its paid conquests.
-        reach = conquest.targets(st, att) & (att.adjacent | st.game.reach_mask)
+        reach = _reach(st, att)
         out = []
         for r in bits(reach):
             if conquest.can_pay(st, seat, r):
@@ -131,12 +130,14 @@ class Championing(Unit):
         name = st.game.map.regions[r].name
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers and conquest attempts"
-        if not ((conquest.targets(st, att) & (att.adjacent | st.game.reach_mask)) >> r) & 1:
+        if not (_reach(st, att) >> r) & 1:
             if (att.own >> r) & 1:
                 return "§6.5", f"{name} is already held by your Active race"
             if (st.game.map.water >> r) & 1:
                 return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
-            return "§6.5", f"{name} is neither adjacent to your Active race nor an Entry region"
+            if (st.game.reach_mask >> r) & 1:
+                return "§9.5", f"{name} is an Entry region reached only by travel, not adjacent (AMB-47)"
+            return "§6.5", f"{name} is not adjacent to your Active race"
         return "§6.7", f"the conquest of {name} requires paying first"
 
     # --- capture -------------------------------------------------------------------------------
@@ -148,6 +149,13 @@ class Championing(Unit):
         paid = st.pay(owner, captor, RANSOM) if captor != owner else 0
         st.event("champion_captured", seat=owner, region=region, captor=captor, ransom=paid)
         return True
+
+
+def _reach(st: State, att: conquest.Attack) -> int:
+    """The free conquest's targets (§9.5, AMB-47, AMB-26, AMB-73): regions adjacent to the Active
+    race, counting what the race's own lasting rule makes adjacent (the Kobolds' Caverns), never an
+    Entry region reached only by travel, nor what a paid conquest (airborne, Ashes) could reach."""
+    return conquest.targets(st, att) & (att.adjacent | att.extra)
 
 
 def _used(st: State) -> bool:
