@@ -6,13 +6,18 @@ unique within a side; a game addresses a region by its flat index in the game's 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+# The terrains, features and sizes of the Small World of Warcraft islands (the board validator checks
+# the shipped sides against them). Board data itself takes any name: each edition says which
+# terrains and features it knows (`engine.edition.Edition`), and the game checks a side against it.
 TERRAINS = ("Fields", "Forest", "Hill", "Mountain", "Swamp", "Sea", "Lake")
 WATER = frozenset({"Sea", "Lake"})
 FEATURES = ("Magic", "Cavern", "Entry", "Murloc", "Size")
 SIZES = ("S", "M", "L")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 _-]{0,31}$")
 
 Point = tuple[float, float]
 
@@ -82,8 +87,8 @@ class BoardSide:
         if not isinstance(sid, str) or not sid:
             raise BoardFormatError("?", None, "field 'id' must be a non-empty string")
         size = data.get("size")
-        if size not in SIZES:
-            raise BoardFormatError(sid, None, f"field 'size' must be one of {SIZES}, got {size!r}")
+        if not isinstance(size, str) or not _NAME.match(size):
+            raise BoardFormatError(sid, None, f"field 'size' must be a short name (S, M, L), got {size!r}")
         raw_regions = data.get("regions")
         if not isinstance(raw_regions, list) or not raw_regions:
             raise BoardFormatError(sid, None, "field 'regions' must be a non-empty list")
@@ -95,13 +100,13 @@ class BoardSide:
             if not isinstance(rid, int) or isinstance(rid, bool):
                 raise BoardFormatError(sid, None, f"regions[{i}].id must be an integer")
             terrain = raw.get("terrain")
-            if terrain not in TERRAINS:
-                raise BoardFormatError(sid, rid, f"terrain must be one of {TERRAINS}, got {terrain!r}")
+            if not isinstance(terrain, str) or not _NAME.match(terrain):
+                raise BoardFormatError(sid, rid, f"terrain must be a terrain name, got {terrain!r}")
             feats = raw.get("features", [])
-            if not isinstance(feats, list) or any(f not in FEATURES for f in feats):
-                raise BoardFormatError(sid, rid, f"features must be a list drawn from {FEATURES}")
+            if not isinstance(feats, list) or any(not isinstance(f, str) or not _NAME.match(f) for f in feats):
+                raise BoardFormatError(sid, rid, "features must be a list of feature names")
             adj = raw.get("adjacent", [])
-            if not isinstance(adj, list) or any(not isinstance(a, int) for a in adj):
+            if not isinstance(adj, list) or any(not isinstance(a, int) or isinstance(a, bool) for a in adj):
                 raise BoardFormatError(sid, rid, "adjacent must be a list of region ids")
             poly = raw.get("polygon", [])
             try:

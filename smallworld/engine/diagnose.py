@@ -36,7 +36,7 @@ _PHASE_OF = {
     DEPLOY: (Phase.REDEPLOY, Phase.WITHDRAWN),
     RISE: (Phase.RISE,),
     SKIP: (Phase.RISE,),
-    PASS: (Phase.AFTER_SCORE,),
+    PASS: (Phase.AFTER_SCORE, Phase.PICK),
 }
 _PHASE_RULE = {
     Phase.PICK: Rule.PICK,

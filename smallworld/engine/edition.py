@@ -103,7 +103,7 @@ class BoardSet:
         raise NotImplementedError
 
 
-@dataclass
+@dataclass(eq=False)  # compared and hashed by identity: one object per edition and process
 class Edition:
     """An edition of the game. Build it once; games share it (it is never changed by a game)."""
 

@@ -61,7 +61,8 @@ def legal_actions(st: State) -> list[Action]:
     if ph == Phase.REDEPLOY or ph == Phase.WITHDRAWN:
         return _deploy_actions(st)
     if ph == Phase.PICK:
-        return st.game.variant.pick_actions(st, st.acting_seat)
+        # No combo is left to pick (a small pool of banners): the seat passes its turn.
+        return st.game.variant.pick_actions(st, st.acting_seat) or [Action(PASS)]
     if ph == Phase.START:
         return list(_EXPAND_ONLY if st.turn.risen else _START)
     if ph == Phase.RISE:
@@ -183,7 +184,10 @@ def _apply_step(st: State, action: Action) -> None:
     elif kind == SKIP:
         _after_rise(st)
     elif kind == PASS:
-        _next_turn(st)
+        if st.phase == Phase.PICK:
+            st.phase = Phase.TURN_END  # nothing to pick: the In-Decline races still score
+        else:
+            _next_turn(st)
     else:
         _unit_for_kind(st, kind).apply_action(st, action)
     advance(st)

@@ -88,6 +88,13 @@ class Game:
                     raise PositionError(f"settings.{key}", f"unknown id {x!r}")
             if len(set(pool)) != len(pool):
                 raise PositionError(f"settings.{key}", "an id is listed twice")
+        # Every seat needs a banner and a badge for its first pick (§6.3).
+        for key, pool in (("races", pool_r), ("powers", pool_p)):
+            if len(pool) < settings.players:
+                raise PositionError(
+                    f"settings.{key}",
+                    f"{settings.players} players need at least {settings.players}, got {len(pool)}",
+                )
         self.race_pool = pool_r
         self.power_pool = pool_p
         self.race_value = {r: races[r].value for r in races}

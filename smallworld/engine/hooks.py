@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 class Cause(StrEnum):
     """What makes a region lose tokens (asked of the loss exceptions, `prevent_loss`)."""
 
-    CONQUEST = "conquest"
-    BOMB = "bomb"
-    INTIMIDATE = "intimidate"
+    CONQUEST = "conquest"  # the region is conquered
+    EMPTIED = "emptied"  # an effect empties the region as a conquest by nobody would (a bomb)
+    TAKEN = "taken"  # an effect takes one token out of the region (Intimidating)
 
 
 class Effect(StrEnum):
@@ -206,7 +206,7 @@ class Unit:
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         """Defender: return True to take the loss instead of one race token (§6.9). `cause` is
-        "conquest", "bomb" or "intimidate"; on a conquest or bomb the region still holds its troop
+        a `Cause` (conquest, emptied, taken); when the region is conquered or emptied it still holds its troop
         pieces (Beasts, the Champion) while asked, and a unit may discard one (`remove_piece`)."""
         return False
 

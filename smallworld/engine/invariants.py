@@ -24,7 +24,7 @@ def check_invariants(st: State) -> None:
         assert owned, f"{race} in region {r} belongs to nobody"
         assert (st.race_mask[race] >> r) & 1, "race_mask out of step"
     for race, size in game.tray_size.items():
-        hand = sum(s.hand for s in st.seats if s.active == race)
+        hand = sum(n for i in range(len(st.seats)) for r, n in st.hands(i) if r == race)
         total = on_board.get(race, 0) + hand + st.tray[race]
         if race == game.natives:
             assert total <= size, "more Murlocs than the box holds"

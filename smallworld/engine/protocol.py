@@ -182,7 +182,11 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
         args=(Arg.PLAN,),
         step="redeploy",
     ),
-    ActionSpec(PASS, "end the turn without going into decline", step="after_score"),
+    ActionSpec(
+        PASS,
+        "end the turn: without the decline a race allows after scoring, or with no combo left to pick",
+        step="after_score",
+    ),
 )
 
 CORE_EVENTS: tuple[EventSpec, ...] = (

@@ -475,21 +475,9 @@ def _derived_tray(st: State) -> dict[str, int]:
         if race is not None:
             tray[race] -= st.tokens[r]
     for i in range(len(st.seats)):
-        for race, n in hands(st, i):
+        for race, n in st.hands(i):
             tray[race] -= n
     return tray
-
-
-def hands(st: State, seat: int) -> list[tuple[str, int]]:
-    """The race tokens the seat holds in hand, by race: the Active race's, and during the seat's
-    In-Decline phase that race's (the Active race's are then set aside in `Turn.stash`)."""
-    s = st.seats[seat]
-    if st.turn.race is not None and seat == st.turn_seat:
-        out = [(st.turn.race, s.hand)]
-        if s.active:
-            out.append((s.active, st.turn.stash))
-        return out
-    return [(s.active, s.hand)] if s.active else []
 
 
 def check_limits(st: State) -> None:

@@ -391,6 +391,17 @@ class State:
             for unit in self.units(i):
                 yield i, unit
 
+    def hands(self, seat: int) -> list[tuple[str, int]]:
+        """The race tokens the seat holds in hand, by race: its Active race's, and during the seat's
+        In-Decline phase that race's (the Active race's are then set aside in `Turn.stash`)."""
+        s = self.seats[seat]
+        if self.turn.race is not None and seat == self.turn_seat:
+            out = [(self.turn.race, s.hand)]
+            if s.active:
+                out.append((s.active, self.turn.stash))
+            return out
+        return [(s.active, s.hand)] if s.active else []
+
     def min_per_region(self, race: str | None) -> int:
         unit = self.game.units.get(race) if race else None
         return unit.min_per_region if unit is not None else 1

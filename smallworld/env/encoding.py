@@ -1,21 +1,25 @@
 """A fixed integer encoding of actions for learning agents (docs/rl.md, "Actions").
 
-The index space does not depend on the game being played, only on `max_regions`, so one policy
-network serves every seating and board draw. It has three blocks:
+The index space depends only on the edition's action declarations and on `max_regions`, so one
+policy network serves every seating and board draw. It has three blocks:
 
-- **global** slots: actions without a region, one slot per registered `(kind, arg)` verb
+- **global** slots: actions without a region, one slot per `(kind, arg)` verb of the declarations
   (`pick 0`, `decline`, `buy 3`, ...), then `global_overflow` generic slots;
-- **region** slots: for each region slot `r < max_regions`, one slot per registered
-  `(kind, arg)` verb (`conquer`, `deploy all`, `conquer frostmourne`, ...), then
-  `region_overflow` generic slots of that region;
-- **pair** slots: actions whose `arg` is a second region (`portal a b`, `intimidate r d`): one
-  `max_regions x max_regions` plane per registered kind, then `pair_overflow` generic planes.
+- **region** slots: for each region slot `r < max_regions`, one slot per declared `(kind, arg)`
+  verb on a region (`conquer`, `deploy all`, `conquer frostmourne`, ...), then `region_overflow`
+  generic slots of that region;
+- **pair** slots: actions whose argument is a second region (`portal a b`, `intimidate r d`): one
+  `max_regions x max_regions` plane per declared kind, then `pair_overflow` generic planes.
 
-Registered verbs come from fixed tuples below, in a fixed order; adding a verb to the end of a
-tuple moves the later blocks, so a trained policy needs the same `ActionEncoder.version`.
+The verbs come from the declarations (`engine/protocol.py`), in declaration order: the engine's
+kinds, then each unit's. An argument that is a count gives one verb per value (0..`most`), a choice
+one per choice, a piece kind one per piece of the edition, a marker one per marker, a named conquest
+option one per unit that offers conquest options (and none, the plain conquest); an argument that is
+a second region puts the kind on a pair plane. `ActionEncoder.version` is a digest of the tables,
+so a trained policy can check that it still reads the same slots.
 
-Overflow: content units add action kinds and args the tables cannot list in advance. A legal action
-not in the tables is *overflow*: at each decision, the overflow actions anchored at the same place
+Overflow: an action the tables cannot list in advance (two conquest options joined, `ethereals+
+frostmourne`) is *overflow*: at each decision, the overflow actions anchored at the same place
 (the global block, one region, or one region pair) are sorted by kind, then arg (none first, then
 integers ascending, then strings), and the k-th one takes that anchor's k-th generic slot. Overflow
 slots therefore mean something only together with the legal list, which is why `decode` takes it;
@@ -25,6 +29,7 @@ than generic slots raises `EncodingOverflowError` rather than merge two legal ac
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -32,67 +37,49 @@ from typing import Any
 import numpy as np
 
 from smallworld.engine.actions import Action
+from smallworld.engine.edition import Edition, get_edition
+from smallworld.engine.protocol import Arg
 
-# Actions with no region: (kind, arg). Picks cover the standard row (0..5) and the team columns
-# (0..3); `buy` is the Forsaken purchase prompt, its larger answers fall into overflow slots.
-GLOBAL_VERBS: tuple[tuple[str, int | str | None], ...] = (
-    *(("pick", i) for i in range(6)),
-    ("decline", None),
-    ("expand", None),
-    ("end", None),
-    *(("buy", i) for i in range(10)),
-    ("form", "human"),
-    ("form", "worgen"),
-    ("airborne_final", None),
-    ("airborne_cancel", None),
-    ("bomb_done", None),
-    ("objective_done", None),
-    ("faction", "Alliance"),
-    ("faction", "Horde"),
-    ("faction", "Neutral"),
-)
-
-# Named conquest options (`conquer r frostmourne`); joined options use "+" (relics/_common.py).
-CONQUEST_OPTIONS: tuple[str | None, ...] = (
-    None,
-    "frostmourne",
-    "doomhammer",
-    "ethereals",
-    "ethereals+frostmourne",
-    "ethereals+doomhammer",
-)
-ARTIFACTS = ("aegis_of_aggramar", "ashes_of_alar", "doomhammer", "frostmourne", "heart_of_azeroth")
-CONQUEST_KINDS = ("conquer", "final", "airborne", "ashes", "ashes_final")
-
-# Actions on one region: (kind, arg) where arg is None or a string.
-REGION_VERBS: tuple[tuple[str, int | str | None], ...] = (
-    *((k, o) for k in CONQUEST_KINDS for o in CONQUEST_OPTIONS),
-    ("abandon", None),
-    ("deploy", None),
-    ("deploy", "all"),
-    ("deploy", "beast"),
-    ("deploy", "champion"),
-    ("champion", None),
-    ("aegis", None),
-    ("heart", None),
-    ("bomb", None),
-    ("objective", None),
-    ("fort", None),
-    ("tower", None),
-    ("intimidate", "discard"),
-    ("intimidate_beast", "discard"),
-    ("intimidate_remove", "fort"),
-    ("intimidate_remove", "wisp_wall"),
-    ("intimidate_remove", "watch_tower"),
-    *(("steal", m) for m in ARTIFACTS),
-)
-
-# Actions on a region whose arg is a second region.
-PAIR_KINDS: tuple[str, ...] = ("portal", "intimidate", "intimidate_beast")
+Verb = tuple[str, int | str | None]
 
 GLOBAL_OVERFLOW = 16
 REGION_OVERFLOW = 12
 PAIR_OVERFLOW = 1
+
+
+@cache
+def verb_tables(edition: Edition) -> tuple[tuple[Verb, ...], tuple[Verb, ...], tuple[str, ...]]:
+    """(global verbs, region verbs, pair kinds) of an edition, from its action declarations."""
+    options = [u.id for u in edition.units.values() if edition.hooked["conquest_options"] & {u.id}]
+    pieces = sorted(edition.pieces)
+    relics = list(edition.relics)
+    glob: list[Verb] = []
+    region: list[Verb] = []
+    pairs: list[str] = []
+    for spec in edition.action_specs.values():
+        if spec.takes(Arg.PLAN):
+            continue  # whole plans are never in a list of legal actions
+        verbs: list[int | str | None] = []
+        if spec.takes(Arg.NONE):
+            verbs.append(None)
+        if spec.takes(Arg.COUNT):
+            verbs.extend(range(spec.most + 1))
+        if spec.takes(Arg.CHOICE):
+            verbs.extend(spec.choices)
+        if spec.takes(Arg.OPTION):
+            verbs.extend(options)
+        if spec.takes(Arg.PIECE):
+            verbs.extend(pieces)
+        if spec.takes(Arg.RELIC):
+            verbs.extend(relics)
+        if spec.takes(Arg.REGION):
+            pairs.append(spec.kind)
+        (region if spec.region else glob).extend((spec.kind, v) for v in verbs)
+    return tuple(glob), tuple(region), tuple(pairs)
+
+
+def _default() -> Edition:
+    return get_edition("warcraft")
 
 
 class EncodingOverflowError(ValueError):
@@ -138,29 +125,33 @@ def _is_region_arg(arg: Any) -> bool:
 class ActionEncoder:
     """Maps legal actions to distinct ints in `range(num_actions)` and back (see module doc)."""
 
-    version = 1
-
     def __init__(
         self,
         max_regions: int | None = None,
         global_overflow: int = GLOBAL_OVERFLOW,
         region_overflow: int = REGION_OVERFLOW,
         pair_overflow: int = PAIR_OVERFLOW,
+        edition: Edition | None = None,
     ) -> None:
+        self.edition = edition or _default()
+        self.global_verbs, self.region_verbs, self.pair_kinds = verb_tables(self.edition)
         self.max_regions = max_regions if max_regions is not None else max_regions_in_catalogue()
         self.global_overflow = global_overflow
         self.region_overflow = region_overflow
         self.pair_overflow = pair_overflow
-        self._global = {v: i for i, v in enumerate(GLOBAL_VERBS)}
-        self._region = {v: i for i, v in enumerate(REGION_VERBS)}
-        self._pair = {k: i for i, k in enumerate(PAIR_KINDS)}
+        self._global = {v: i for i, v in enumerate(self.global_verbs)}
+        self._region = {v: i for i, v in enumerate(self.region_verbs)}
+        self._pair = {k: i for i, k in enumerate(self.pair_kinds)}
         r = self.max_regions
-        self.global_size = len(GLOBAL_VERBS) + global_overflow
-        self.region_stride = len(REGION_VERBS) + region_overflow
+        self.global_size = len(self.global_verbs) + global_overflow
+        self.region_stride = len(self.region_verbs) + region_overflow
         self.region_base = self.global_size
         self.pair_base = self.region_base + r * self.region_stride
-        self.pair_planes = len(PAIR_KINDS) + pair_overflow
+        self.pair_planes = len(self.pair_kinds) + pair_overflow
         self.num_actions = self.pair_base + self.pair_planes * r * r
+        tables = repr((self.global_verbs, self.region_verbs, self.pair_kinds, r, self.num_actions))
+        # A digest of the slot tables: a policy trained on other tables reads other slots.
+        self.version = hashlib.sha256(tables.encode()).hexdigest()[:12]
 
     # --- the fixed part ------------------------------------------------------------------------
     def _anchor(self, a: Action) -> tuple[int, ...]:
@@ -194,16 +185,16 @@ class ActionEncoder:
         if not anchor:
             if k >= self.global_overflow:
                 raise EncodingOverflowError(f"more than {self.global_overflow} unregistered global actions")
-            return len(GLOBAL_VERBS) + k
+            return len(self.global_verbs) + k
         if len(anchor) == 1:
             if k >= self.region_overflow:
                 raise EncodingOverflowError(
                     f"more than {self.region_overflow} unregistered actions on region {anchor[0]} ({a})"
                 )
-            return self.region_base + anchor[0] * self.region_stride + len(REGION_VERBS) + k
+            return self.region_base + anchor[0] * self.region_stride + len(self.region_verbs) + k
         if k >= self.pair_overflow:
             raise EncodingOverflowError(f"more than {self.pair_overflow} unregistered pair kinds at {anchor}")
-        return self._pair_index(len(PAIR_KINDS) + k, anchor[0], anchor[1])
+        return self._pair_index(len(self.pair_kinds) + k, anchor[0], anchor[1])
 
     # --- whole decisions -------------------------------------------------------------------------
     def encode_all(self, legal: Sequence[Action]) -> dict[Action, int]:
@@ -257,35 +248,44 @@ class ActionEncoder:
         if not 0 <= index < self.num_actions:
             raise ValueError(f"index {index} outside 0..{self.num_actions - 1}")
         if index < self.global_size:
-            if index < len(GLOBAL_VERBS):
-                return _verb_text(GLOBAL_VERBS[index])
-            return f"global overflow #{index - len(GLOBAL_VERBS)}"
+            if index < len(self.global_verbs):
+                return _verb_text(self.global_verbs[index])
+            return f"global overflow #{index - len(self.global_verbs)}"
         if index < self.pair_base:
             r, j = divmod(index - self.region_base, self.region_stride)
-            if j < len(REGION_VERBS):
-                return f"{_verb_text(REGION_VERBS[j])} @ region {r}"
-            return f"region {r} overflow #{j - len(REGION_VERBS)}"
+            if j < len(self.region_verbs):
+                return f"{_verb_text(self.region_verbs[j])} @ region {r}"
+            return f"region {r} overflow #{j - len(self.region_verbs)}"
         n = self.max_regions
         plane, rest = divmod(index - self.pair_base, n * n)
         r, d = divmod(rest, n)
-        what = PAIR_KINDS[plane] if plane < len(PAIR_KINDS) else f"pair overflow #{plane - len(PAIR_KINDS)}"
+        what = (
+            self.pair_kinds[plane]
+            if plane < len(self.pair_kinds)
+            else f"pair overflow #{plane - len(self.pair_kinds)}"
+        )
         return f"{what} @ regions ({r}, {d})"
 
     def blocks(self) -> list[tuple[str, int, int, str]]:
         """(name, offset, size, meaning) of each block, the table of docs/rl.md."""
         n = self.max_regions
         out: list[tuple[str, int, int, str]] = [
-            ("global verbs", 0, len(GLOBAL_VERBS), "offset + i: GLOBAL_VERBS[i]"),
-            ("global overflow", len(GLOBAL_VERBS), self.global_overflow, "k-th unregistered global action"),
+            ("global verbs", 0, len(self.global_verbs), "offset + i: global verb i"),
+            (
+                "global overflow",
+                len(self.global_verbs),
+                self.global_overflow,
+                "k-th unregistered global action",
+            ),
             (
                 "region verbs",
                 self.region_base,
                 n * self.region_stride,
-                f"offset + r*{self.region_stride} + j: REGION_VERBS[j] on region r "
-                f"(j >= {len(REGION_VERBS)}: region r's k-th overflow action)",
+                f"offset + r*{self.region_stride} + j: self.region_verbs[j] on region r "
+                f"(j >= {len(self.region_verbs)}: region r's k-th overflow action)",
             ),
         ]
-        for p, kind in enumerate(PAIR_KINDS):
+        for p, kind in enumerate(self.pair_kinds):
             out.append(
                 (f"pair `{kind}`", self._pair_index(p, 0, 0), n * n, f"offset + r*{n} + d: `{kind} r d`")
             )
@@ -293,7 +293,7 @@ class ActionEncoder:
             out.append(
                 (
                     f"pair overflow #{k}",
-                    self._pair_index(len(PAIR_KINDS) + k, 0, 0),
+                    self._pair_index(len(self.pair_kinds) + k, 0, 0),
                     n * n,
                     f"offset + r*{n} + d: k-th unregistered kind on (r, d)",
                 )

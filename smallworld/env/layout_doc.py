@@ -5,7 +5,7 @@ A test compares docs/rl.md with this output, so the documented offsets cannot dr
 
 from __future__ import annotations
 
-from smallworld.env.encoding import GLOBAL_VERBS, REGION_VERBS, ActionEncoder
+from smallworld.env.encoding import ActionEncoder
 from smallworld.env.observation import Field, ObservationEncoder
 
 BEGIN = "<!-- BEGIN GENERATED: python -m smallworld.env.layout_doc -->"
@@ -38,9 +38,11 @@ def markdown() -> str:
     lines += [f"| {name} | {off} | {size} | {doc} |" for name, off, size, doc in act.blocks()]
     lines += [
         "",
-        f"`GLOBAL_VERBS`: {_verbs(GLOBAL_VERBS)}.",
+        f"Global verbs (from the action declarations): {_verbs(act.global_verbs)}.",
         "",
-        f"`REGION_VERBS`: {_verbs(REGION_VERBS)}.",
+        f"Region verbs: {_verbs(act.region_verbs)}.",
+        "",
+        f"Pair kinds: {', '.join(f'`{k}`' for k in act.pair_kinds)}.",
         "",
         f"### Observation vector (`size = {obs.size}`, `ObservationEncoder.version = {obs.version}`)",
         "",
@@ -50,7 +52,7 @@ def markdown() -> str:
     lines += [f"| `{name}` | {off} | {size} | {doc} |" for name, off, size, doc in obs.blocks()]
     lines += [
         "",
-        "One-hot orders (content/data/*.json): races "
+        "One-hot orders (the edition's data files): races "
         + ", ".join(f"{i}: `{r}`" for i, r in enumerate(obs.races))
         + "; powers "
         + ", ".join(f"{i}: `{p}`" for i, p in enumerate(obs.powers))

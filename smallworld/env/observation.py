@@ -25,10 +25,7 @@ MAX_SEATS = 5
 MAX_ROUNDS = 10
 PLAYER_COUNTS = (2, 3, 4, 5)
 VARIANTS = ("standard", "team")
-TERRAINS = ("Fields", "Forest", "Hill", "Lake", "Mountain", "Sea", "Swamp")
-FEATURES = ("Cavern", "Entry", "Magic", "Murloc", "Size")
 # Piece kinds known when the layout was fixed; pieces of kinds added later count under "other".
-PIECES = ("beast", "bomb", "champion", "fort", "military_objective", "watch_tower", "wisp_wall")
 MAX_BOARDS = 5
 ROW_SLOTS = 6  # §6.3: the standard row of combos
 TEAM_COLUMNS = ("Alliance", "Horde", "Neutral", "powers")
@@ -82,9 +79,13 @@ class ObservationEncoder:
         self._power_i = {p: i for i, p in enumerate(self.powers)}
         self._relic_i = {m: i for i, m in enumerate(self.relics)}
         self._unit_i = {u: i for i, u in enumerate(self.units)}
-        self._piece_i = {p: i for i, p in enumerate(PIECES)}
+        # Terrains, features and piece kinds in the edition's order (sorted names): one-hot orders.
+        self.terrains = tuple(sorted(ed.terrains))
+        self.features = tuple(sorted(ed.features))
+        self.pieces = tuple(sorted(ed.pieces))
+        self._piece_i = {p: i for i, p in enumerate(self.pieces)}
         nr, np_, nm, nu = len(self.races), len(self.powers), len(self.relics), len(self.units)
-        npc = len(PIECES) + 1
+        npc = len(self.pieces) + 1
 
         g = _Layout()
         self.g_players = g.add("players", len(PLAYER_COUNTS), "one-hot: 2, 3, 4, 5 players")
@@ -107,7 +108,7 @@ class ObservationEncoder:
         )
         self.g_discard = g.add("power_discard", np_, "multi-hot: badges in the discard pile")
         self.g_tray = g.add("tray", nr + 1, "counts: tokens left in each race's tray, then Murlocs")
-        self.g_supply = g.add("supply", npc, f"counts: pieces in the box: {', '.join(PIECES)}, other")
+        self.g_supply = g.add("supply", npc, f"counts: pieces in the box: {', '.join(self.pieces)}, other")
 
         row = _Layout()
         self.c_present = row.add("present", 1, "1 if the slot holds a combo")
@@ -141,8 +142,8 @@ class ObservationEncoder:
         n = self.max_regions
         self.r_present = reg.add("present", 1, "1 if the slot is a region of this game")
         self.r_board = reg.add("board", MAX_BOARDS, "one-hot: position of its board side in the draw")
-        self.r_terrain = reg.add("terrain", len(TERRAINS), f"one-hot: {', '.join(TERRAINS)}")
-        self.r_features = reg.add("features", len(FEATURES), f"multi-hot: {', '.join(FEATURES)}")
+        self.r_terrain = reg.add("terrain", len(self.terrains), f"one-hot: {', '.join(self.terrains)}")
+        self.r_features = reg.add("features", len(self.features), f"multi-hot: {', '.join(self.features)}")
         self.r_adjacent = reg.add("adjacent", n, "multi-hot: adjacent region slots")
         self.r_owner = reg.add(
             "owner",
@@ -308,10 +309,12 @@ class ObservationEncoder:
             b = self.region_base + reg.index * stride
             o[b + self.r_present] = 1.0
             hot(b + self.r_board, reg.board if reg.board < MAX_BOARDS else None)
-            hot(b + self.r_terrain, TERRAINS.index(reg.terrain) if reg.terrain in TERRAINS else None)
+            hot(
+                b + self.r_terrain, self.terrains.index(reg.terrain) if reg.terrain in self.terrains else None
+            )
             for f in reg.features:
-                if f in FEATURES:
-                    o[b + self.r_features + FEATURES.index(f)] = 1.0
+                if f in self.features:
+                    o[b + self.r_features + self.features.index(f)] = 1.0
             adj = gm.adj[reg.index]
             while adj:
                 low = adj & -adj
@@ -339,7 +342,7 @@ class ObservationEncoder:
 
     def _pieces(self, o: np.ndarray, base: int, counts: dict[str, int]) -> None:
         for kind, c in counts.items():
-            o[base + self._piece_i.get(kind, len(PIECES))] += c
+            o[base + self._piece_i.get(kind, len(self.pieces))] += c
 
 
 def _count(x: Any) -> int:

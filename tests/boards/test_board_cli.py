@@ -42,7 +42,7 @@ def test_validate_bad_terrain_file(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text(json.dumps(data), encoding="utf-8")
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "board side 'S1a', region 3: terrain must be one of" in out
+    assert "side S1a, region 3: [terrain] terrain must be one of" in out and "'Tundra'" in out
 
 
 def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -91,7 +91,7 @@ def test_intimidating_names_the_piece_to_remove() -> None:
     [
         (Action("champion", 5), "§6.5", "Sea or Lake"),
         (Action("champion", 0), "§6.5", "already held by your Active race"),
-        (Action("champion", 6), "§6.5", "neither adjacent"),
+        (Action("champion", 6), "§6.5", "not adjacent"),
     ],
 )
 def test_championing_refusals(action: Action, rule: str, words: str) -> None:

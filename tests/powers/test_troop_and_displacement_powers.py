@@ -29,7 +29,7 @@ POWERS = (
     "marshdweller",
     "farmer",
 )
-KINDS = frozenset({"champion", "intimidate", "intimidate_beast", "intimidate_remove", "portal"})
+KINDS = frozenset({"champion", "intimidate", "intimidate_troop", "intimidate_remove", "portal"})
 
 
 def _play(players: int, seed: int) -> tuple[list[Action], set[str], bool]:

@@ -22,6 +22,7 @@ from smallworld.engine.conquest import remove_defenders
 from smallworld.engine.edition import get_edition
 from smallworld.engine.hooks import Unit
 from smallworld.engine.invariants import check_invariants
+from smallworld.engine.losses import occupants
 from smallworld.engine.serialize import state_from_json
 
 FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races"
@@ -42,7 +43,7 @@ def test_holy_light_any_cause_in_opponents_turn() -> None:
     st = _draenei_under_attack()
     meadow = st.game.map.index("T:2")
     tray = st.tray["draenei"]
-    info = remove_defenders(st, meadow, None, "bomb")
+    info = remove_defenders(st, meadow, None, "emptied")
     assert info.prevented == "draenei" and info.lost == 0
     assert st.tray["draenei"] == tray and st.seats[1].hand == 1
     knoll = st.game.map.index("T:4")
@@ -56,7 +57,7 @@ def test_holy_light_never_in_own_turn() -> None:
     st = _draenei_under_attack()
     st.turn_seat = st.acting_seat = 1
     tray = st.tray["draenei"]
-    info = remove_defenders(st, st.game.map.index("T:2"), None, "bomb")
+    info = remove_defenders(st, st.game.map.index("T:2"), None, "emptied")
     assert info.prevented is None and info.lost == 1
     assert st.tray["draenei"] == tray + 1 and st.seats[1].hand == 0
     assert not _holy_light_used(st)
@@ -198,5 +199,6 @@ def test_random_games_with_these_races() -> None:
             saved += bool(_holy_light_used(st))
             for s in st.seats:
                 if s.active == "tauren" and st.phase in ("pick", "start", "conquer"):
-                    assert all(st.tokens[r] >= 2 for r in bits(st.occupied_mask("tauren")))
+                    # AMB-11: the Champion (or a Beast) counts towards the Tauren's 2 per region.
+                    assert all(occupants(st, r) >= 2 for r in bits(st.occupied_mask("tauren")))
     assert walls and water and saved

@@ -136,4 +136,5 @@ def build() -> Edition:
         factions=FACTIONS,
         opposed=OPPOSED,
         marker_feature="Size",  # §3.2 step 7
+        words=Path(__file__).parent / "words",
     )

@@ -67,4 +67,6 @@ class Variant:
         raise PositionError("position.offer", "only the team variant has faction columns")
 
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
-        return "§6.3", f"pick {action.arg} is not available"
+        from smallworld.engine.rules import Rule
+
+        return st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available"

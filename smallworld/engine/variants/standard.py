@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.actions import PICK, Action
+from smallworld.engine.rules import Rule
 from smallworld.engine.variants.base import Variant
 
 if TYPE_CHECKING:
@@ -91,7 +92,8 @@ class Standard(Variant):
         return winners, {}
 
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+        rule = st.game.edition.cite(Rule.PICK)
         if not isinstance(action.arg, int) or not 0 <= action.arg < len(st.row):
-            return "§6.3", f"pick needs a position 0..{len(st.row) - 1}"
+            return rule, f"pick needs a position 0..{len(st.row) - 1}"
         coins = st.seats[seat].coins
-        return "§6.3", f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}"
+        return rule, f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}"

@@ -80,7 +80,7 @@ class BeastMaster(Unit):
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         # Intimidating moves or discards the very token it takes: a Beast is no substitute there.
-        if cause == Cause.INTIMIDATE:
+        if cause == Cause.TAKEN:
             return False
         return st.remove_piece(region, BEAST, 1) == 1
 

@@ -143,7 +143,7 @@ class Championing(Unit):
     # --- capture -------------------------------------------------------------------------------
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         p = st.pieces[region]
-        if cause == Cause.INTIMIDATE or not p or not p.get(CHAMPION):
+        if cause == Cause.TAKEN or not p or not p.get(CHAMPION):
             return False
         captor = st.turn_seat
         paid = st.pay(owner, captor, RANSOM) if captor != owner else 0

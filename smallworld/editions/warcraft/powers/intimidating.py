@@ -273,7 +273,7 @@ class Intimidating(Unit):
         elif isinstance(dest, int):
             st.tokens[r] -= 1
             st.tokens[dest] += 1
-        elif lose_token(st, r, Cause.INTIMIDATE):
+        elif lose_token(st, r, Cause.TAKEN):
             _count_loss(st, seat)
         else:
             st.event("intimidate_saved", seat=owner, region=r)

@@ -108,7 +108,7 @@ class Ethereals(Unit):
         own = st.occupied_mask(ID)
         adj = st.game.map.adj
         out = []
-        for src in list(st.markers):
+        for src in sorted(st.markers):  # region order: the same after any round trip
             if (own >> src) & 1 or (st.immune >> src) & 1:
                 continue
             homes = adj[src] & own

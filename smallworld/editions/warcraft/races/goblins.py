@@ -253,7 +253,7 @@ class Goblins(Unit):
                 record["result"] = "blocked"
             else:
                 conquest.hostile_effect(st, owner, r)
-                info = remove_defenders(st, r, None, Cause.BOMB)
+                info = remove_defenders(st, r, None, Cause.EMPTIED)
                 if st.race[r] is None:
                     st.clear_pieces(r, "removed_when_emptied")
                 record["lost"] = info.lost

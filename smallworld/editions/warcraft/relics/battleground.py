@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from smallworld.engine.state import State
 
 ID = "battleground"
-FACTION = "faction"  # the prompt's answer kind, and the turn data: the faction chosen this turn
-_ANSWERS = tuple(Action(FACTION, None, f) for f in (ALLIANCE, HORDE, NEUTRAL))
+FIGHT_FOR = "fight_for"  # the prompt's answer kind
+FACTION = "faction"  # the turn data: the faction chosen this turn
+_ANSWERS = tuple(Action(FIGHT_FOR, None, f) for f in (ALLIANCE, HORDE, NEUTRAL))
 PER_RACE = 2
 
 
@@ -44,7 +45,7 @@ class Battleground(Unit):
     section = "§10.3"
     action_specs = (
         ActionSpec(
-            FACTION,
+            FIGHT_FOR,
             "the faction a Neutral race holding the Battleground fights for this turn",
             args=(Arg.CHOICE,),
             choices=(ALLIANCE, HORDE, NEUTRAL),
@@ -55,7 +56,7 @@ class Battleground(Unit):
         PromptSpec(
             "faction",
             "fight for the Alliance or the Horde this turn, or stay Neutral",
-            (FACTION,),
+            (FIGHT_FOR,),
             rule="§10.3",
         ),
     )

@@ -1,0 +1,207 @@
+"""The shape of the code: layers that import only downward, an engine that imports no content, and
+units that never import one another (docs/engine.md, "Layers")."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from smallworld.engine.edition import get_edition
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "smallworld"
+ENGINE = PACKAGE / "engine"
+
+# The engine's layers, bottom first: a module imports only modules of its own layer or below.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "model": (
+        "errors",
+        "rules",
+        "rng",
+        "jsonio",
+        "actions",
+        "protocol",
+        "options",
+        "board_map",
+        "hooks",
+        "state",
+        "edition",
+        "settings",
+    ),
+    "rules": ("losses", "conquest", "decline", "scoring", "variants", "variants.base", "variants.standard"),
+    "flow": ("diagnose", "plans", "flow", "setup"),
+    "api": (
+        "game",
+        "serialize",
+        "views",
+        "record",
+        "notation",
+        "invariants",
+        "files",
+        "schema",
+        "explain",
+        "__init__",
+    ),
+}
+LAYER_OF = {m: i for i, mods in enumerate(LAYERS.values()) for m in mods}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ENGINE).with_suffix("")
+    parts = rel.parts
+    return "__init__" if parts == ("__init__",) else ".".join(p for p in parts if p != "__init__")
+
+
+def _runtime_imports(path: Path) -> Iterator[str]:
+    """Every module imported by `path` at run time (function-level imports included, the imports
+    under `if TYPE_CHECKING:` left out), as dotted names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in ast.walk(node):
+                skip.add(id(inner))
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+            for alias in node.names:  # `from smallworld.engine import conquest`
+                yield f"{node.module}.{alias.name}"
+
+
+def _engine_modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in ENGINE.rglob("*.py")}
+
+
+def test_every_engine_module_has_a_layer() -> None:
+    missing = sorted(set(_engine_modules()) - set(LAYER_OF))
+    assert not missing, f"engine modules with no layer in this test's LAYERS: {missing}"
+
+
+def test_layers_import_only_downward() -> None:
+    modules = _engine_modules()
+    wrong = []
+    for name, path in modules.items():
+        for imported in _runtime_imports(path):
+            if not imported.startswith("smallworld.engine."):
+                continue
+            target = imported.removeprefix("smallworld.engine.")
+            if target not in LAYER_OF:
+                continue  # a name imported from a package, not a module
+            if LAYER_OF[target] > LAYER_OF[name]:
+                wrong.append(f"{name} ({_layer(name)}) imports {target} ({_layer(target)})")
+    assert not wrong, "upward imports:\n" + "\n".join(sorted(set(wrong)))
+
+
+def _layer(name: str) -> str:
+    return list(LAYERS)[LAYER_OF[name]]
+
+
+def test_no_import_circle_in_the_engine() -> None:
+    modules = _engine_modules()
+    graph = {
+        name: {
+            i.removeprefix("smallworld.engine.")
+            for i in _runtime_imports(path)
+            if i.startswith("smallworld.engine.") and i.removeprefix("smallworld.engine.") in modules
+        }
+        - {name}
+        for name, path in modules.items()
+    }
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, trail: list[str]) -> bool:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle.extend([*trail, node, nxt])
+                return True
+            if nxt not in state and visit(nxt, [*trail, node]):
+                return True
+        state[node] = 2
+        return False
+
+    for node in sorted(graph):
+        if node not in state and visit(node, []):
+            break
+    assert not cycle, "import circle: " + " -> ".join(cycle)
+
+
+def test_the_engine_imports_no_content_and_no_client() -> None:
+    """The engine is handed an edition; it imports none, nor any client of its own."""
+    allowed = ("smallworld.engine", "smallworld.boards")
+    wrong = []
+    for path in ENGINE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "smallworld.content" not in text, path
+        for imported in _runtime_imports(path):
+            if imported.startswith("smallworld") and not imported.startswith(allowed):
+                wrong.append(f"{path.relative_to(ROOT)} imports {imported}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _unit_modules() -> dict[str, Path]:
+    """Each unit module of each edition, by the unit id it defines."""
+    out: dict[str, Path] = {}
+    for folder in ("races", "powers", "relics"):
+        for path in (PACKAGE / "editions").glob(f"*/{folder}/*.py"):
+            if not path.name.startswith("_"):
+                out[path.stem] = path
+    return out
+
+
+def test_no_unit_imports_another() -> None:
+    units = _unit_modules()
+    wrong = []
+    for uid, path in units.items():
+        for imported in _runtime_imports(path):
+            parts = imported.split(".")
+            for other in units:
+                if other != uid and other in parts and any(g in parts for g in ("races", "powers", "relics")):
+                    wrong.append(f"{uid} imports {imported}")
+    assert not wrong, "\n".join(sorted(set(wrong)))
+
+
+def _string_literals(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def test_no_module_outside_a_unit_names_its_ids() -> None:
+    """A unit's id, its pieces and the kinds of its actions and events are named only by the unit
+    (its module, data and words): clients and the engine find them through the declarations."""
+    ed = get_edition("warcraft")
+    owned: dict[str, str] = {}
+    for uid, unit in ed.units.items():
+        owned[uid] = uid
+        for piece in unit.pieces:
+            owned[piece.id] = uid
+    for kind, spec in ed.action_specs.items():
+        if spec.unit != "core":
+            owned.setdefault(kind, spec.unit)
+    for etype, espec in ed.event_specs.items():
+        if espec.unit != "core":
+            owned.setdefault(etype, espec.unit)
+    units = _unit_modules()
+    shared = {p for p in (PACKAGE / "editions").rglob("_*.py")}
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        if path in shared or path.name == "__init__.py" and path.parent.name in ("races", "powers", "relics"):
+            continue
+        mine = {uid for uid, p in units.items() if p == path}
+        for literal in _string_literals(path):
+            owner = owned.get(literal)
+            if owner is not None and owner not in mine and not _is_docstring_word(literal):
+                wrong.append(f"{path.relative_to(ROOT)} names {literal!r} of {owner}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def _is_docstring_word(text: str) -> bool:
+    return bool(re.search(r"\s", text))
