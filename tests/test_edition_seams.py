@@ -36,9 +36,9 @@ def test_settings_name_the_edition_and_saves_keep_it() -> None:
     s = Settings.from_json({"edition": "mini", "players": 2})
     assert s.edition == "mini" and s.to_json()["edition"] == "mini"
     assert Settings.from_json({"players": 2}).edition == "warcraft"
-    with pytest.raises(PositionError, match="settings.edition"):
+    with pytest.raises(PositionError, match=r"settings\.edition"):
         Settings.from_json({"edition": "nope", "players": 2})
-    with pytest.raises(PositionError, match="settings.players"):
+    with pytest.raises(PositionError, match=r"settings\.players"):
         Settings.from_json({"edition": "mini", "players": 3})  # two banners: the mini edition plays 2
 
 

@@ -103,7 +103,9 @@ class BoardSide:
             if not isinstance(terrain, str) or not _NAME.match(terrain):
                 raise BoardFormatError(sid, rid, f"terrain must be a terrain name, got {terrain!r}")
             feats = raw.get("features", [])
-            if not isinstance(feats, list) or any(not isinstance(f, str) or not _NAME.match(f) for f in feats):
+            if not isinstance(feats, list) or any(
+                not isinstance(f, str) or not _NAME.match(f) for f in feats
+            ):
                 raise BoardFormatError(sid, rid, "features must be a list of feature names")
             adj = raw.get("adjacent", [])
             if not isinstance(adj, list) or any(not isinstance(a, int) or isinstance(a, bool) for a in adj):
