@@ -7,6 +7,7 @@ None; `arg` is None, a small int, a string, or (for a whole plan) a tuple. Every
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 
@@ -16,16 +17,24 @@ class Action(NamedTuple):
     arg: Any = None
 
 
-# Action kinds of the core rules. Units add their own kinds (declared in their `action_specs`).
-PICK = "pick"  # arg = row position 0..5 (cost = position)
-DECLINE = "decline"
-EXPAND = "expand"
-CONQUER = "conquer"  # region; arg = optional named option (e.g. an artifact) or None
-FINAL = "final"  # final conquest attempt with the reinforcement die
-ABANDON = "abandon"
-END = "end"  # end conquests
-DEPLOY = "deploy"  # region; arg None = one token, "all" = every token in hand, a piece kind = one troop
-PLAN = "plan"  # arg = a whole redeployment: ((region, tokens, ((piece, n), ...)), ...)
-RISE = "rise"  # the In-Decline race that may conquer In Decline plays its own phase first
-SKIP = "skip"  # it does not
-PASS = "pass"  # after scoring, end the turn without the decline a race allows then
+class Kind(StrEnum):
+    """The action kinds of the core rules (units declare their own). Members are strings, so
+    `Action(Kind.END) == Action("end")`."""
+
+    PICK = "pick"  # arg = row position 0..5 (cost = position)
+    DECLINE = "decline"
+    EXPAND = "expand"
+    CONQUER = "conquer"  # region; arg = optional named option (e.g. an artifact) or None
+    FINAL = "final"  # final conquest attempt with the reinforcement die
+    ABANDON = "abandon"
+    END = "end"  # end conquests
+    DEPLOY = "deploy"  # region; arg None = one token, "all" = every token in hand, a piece = one troop
+    PLAN = "plan"  # arg = a whole redeployment: ((region, tokens, ((piece, n), ...)), ...)
+    RISE = "rise"  # the In-Decline race that may conquer In Decline plays its own phase first
+    SKIP = "skip"  # it does not
+    PASS = "pass"  # end the turn (no decline after scoring; or nothing left to pick)
+
+
+PICK, DECLINE, EXPAND, CONQUER, FINAL = Kind.PICK, Kind.DECLINE, Kind.EXPAND, Kind.CONQUER, Kind.FINAL
+ABANDON, END, DEPLOY, PLAN = Kind.ABANDON, Kind.END, Kind.DEPLOY, Kind.PLAN
+RISE, SKIP, PASS = Kind.RISE, Kind.SKIP, Kind.PASS

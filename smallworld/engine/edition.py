@@ -137,9 +137,11 @@ class Edition:
             if unit.id != uid:
                 raise ValueError(f"edition {self.id}: entry {uid!r} holds the unit of {unit.id!r}")
         self.pieces: dict[str, Piece] = {}
+        self.piece_unit: dict[str, str] = {}  # piece kind -> the unit that brings it
         for unit in self.units.values():
             for p in unit.pieces:
                 self.pieces[p.id] = p
+                self.piece_unit[p.id] = unit.id
         # Hook tables, built once per edition and process: a hook nobody overrides costs nothing.
         self.hooked: dict[str, frozenset[str]] = {
             hook: frozenset(uid for uid, u in self.units.items() if overrides(u, hook)) for hook in HOOK_NAMES

@@ -10,6 +10,7 @@ from smallworld.engine.actions import Action
 from smallworld.engine.board_map import Map
 from smallworld.engine.edition import Edition, Entry, get_edition
 from smallworld.engine.errors import PositionError
+from smallworld.engine.explain import explain_region
 from smallworld.engine.hooks import Piece, Unit, overrides
 from smallworld.engine.options import RuleOptions, option_specs
 from smallworld.engine.rng import board_draw_rng
@@ -108,6 +109,7 @@ class Game:
         self.units: dict[str, Unit] = dict(ed.units)
         self.relics: dict[str, Entry] = ed.relics
         self.pieces: dict[str, Piece] = ed.pieces
+        self.piece_unit = ed.piece_unit
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
@@ -163,6 +165,9 @@ class Game:
 
     def apply(self, st: State, action: Any, seat: int | None = None) -> None:
         flow.apply(st, action, seat)
+
+    def explain(self, st: State, region: int, seat: int | None = None) -> dict[str, Any]:
+        return explain_region(st, region, seat)
 
     def state_to_json(self, st: State) -> dict[str, Any]:
         return serialize.state_to_json(st)

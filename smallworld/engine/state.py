@@ -673,5 +673,10 @@ class State:
         the engine's own error and changes nothing."""
         self.game.apply(self, action, seat)
 
+    def explain(self, region: int, seat: int | None = None) -> dict[str, Any]:
+        """The conquest of `region` now, as data: each way to attack it with its cost term by term
+        and the unit each term comes from, or the reasons it cannot be attacked (`engine/explain.py`)."""
+        return self.game.explain(self, region, seat)
+
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
