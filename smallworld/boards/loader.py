@@ -15,8 +15,14 @@ SIDES_DIR = Path(__file__).parent / "sides"
 def load_file(path: str | Path) -> BoardSide:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
+        data = json.loads(p.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise BoardFormatError(p.stem, None, f"cannot read the file: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise BoardFormatError(p.stem, None, f"not UTF-8 text: byte {e.start}") from None
+    except RecursionError:
+        raise BoardFormatError(p.stem, None, "nested far too deep to be a board side") from None
+    except ValueError as e:  # malformed JSON, or a number too long to read
         raise BoardFormatError(p.stem, None, f"not valid JSON: {e}") from None
     if not isinstance(data, dict):
         raise BoardFormatError(p.stem, None, "the file must hold one JSON object")

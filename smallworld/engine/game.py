@@ -120,7 +120,7 @@ class Game:
     def _apply_values(self, values: dict[str, Any]) -> None:
         factions = self.edition.factions
         for key, table in (("races", self.race_value), ("powers", self.power_value)):
-            over_all = values.get(key) or {}
+            over_all = values.get(key, {})
             if not isinstance(over_all, dict):
                 raise PositionError(f"settings.values.{key}", "must map ids to objects")
             for uid, over in over_all.items():
