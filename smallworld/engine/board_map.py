@@ -52,6 +52,8 @@ class Map:
         index_of: dict[tuple[int, int], int] = {}
         for b, side in enumerate(self.sides):
             for r in side.regions:
+                if (b, r.id) in index_of:
+                    raise KeyError(f"side {side.id} has two regions with the id {r.id}")
                 index_of[(b, r.id)] = len(regions)
                 regions.append(
                     MapRegion(len(regions), b, side.id, r.id, r.name, r.terrain, frozenset(r.features))
