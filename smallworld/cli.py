@@ -124,6 +124,14 @@ def _content(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    from smallworld.engine.schema import write_schemas
+
+    for path in write_schemas(args.edition, args.out):
+        print(f"wrote {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="smallworld", description="Small World of Warcraft: engine and tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -179,6 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.add_argument("--options", type=Path, help="show the values an options file sets (docs/options.md)")
     c.set_defaults(func=_content)
+
+    sch = sub.add_parser("schema", help="write the JSON Schemas of the protocol (docs/protocol.md)")
+    sch.add_argument("--out", type=Path, required=True, metavar="DIR", help="where to write *.schema.json")
+    sch.add_argument("--edition", default="warcraft", help="the edition whose declarations they come from")
+    sch.set_defaults(func=_schema)
 
     from smallworld.boards.cli import add_parser as add_boards
 

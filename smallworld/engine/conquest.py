@@ -428,7 +428,7 @@ def resolve(
     if len(st.pending) > waiting:
         # Steps 4-6 wait for the answer (`flow.advance` resumes them): the Military Objective of a
         # Battleground region is judged with the faction just chosen.
-        st.turn.resume = info.to_json()
+        st.turn.resume = info.to_json(st.game.map.ref)
         return info
     finish(st, seat, info)
     return info

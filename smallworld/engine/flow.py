@@ -372,7 +372,7 @@ def advance(st: State) -> None:
         resume = st.turn.resume
         if resume is not None:  # a conquest waited for a prompt of its step 3 (§6.8)
             st.turn.resume = None
-            conquest.finish(st, resume["attacker"], ConquestInfo.from_json(resume))
+            conquest.finish(st, resume["attacker"], ConquestInfo.from_json(resume, st.game.map.index))
             continue
         ph = st.phase
         if ph in DECISION_PHASES:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from smallworld.engine.actions import Action
 from smallworld.engine.options import OptionSpec
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, PromptSpec
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -80,12 +80,35 @@ class ConquestInfo:
     lost: int = 0  # tokens of the defending race discarded by this conquest (§6.9)
     prevented: str | None = None  # id of the unit that took the loss instead (Chapel, Beast, ...)
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(vars(self))
+    def to_json(self, ref: Any = None) -> dict[str, Any]:
+        """Its JSON form; `ref` (the map's `ref`) writes the region as "SIDE:ID"."""
+        out = dict(vars(self))
+        if ref is not None:
+            out["region"] = ref(self.region)
+        return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ConquestInfo:
-        return cls(**data)
+    def from_json(cls, data: dict[str, Any], index: Any = None) -> ConquestInfo:
+        """From its JSON form; `index` (the map's `index`) reads a "SIDE:ID" region."""
+        values = dict(data)
+        if index is not None:
+            values["region"] = index(values["region"])
+        return cls(**values)
+
+
+# The fields of a ConquestInfo in JSON (a conquest waiting for a prompt: `Turn.resume`).
+CONQUEST_FIELDS = (
+    Field("region", FieldType.REGION, "the region conquered"),
+    Field("attacker", FieldType.SEAT, "the conqueror's seat"),
+    Field("defender_race", FieldType.UNIT, "the race that held it", nullable=True),
+    Field("defender_seat", FieldType.SEAT, "its seat", nullable=True),
+    Field("defender_tokens", FieldType.INT, "race tokens and occupying pieces that were there"),
+    Field("was_nonempty", FieldType.BOOL, "whether the region was non-empty (§4)"),
+    Field("own_declined", FieldType.BOOL, "whether it held the attacker's own In-Decline race"),
+    Field("option", FieldType.TEXT, "the conquest's named option", nullable=True),
+    Field("lost", FieldType.INT, "defending tokens discarded"),
+    Field("prevented", FieldType.UNIT, "the unit that took the loss instead", nullable=True),
+)
 
 
 class Unit:

@@ -29,10 +29,10 @@ from typing import Any
 
 from smallworld.engine import errors
 from smallworld.engine.edition import Edition, get_edition
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 
 # The declaration of `turn.resume` (a conquest waiting for a prompt) lives with the loader.
-from smallworld.engine.serialize import _RESUME_FIELDS
+from smallworld.engine.hooks import CONQUEST_FIELDS
+from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 from smallworld.engine.state import Phase
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -102,9 +102,10 @@ class _Builder:
         self.min_players, self.max_players = min(ed.rounds), max(ed.rounds)
         natives = [ed.natives.id] if ed.natives is not None else []
         units = list(ed.units)
-        option_units = [u for u in units if u in ed.hooked.get("conquest_options", ())]
-        self.option_units = option_units
-        # The team variant's offer and factions (§11) are the only variant-specific parts of a view.
+        # The units that offer named conquest options: the words an `option` argument is made of.
+        self.option_units = [u for u in units if u in ed.hooked.get("conquest_options", ())]
+        # The team variant's offer and factions (§11) are the only variant-specific parts of a view;
+        # a variant declares no view shape, so theirs is written here after its `hide`.
         self.team = "team" in ed.variants and bool(ed.factions)
         d: dict[str, Any] = {
             "region": {
@@ -229,7 +230,8 @@ class _Builder:
         return parts[0] if len(parts) == 1 else {"anyOf": parts}
 
     def _action(self, spec: ActionSpec) -> dict[str, Any]:
-        props: dict[str, Any] = {"kind": {"const": spec.kind}}
+        kind = str(spec.kind)  # a `Kind` member is a str: written as its value
+        props: dict[str, Any] = {"kind": {"const": kind}}
         required = ["kind"]
         if spec.region:
             props["region"] = _ref("region")
@@ -242,7 +244,7 @@ class _Builder:
         return _obj(
             props,
             required,
-            title=spec.kind,
+            title=kind,
             description=f"{spec.doc} ({_unit_note(spec.unit)}; step {spec.step})",
             **{"x-unit": spec.unit, "x-step": spec.step},
         )
@@ -364,7 +366,7 @@ class _Builder:
             }
         )
         d["view.count"] = _obj({"count": _COUNT}, description="a hidden pile: only its size is seen")
-        resume = self.fields(_RESUME_FIELDS, {}, [])
+        resume = self.fields(CONQUEST_FIELDS, {}, [])
         resume["properties"]["region"]["description"] = "the region as a flat index of the map"
         d["view.turn"] = _obj(
             {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.errors import PositionError
-from smallworld.engine.hooks import ConquestInfo
+from smallworld.engine.hooks import CONQUEST_FIELDS
 from smallworld.engine.protocol import Field, FieldType, check_fields, check_value
 from smallworld.engine.rng import Rng
 from smallworld.engine.state import Phase, Seat, State, Turn, jcopy
@@ -341,20 +341,6 @@ def _row(game: Game, data: Any) -> list[list[Any]]:
     return out
 
 
-_RESUME_FIELDS = (
-    Field("region", FieldType.INT, ""),
-    Field("attacker", FieldType.INT, ""),
-    Field("defender_race", FieldType.UNIT, "", nullable=True),
-    Field("defender_seat", FieldType.SEAT, "", nullable=True),
-    Field("defender_tokens", FieldType.INT, ""),
-    Field("was_nonempty", FieldType.BOOL, ""),
-    Field("own_declined", FieldType.BOOL, ""),
-    Field("option", FieldType.TEXT, "", nullable=True),
-    Field("lost", FieldType.INT, ""),
-    Field("prevented", FieldType.UNIT, "", nullable=True),
-)
-
-
 def _turn(game: Game, data: Any) -> Turn:
     where = "position.turn"
     d = _obj(data, where)
@@ -377,10 +363,7 @@ def _turn(game: Game, data: Any) -> Turn:
     if d.get("scored") is not None:
         t.scored = check_value(game, Field("scored", FieldType.ITEMS, ""), d["scored"], f"{where}.scored")
     if d.get("resume") is not None:
-        resume = check_fields(game, _RESUME_FIELDS, d["resume"], f"{where}.resume")
-        if not 0 <= resume["region"] < game.map.n or not 0 <= resume["attacker"] < game.players:
-            raise PositionError(f"{where}.resume", "names a region or seat that does not exist")
-        t.resume = ConquestInfo.from_json(resume).to_json()
+        t.resume = check_fields(game, CONQUEST_FIELDS, d["resume"], f"{where}.resume")
     t.race = _race(game, d.get("race"), f"{where}.race", False)
     t.stash = _int(d.get("stash", 0), f"{where}.stash")
     if not isinstance(d.get("risen", False), bool):
