@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-VARIANT_CHOICES = ("standard", "team")  # engine/variants; listed here so --help needs no engine import
+# Listed here so that --help needs no engine import: the variants of the editions, and the languages
+# of the rulebooks (smallworld/words).
+VARIANT_CHOICES = ("standard", "team")
+LANGS = ("en", "pt", "de")
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -89,17 +92,30 @@ def _scenario_run(args: argparse.Namespace) -> int:
 
 
 def _content(args: argparse.Namespace) -> int:
+    from smallworld import words
     from smallworld.engine.edition import get_edition
 
     over = (_overrides(args) or {}).get("values", {})
-    ed = get_edition("warcraft")
+    ed = get_edition(args.edition)
+    catalogue = words.for_edition(ed)
+
+    def entry(e: Any) -> dict[str, Any]:
+        out: dict[str, Any] = e.to_json()
+        # Names in the chosen language, as the edition's rulebook in that language prints them.
+        out["name"] = catalogue.text(e.id, "name", args.lang) if catalogue.has(e.id, "name") else e.name
+        if args.lang != "en":
+            out["name_en"] = e.name
+        return out
+
     relics = ed.relics.values()
     data: dict[str, Any] = {
-        "races": [e.to_json() for e in ed.races.values()],
-        "powers": [e.to_json() for e in ed.powers.values()],
+        "edition": ed.id,
+        "lang": args.lang,
+        "races": [entry(e) for e in ed.races.values()],
+        "powers": [entry(e) for e in ed.powers.values()],
         # §10: the 12 markers, split by the icon on their face (§10.1)
-        "artifacts": [e.to_json() for e in relics if e.group == "artifact"],
-        "places": [e.to_json() for e in relics if e.group == "place"],
+        "artifacts": [entry(e) for e in relics if e.group == "artifact"],
+        "places": [entry(e) for e in relics if e.group == "place"],
     }
     for key in ("races", "powers"):  # an options file's values replace the shipped ones
         for e in data[key]:
@@ -144,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", type=Path, help="resume a saved game")
     play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
     play.add_argument("--options", type=Path, help="options file: rule options and values (docs/options.md)")
+    play.add_argument("--lang", choices=LANGS, default="en", help="the language of the game: en, pt, de")
     play.add_argument(
         "--bots", choices=("random", "greedy"), default="random", help="the other seats' bot (default random)"
     )
@@ -185,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("content", help="races, powers, artifacts and places with their values and sources")
     c.add_argument("--json", action="store_true")
+    c.add_argument("--edition", default="warcraft", help="the edition (default warcraft)")
+    c.add_argument("--lang", choices=LANGS, default="en", help="names in English, Portuguese or German")
     c.add_argument("--options", type=Path, help="show the values an options file sets (docs/options.md)")
     c.set_defaults(func=_content)
 
