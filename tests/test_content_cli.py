@@ -23,7 +23,9 @@ def test_german_names_as_the_german_rulebook_prints_them(capsys: pytest.CaptureF
     assert data["lang"] == "de" and data["edition"] == "warcraft"
 
 
-def test_english_is_the_default_and_every_language_names_every_unit(capsys: pytest.CaptureFixture[str]) -> None:
+def test_english_is_the_default_and_every_language_names_every_unit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     english = _content(capsys)
     assert english["races"][0]["name"] == "Blood Elves" and "name_en" not in english["races"][0]
     for lang in ("pt", "de"):
