@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from smallworld.engine.actions import Action
@@ -23,7 +24,7 @@ class Bot:
         self.game = game
         self.seat = seat
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         raise NotImplementedError
 
     def _game(self) -> Game:
@@ -37,5 +38,5 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return legal[rng.randrange(len(legal))]

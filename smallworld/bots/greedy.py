@@ -19,6 +19,7 @@ The same helpers serve as the MCTS bot's rollout policy (`light_action`).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from smallworld.bots.base import Bot
@@ -272,7 +273,7 @@ def light_action(st: State, rng: random.Random) -> Action:
         return Action(DECLINE) if t >= 3 and spare <= 2 else Action(EXPAND)
     if ph == P_CONQUER:
         best: Action | None = None
-        best_cost = 1 << 30
+        best_cost: float = 1 << 30
         tokens, defense = st.tokens, st.defense
         mountain = st.game.map.defence
         finals = []
@@ -354,7 +355,8 @@ class GreedyBot(Bot):
         self._turn_key: tuple[int, int] | None = None
         self._content_used = 0
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
+        legal = list(legal_in)
         if len(legal) == 1:
             return legal[0]
         st = Determinizer(view, self._game()).sample(rng)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from smallworld.bots.base import Bot
@@ -171,7 +172,8 @@ class MctsBot(Bot):
         self._greedy = GreedyBot()
         self._prior: Action | None = None
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
+        legal = list(legal_in)
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]

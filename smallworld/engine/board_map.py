@@ -80,10 +80,14 @@ class Map:
         self.all_mask = (1 << self.n) - 1
         self.water = mask(lambda g: g.terrain in water)
         terrains = sorted({g.terrain for g in regions})
-        self.terrain_mask = {t: mask(lambda g, t=t: g.terrain == t) for t in terrains}
+        self.terrain_mask = {t: sum(1 << g.index for g in regions if g.terrain == t) for t in terrains}
         names = sorted({f for g in regions for f in g.features})
-        self.features: dict[str, int] = {f: mask(lambda g, f=f: f in g.features) for f in names}
-        self.board_mask = tuple(mask(lambda g, b=b: g.board == b) for b in range(len(self.sides)))
+        self.features: dict[str, int] = {
+            f: sum(1 << g.index for g in regions if f in g.features) for f in names
+        }
+        self.board_mask = tuple(
+            sum(1 << g.index for g in regions if g.board == b) for b in range(len(self.sides))
+        )
         table = terrain_defence or {}
         self.defence = tuple(table.get(g.terrain, 0) for g in regions)
 

@@ -25,7 +25,7 @@ from smallworld.engine.conquest import Refusal
 from smallworld.engine.rules import Rule
 from smallworld.engine.state import Phase, State
 
-_PHASE_OF = {
+_PHASE_OF: dict[str, tuple[Phase, ...]] = {
     PICK: (Phase.PICK,),
     DECLINE: (Phase.START, Phase.AFTER_SCORE),
     EXPAND: (Phase.START,),
@@ -47,7 +47,7 @@ _PHASE_RULE = {
     Phase.AFTER_SCORE: Rule.DECLINE,
 }
 # The rule that says when each kind of action is taken.
-_KIND_RULE = {
+_KIND_RULE: dict[str, Rule] = {
     PICK: Rule.PICK,
     DECLINE: Rule.DECLINE,
     EXPAND: Rule.START,

@@ -38,7 +38,7 @@ from smallworld.engine.actions import (
 from smallworld.engine.board_map import bits
 from smallworld.engine.diagnose import explain
 from smallworld.engine.errors import GameOverError, IllegalActionError, NotYourTurnError
-from smallworld.engine.hooks import ConquestInfo
+from smallworld.engine.hooks import ConquestInfo, Unit
 from smallworld.engine.plans import expand_plan
 from smallworld.engine.protocol import check_action
 from smallworld.engine.rules import Rule
@@ -193,7 +193,7 @@ def _apply_step(st: State, action: Action) -> None:
     advance(st)
 
 
-def _unit_for_kind(st: State, kind: str):  # type: ignore[no-untyped-def]
+def _unit_for_kind(st: State, kind: str) -> Unit:
     for u in st.units(st.acting_seat):
         if kind in u.action_kinds:
             return u

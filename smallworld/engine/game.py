@@ -35,11 +35,11 @@ def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
             raise PositionError(f"settings.boards[{i}]", str(e).strip("'\"")) from None
         except BoardFormatError as e:
             raise PositionError(f"settings.boards[{i}]", str(e)) from None
-        ids = [r.id for r in side.regions]
-        if len(set(ids)) != len(ids):
+        region_ids = [r.id for r in side.regions]
+        if len(set(region_ids)) != len(region_ids):
             raise PositionError(f"settings.boards[{i}]", "two regions have the same id")
         for r in side.regions:
-            missing = sorted(set(r.adjacent) - set(ids))
+            missing = sorted(set(r.adjacent) - set(region_ids))
             if missing:
                 raise PositionError(
                     f"settings.boards[{i}]", f"region {r.id} names neighbours {missing} not on the side"

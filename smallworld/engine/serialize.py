@@ -422,7 +422,7 @@ def _events(game: Game, data: Any) -> list[dict[str, Any]]:
     for i, e in enumerate(data):
         where = f"position.events[{i}]"
         e = _obj(e, where)
-        spec = game.event_specs.get(e.get("type"))
+        spec = game.event_specs.get(str(e.get("type")))
         if spec is None:
             raise PositionError(f"{where}.type", f"no unit declares the event type {_short(e.get('type'))}")
         out.append(check_fields(game, spec.fields, e, where, extra=("type",)))
@@ -481,14 +481,15 @@ def check_limits(st: State) -> None:
             raise PositionError(f"position.seats[{i}]", "a race cannot be Active and In Decline at once")
     owners: dict[str, int] = {}
     for i, s in enumerate(st.seats):
-        for race in (s.active, *s.declined_races()):
-            if race:
-                if race in owners:
+        held: list[str | None] = [s.active, *s.declined_races()]
+        for held_race in held:
+            if held_race:
+                if held_race in owners:
                     raise PositionError(
-                        f"position.seats[{i}]", f"{race} already belongs to seat {owners[race]}"
+                        f"position.seats[{i}]", f"{held_race} already belongs to seat {owners[held_race]}"
                     )
-                owners[race] = i
-    for r, race in enumerate(st.race):
-        if race is not None and race != st.game.natives and race not in owners:
+                owners[held_race] = i
+    for r, holder in enumerate(st.race):
+        if holder is not None and holder != st.game.natives and holder not in owners:
             ref = st.game.map.ref(r)
-            raise PositionError(f"position.regions.{ref}", f"{race} is on the map but no seat holds it")
+            raise PositionError(f"position.regions.{ref}", f"{holder} is on the map but no seat holds it")

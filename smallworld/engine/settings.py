@@ -74,6 +74,7 @@ class Settings:
             if pool is not None and (not isinstance(pool, list) or not all(isinstance(x, str) for x in pool)):
                 raise PositionError(f"settings.{key}", "must be a list of ids")
             pools[key] = tuple(pool) if pool is not None else None
+        assert isinstance(players, int)
         return cls(
             players=players,
             seed=seed,

@@ -330,7 +330,7 @@ class State:
         mine = ext.get(uid)
         if mine is None:
             mine = ext[uid] = {}
-        return mine  # type: ignore[no-any-return]
+        return mine
 
     def turn_data(self, uid: str) -> dict[str, Any]:
         """The unit's own data for the current turn (created empty on first use; cleared each turn)."""
@@ -338,7 +338,7 @@ class State:
         mine = data.get(uid)
         if mine is None:
             mine = data[uid] = {}
-        return mine  # type: ignore[no-any-return]
+        return mine
 
     def return_banner(self, race: str) -> None:
         """A race leaves play: the variant decides where its banner goes (§6.17, §11.3)."""

@@ -68,7 +68,7 @@ class SmallWorldAEC(AECEnv):
         self._seeds = random.Random(seed)
         self.state: State | None = None
         self._legal: dict[Action, int] = {}
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]

@@ -161,8 +161,8 @@ class ActionEncoder:
         r = a.region
         if not 0 <= r < self.max_regions:
             raise EncodingOverflowError(f"region {r} is beyond max_regions={self.max_regions}")
-        if _is_region_arg(a.arg) and 0 <= int(a.arg) < self.max_regions:  # type: ignore[arg-type]
-            return (r, int(a.arg))  # type: ignore[arg-type]
+        if _is_region_arg(a.arg) and 0 <= int(a.arg) < self.max_regions:
+            return (r, int(a.arg))
         return (r,)
 
     def slot(self, action: Action) -> int | None:

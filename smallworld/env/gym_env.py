@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -39,7 +39,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
     the episode's generator and `info["invalid_action"]` is True.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium reads it from the class)
 
     def __init__(
         self,

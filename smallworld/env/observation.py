@@ -287,10 +287,10 @@ class ObservationEncoder:
             if s.get("coins") is not None:
                 o[b + self.s_coins] = s["coins"]
                 o[b + self.s_coins_known] = 1.0
-            hot(b + self.s_active, self._race_i.get(s.get("active")))
-            hot(b + self.s_power, self._power_i.get(s.get("power")))
-            hot(b + self.s_declined, self._race_i.get(s.get("declined")))
-            hot(b + self.s_declined_power, self._power_i.get(s.get("declined_power")))
+            hot(b + self.s_active, self._race_i.get(str(s.get("active"))))
+            hot(b + self.s_power, self._power_i.get(str(s.get("power"))))
+            hot(b + self.s_declined, self._race_i.get(str(s.get("declined"))))
+            hot(b + self.s_declined_power, self._power_i.get(str(s.get("declined_power"))))
             o[b + self.s_hand] = s.get("hand") or 0
             self._pieces(o, b + self.s_held, s.get("held") or {})
             if isinstance(factions, list) and factions[i] == factions[me]:

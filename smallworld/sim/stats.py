@@ -89,7 +89,7 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
         seen: set[tuple[str, int, str]] = set()
         for seat, race, power in res["picks"]:
             won, score = seat in winners, scores[seat]
-            for kind, table, key in (
+            for kind, tally, key in (
                 ("race", races, race),
                 ("power", powers, power),
                 ("combo", combos, f"{race}+{power}"),
@@ -97,7 +97,7 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
                 if key is None or (kind, seat, key) in seen:
                     continue
                 seen.add((kind, seat, key))
-                table.setdefault(key, _Tally()).add(won, score)
+                tally.setdefault(key, _Tally()).add(won, score)
 
     def table(t: dict[Any, _Tally]) -> dict[str, Any]:
         ordered = sorted(t.items(), key=lambda kv: (-kv[1].games, str(kv[0])))

@@ -107,7 +107,7 @@ class Ethereals(Unit):
             return ()
         own = st.occupied_mask(ID)
         adj = st.game.map.adj
-        out = []
+        out: list[Action] = []
         for src in sorted(st.markers):  # region order: the same after any round trip
             if (own >> src) & 1 or (st.immune >> src) & 1:
                 continue

@@ -124,7 +124,7 @@ class Gnomes(Unit):
         if conquest.available(st, seat) < max(1, att.minimum):
             return ()
         m = st.game.map
-        out = []
+        out: list[Action] = []
         for r in bits(m.all_mask & ~m.water & ~att.own & ~st.immune):
             # The cost is only known after the die, so any target may be declared; only the
             # payments due at declaration must be affordable (§6.7).
