@@ -33,12 +33,13 @@ def test_seats_rotate_so_every_bot_plays_every_seat() -> None:
 
 
 def test_seeded_simulation_is_the_same_for_any_worker_count() -> None:
+    # Two processes must give what one gives; the search bots' own determinism is tested in
+    # tests/test_bots.py, so cheap bots suffice here.
     kw: dict[str, Any] = {
         "players": 3,
         "games": 3,
-        "bots": ["greedy", "mcts", "random"],
+        "bots": ["greedy", "random", "greedy"],
         "seed": 4,
-        "mcts_playouts": 6,
         "progress": False,
     }
     one, res1 = simulate(workers=1, **kw)
