@@ -90,10 +90,16 @@ def test_mcts_plays_legal_games(players: int, variant: str) -> None:
 
 
 def test_many_random_seeds_with_every_bot() -> None:
+    """Every bot plays every seat count and both variants to the end with legal moves only (the
+    runner refuses an illegal choice) and a result per seat."""
     for seed in range(6):
         players = 2 + seed % 4
         variant = "team" if seed % 2 else "standard"
-        play_game(GameJob(seed, players, 100 + seed, ("greedy", "random", "mcts"), variant, {"playouts": 3}))
+        res = play_game(
+            GameJob(seed, players, 100 + seed, ("greedy", "random", "mcts"), variant, {"playouts": 3})
+        )
+        assert len(res["scores"]) == players and res["winners"] and res["decisions"] > 10 * players
+        assert {b for b in res["bots"]} == {"greedy", "random", "mcts"} or players == 2
 
 
 def test_mcts_with_a_small_playout_budget_completes_a_two_player_game() -> None:
