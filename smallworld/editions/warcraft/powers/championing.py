@@ -81,38 +81,12 @@ class Championing(Unit):
             held[CHAMPION] = held.get(CHAMPION, 0) + 1
 
     # --- the free conquest -------------------------------------------------------------------
-    def _targets(self, st: State, seat: int) -> list[int]:
-        s = st.seats[seat]
-        if not st.in_conquest_step(seat) or s.power != self.id:
-            return []
-        if _used(st) or not s.held.get(CHAMPION):
-            return []
-        att = conquest.Attack(st, seat)
-        if att.first or s.hand < _tokens_needed(att):
-            return []
-        reach = _reach(st, att)
-        out = []
-        for r in bits(reach):
-            if conquest.can_pay(st, seat, r):
-                out.append(r)
-        return out
-
-    def actions(self, st: State, seat: int) -> Iterable[Action]:
-        return [Action(FREE, r) for r in self._targets(st, seat)]
-
-    def apply_action(self, st: State, action: Action) -> None:
-        seat = st.acting_seat
-        r = action.region
-        assert r is not None
-        att = conquest.Attack(st, seat)
-        st.turn_data(ID)["used"] = True
-        conquest.free_conquest(st, att, r, _tokens_needed(att), {CHAMPION: 1}, event="champion_conquest")
-
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
-        seat = st.acting_seat
+    # One check answers both the listing and the errors: `_closed` (no free conquest at all now)
+    # and `_why_not` (this region): the listing walks only the regions `_reach` lets through.
+    def _closed(self, st: State, seat: int) -> tuple[str, str] | None:
         s = st.seats[seat]
         if s.power != self.id:
-            return None  # another seat's power: the generic answer fits
+            return "§9.5", "only a race with Championing has the Champion"
         if not st.in_conquest_step(seat):
             return "§9.5", "the Champion's free conquest is only possible in your conquest step"
         if _used(st):
@@ -124,9 +98,9 @@ class Championing(Unit):
             return "§9.5", "the Champion's free conquest cannot be the race's first conquest"
         if s.hand < _tokens_needed(att):
             return "§8.14", "Tauren need a token in hand to go with the Champion (2 per region)"
-        r = action.region
-        if r is None:
-            return "§9.5", "the Champion's free conquest needs a target region"
+        return None
+
+    def _why_not(self, st: State, seat: int, att: conquest.Attack, r: int) -> tuple[str, str] | None:
         name = st.game.map.regions[r].name
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers and conquest attempts"
@@ -138,7 +112,35 @@ class Championing(Unit):
             if (st.game.reach_mask >> r) & 1:
                 return "§9.5", f"{name} is an Entry region reached only by travel, not adjacent (AMB-47)"
             return "§6.5", f"{name} is not adjacent to your Active race"
-        return "§6.7", f"the conquest of {name} requires paying first"
+        if not conquest.can_pay(st, seat, r):
+            return "§6.7", f"the conquest of {name} requires paying first"
+        return None
+
+    def actions(self, st: State, seat: int) -> Iterable[Action]:
+        if self._closed(st, seat) is not None:
+            return []
+        att = conquest.Attack(st, seat)
+        return [Action(FREE, r) for r in bits(_reach(st, att)) if self._why_not(st, seat, att, r) is None]
+
+    def apply_action(self, st: State, action: Action) -> None:
+        seat = st.acting_seat
+        r = action.region
+        assert r is not None
+        att = conquest.Attack(st, seat)
+        st.turn_data(ID)["used"] = True
+        conquest.free_conquest(st, att, r, _tokens_needed(att), {CHAMPION: 1}, event="champion_conquest")
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if action.kind != FREE:
+            return None
+        seat = st.acting_seat
+        closed = self._closed(st, seat)
+        if closed is not None:
+            return closed
+        if action.region is None:
+            return "§9.5", "the Champion's free conquest needs a target region"
+        why = self._why_not(st, seat, conquest.Attack(st, seat), action.region)
+        return why or ("§9.5", "the Champion's free conquest is not possible there now")
 
     # --- capture -------------------------------------------------------------------------------
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:

@@ -102,18 +102,34 @@ class PortalMage(Unit):
         if not self._ready(st, seat):
             return []
         magic = list(bits(st.game.map.feature("Magic") & ~st.immune))
+        return [
+            Action(PORTAL, a, b)
+            for i, a in enumerate(magic)
+            for b in magic[i + 1 :]
+            if self._why_not(st, seat, a, b) is None
+        ]
+
+    def _why_not(self, st: State, seat: int, a: int, b: int) -> tuple[str, str] | None:
+        """The one answer to "may these two regions be swapped now" (listing and errors)."""
+        m = st.game.map
+        magic = m.feature("Magic")
+        if not ((magic >> a) & 1 and (magic >> b) & 1) or a == b:
+            return "§9.17", "both regions must be different Magic regions"
+        if ((st.immune >> a) | (st.immune >> b)) & 1:
+            return "§9.6", "a Watch Tower region is immune to all powers"
+        if not (_movable(st, a) or _movable(st, b)):
+            return "§9.17", "nothing to swap between two empty regions"
+        if _into_water(st, a, b):
+            return "§8.10", "only Naga tokens may end up in a Sea or Lake"
+        if a > b:
+            return "§9.17", "name the region with the lower index first"
+        own = st.occupied_mask(st.seats[seat].active)
         # AMB-16 option: one of the two regions must be the Portal Mage race's own.
-        own = st.occupied_mask(st.seats[seat].active) if st.game.options.portal_pairs == "one_own" else -1
-        out = []
-        for i, a in enumerate(magic):
-            for b in magic[i + 1 :]:
-                if not (_movable(st, a) or _movable(st, b)) or _into_water(st, a, b):
-                    continue
-                if not ((own >> a) & 1 or (own >> b) & 1):
-                    continue
-                if conquest.can_affect(st, seat, [a, b]):
-                    out.append(Action(PORTAL, a, b))
-        return out
+        if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
+            return "§9.17", "with this game's rule option one of the two regions must be your own"
+        if not conquest.can_affect(st, seat, [a, b]):
+            return "§6.7", "this swap requires paying first"
+        return None
 
     def apply_action(self, st: State, action: Action) -> None:
         seat = st.acting_seat
@@ -134,31 +150,19 @@ class PortalMage(Unit):
                 st.reveal(r, owner)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if action.kind != PORTAL:
+            return None
         seat = st.acting_seat
         if st.seats[seat].power != self.id:
-            return None  # another seat's power: the generic answer fits
+            return "§9.17", "only a race with the Portal Mage power swaps regions"
         if not self._ready(st, seat):
             if _uses(st) >= USES and st.phase == CONQUER:
                 return "§9.17", "Portal Mage swaps at most twice per turn"
             return "§6.11", "Portal Mage swaps only during your conquest step"
         a, b = action.region, action.arg
-        m = st.game.map
-        if a is None or not isinstance(b, int) or not 0 <= b < m.n:
+        if a is None or not isinstance(b, int) or not 0 <= b < st.game.map.n:
             return "§9.17", "a swap names two Magic regions: portal REF OTHER"
-        if not ((m.feature("Magic") >> a) & 1 and (m.feature("Magic") >> b) & 1) or a == b:
-            return "§9.17", "both regions must be different Magic regions"
-        if ((st.immune >> a) | (st.immune >> b)) & 1:
-            return "§9.6", "a Watch Tower region is immune to all powers"
-        if _into_water(st, a, b):
-            return "§8.10", "only Naga tokens may end up in a Sea or Lake"
-        if a > b:
-            return "§9.17", "name the region with the lower index first"
-        if not conquest.can_affect(st, seat, [a, b]):
-            return "§6.7", "this swap requires paying first"
-        own = st.occupied_mask(st.seats[seat].active)
-        if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
-            return "§9.17", "with this game's rule option one of the two regions must be your own"
-        return "§9.17", "nothing to swap between two empty regions"
+        return self._why_not(st, seat, a, b) or ("§9.17", "this swap is not possible now")
 
 
 UNIT = PortalMage()
