@@ -153,53 +153,71 @@ def test_every_seat_count_plays_to_the_end(tmp_path: Path) -> None:
 
 
 def test_every_legal_move_is_described_in_words() -> None:
-    """No move (content ones included: bombs, portals, forms, Forts...) falls back to engine notation."""
+    """No move (content ones included: bombs, portals, forms, Forts...) falls back to engine notation
+    or to a message id, in any language."""
     import random
 
     from smallworld.engine.notation import to_text
-    from smallworld.tui.text import describe
+    from smallworld.tui.text import describe, voice
 
     seen: set[str] = set()
     for seed in range(12):
         st = Game(Settings(players=4, seed=seed)).new_initial_state()
+        voices = [voice(st.game, lang, 0) for lang in ("en", "pt", "de")]
         rng = random.Random(seed)
         while not st.is_over():
             legal = st.legal_actions()
             for a in legal:
-                words = describe(st, a, 0)
-                assert words != to_text(st.game, a), a
-                assert not re.search(r"\b[LMS]\d[ab]:\d|_", words), words  # no region refs, no ids
+                for v in voices[: 3 if seed < 3 else 1]:
+                    words = describe(st, a, v)
+                    assert words != to_text(st.game, a), a
+                    assert not re.search(r"\b[LMS]\d[ab]:\d|_|\{", words), words  # no refs, no ids
                 seen.add(a.kind)
             st.apply(rng.choice(legal))
     assert {"bomb", "form", "buy", "portal", "champion", "objective"} <= seen
 
 
-def test_prompt_text_drops_engine_notation_and_says_why() -> None:
-    from smallworld.tui.events import PROMPT_WHY, prompt_text
+def test_prompt_text_from_the_unit_that_asks_and_its_card_says_why() -> None:
+    from smallworld.tui.events import prompt_text, prompt_why
+    from smallworld.tui.text import voice
 
     st = Game(Settings(players=3, seed=5)).new_initial_state()
     goblins = {"unit": "goblins", "prompt": "bombs", "seat": 0}
-    assert prompt_text(st, goblins).startswith("place the top bomb of your stack")
-    gnomes = {"unit": "gnomes", "prompt": "short", "seat": 0}
+    assert prompt_text(st, goblins).startswith("Place the top bomb of your stack")
+    gnomes = {"unit": "gnomes", "prompt": "short", "seat": 0, "region": "L1a:3", "option": None, "cost": 4}
     assert "roll again as the final attempt" in prompt_text(st, gnomes)
+    assert "(cost now 4)" in prompt_text(st, gnomes)
     assert "Alliance" in prompt_text(st, {"unit": "battleground", "prompt": "faction", "seat": 0})
-    assert "duds" in PROMPT_WHY["goblins"]
+    assert "duds" in prompt_why(st, goblins)
+    assert "Aliança" in prompt_text(
+        st, {"unit": "battleground", "prompt": "faction", "seat": 0}, voice(st.game, "pt")
+    )
 
 
 def test_events_in_words() -> None:
-    from smallworld.tui.events import event_text
+    from smallworld.tui.events import event_text, told
+    from smallworld.tui.text import voice
 
     st = Game(Settings(players=3, seed=5)).new_initial_state()
+    v = voice(st.game, "en", 0)
     name = st.game.map.regions[4].name
     die = {"type": "die", "seat": 0, "region": 4, "roll": 2, "cost": 5, "tokens": 3, "success": True}
-    assert event_text(st, die, 0) == f"You roll the reinforcement die for 4 {name}: 2 (needed 2) — success"
+    assert (
+        event_text(st, die, v)
+        == f"You roll the reinforcement die for 4 {name}: 2, with 3 in hand for a cost of 5 — success"
+    )
+    assert event_text(st, dict(die, seat=1, success=False), v).startswith(
+        "Seat 1 rolls the reinforcement die"
+    )
+    assert event_text(st, dict(die, success=False), v).endswith("— not enough")
     score = {
         "type": "score",
         "seat": 1,
         "total": 6,
         "items": {"active_regions": 4, "mining": 1, "faction_bonus": 1},
     }
-    assert event_text(st, score, 0) == "Seat 1 scores 6 coins (4 regions, 1 Mining, 1 Faction Bonus)"
+    assert event_text(st, score, v) == "Seat 1 scores 6 coins (4 regions, 1 Mining, 1 Faction Bonus)"
+    assert event_text(st, dict(score, items={}), v) == "Seat 1 scores 6 coins"
     bomb = {
         "type": "bomb",
         "seat": 2,
@@ -210,15 +228,36 @@ def test_events_in_words() -> None:
         "lost": 1,
     }
     assert (
-        event_text(st, bomb, 0)
-        == f"Seat 2's bomb in 4 {name} (your Orcs) EXPLODES: the region is emptied, 1 token lost"
+        event_text(st, bomb, v)
+        == f"Seat 2: bomb in 4 {name} (your Orcs) EXPLODES: the region is emptied, 1 token lost"
     )
-    dud = dict(bomb, result="dud")
-    assert event_text(st, dud, 0).endswith("is a dud")
+    assert event_text(st, dict(bomb, seat=0, defender=1), v).startswith(
+        f"Your bomb in 4 {name} (Seat 1's Orcs)"
+    )
+    assert event_text(st, dict(bomb, prevented="lights_hope_chapel"), v).endswith(
+        "Light's Hope Chapel spared the loss"
+    )
+    assert event_text(st, dict(bomb, result="dud"), v).endswith("is a dud")
     ransom = {"type": "champion_captured", "seat": 0, "region": 4, "captor": 1, "ransom": 1}
-    assert event_text(st, ransom, 0) == f"Your Champion in 4 {name} was captured by Seat 1: 1 coin ransom"
-    assert event_text(st, {"type": "turn", "seat": 1, "round": 2}, 0) is None
-    assert event_text(st, {"type": "new_thing", "seat": 1, "region": 4}, 0) == "Seat 1: new thing (region 4)"
+    assert event_text(st, ransom, v) == f"Your Champion in 4 {name} was captured by Seat 1: 1 coin ransom"
+    assert (
+        event_text(st, ransom, voice(st.game, "de", 0))
+        == f"Dein Champion in 4 {name} wurde von Spieler 1 gefangen: 1 Münze Lösegeld"
+    )
+    assert (
+        event_text(st, dict(ransom, seat=1, captor=0), voice(st.game, "pt", 0))
+        == f"Jogador 1: o Campeão em 4 {name} foi capturado por você: 1 moeda de resgate"
+    )
+    taken = {"type": "objective_taken", "seat": 1, "region": 4, "humans": 0}
+    assert event_text(st, taken, v).endswith(": +2 coins, and +2 coins to you")
+    assert event_text(st, dict(taken, humans=1), v).startswith("Seat 1 takes back the Military Objective")
+    turn = {"type": "turn", "seat": 1, "round": 2}
+    assert (
+        told("end", turn)
+        and told("conquer", {"type": "conquest"})
+        and not told("airborne", {"type": "conquest"})
+    )
+    assert event_text(st, {"type": "new_thing", "seat": 1, "region": 4}, v) == "Seat 1: new thing (region 4)"
 
 
 def test_board_shows_markers_pieces_and_hands(tmp_path: Path) -> None:
@@ -246,11 +285,11 @@ def test_prompts_are_answered_in_words(tmp_path: Path) -> None:
         (
             2,
             "1",
-            "? place the top bomb of your stack next to your regions, or stop (§8.7)",
+            "? Place the top bomb of your stack next to your regions, or stop (§8.7)",
             "place a bomb (hidden",
         ),
-        (0, "3", "? the human form (+2 coins) or the worgen form", "worgen form: pay 1 coin now"),
-        (6, "4", "? buy up to `most` extra tokens", "buy 1 extra Forsaken token for 1 coin"),
+        (0, "3", "? The human form (+2 coins) or the worgen form", "worgen form: pay 1 coin now"),
+        (6, "4", "? Buy up to ", "buy 1 extra Forsaken token for 1 coin"),
     ]
     for seed, pick, asked, answer in cases:
         rc, out = run(play_args(tmp_path, players=3, seed=seed), Script([pick], then="1"))
@@ -258,8 +297,47 @@ def test_prompts_are_answered_in_words(tmp_path: Path) -> None:
         text = "\n".join(out)
         assert asked in text and answer in text, seed
         at = next(i for i, line in enumerate(out) if line.startswith(" ? "))
-        assert out[at + 1].startswith("   ")  # why the question comes up
+        assert out[at + 1].startswith("   ")  # why the question comes up: the unit's rules card
         assert "REGION" not in text and "bomb_done" not in text and " VC" not in text
+
+
+def test_the_screen_speaks_portuguese_and_german_and_takes_english_commands(tmp_path: Path) -> None:
+    rc, out = run(
+        play_args(tmp_path, players=3, seed=5, lang="pt"), Script(["help", "cards", "3", "conquer nowhere"])
+    )
+    text = "\n".join(out)
+    assert rc == 0 and "Rodada 1/10" in text and "Suas jogadas:" in text and "Jogador 1" in text
+    assert "Elfos Sangrentos + Campeões (10 + 1 Campeão na mão)" in text
+    assert "digitados em\ninglês" in text or "inglês" in text  # help: commands stay in English
+    assert "Cartas de regras:" in text and "não há Região 'nowhere'" in text
+    rc, out = run(play_args(tmp_path, players=3, seed=5, lang="de"), Script(["3"]))
+    text = "\n".join(out)
+    assert rc == 0 and "Runde 1/10" in text and "Deine Züge:" in text and "Spieler 2" in text
+    assert "Blutelfen + Heldenhaft" in text and "besetzt von" in text
+    rc, out = run(play_args(tmp_path, lang="fr"), Script([]))
+    assert rc == 2 and "--lang" in out[-1]
+
+
+def test_no_unit_is_named_by_the_terminal_game() -> None:
+    """Everything unit-specific comes from the unit's own catalogue, found by the declarations."""
+    from smallworld.engine.edition import get_edition
+
+    ed = get_edition("warcraft")
+    ids = {*ed.units, *ed.pieces}
+    if ed.natives is not None:
+        ids.add(ed.natives.id)
+    kinds = {a.kind for a in ed.action_specs.values() if a.unit != "core"}
+    kinds |= {e.type for e in ed.event_specs.values() if e.unit != "core"}
+    names = {e.name for table in (ed.races, ed.powers, ed.relics) for e in table.values()}
+    names |= {ed.natives.name} if ed.natives is not None else set()
+    root = Path(__file__).resolve().parents[1] / "smallworld" / "tui"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        src = path.read_text(encoding="utf-8")
+        found += [(path.name, uid) for uid in ids if re.search(rf"\b{uid}\b", src)]
+        found += [(path.name, k) for k in kinds if re.search(rf"[\"']{k}[\"']", src)]
+        found += [(path.name, n) for n in names if n in src]
+    assert not found, found
 
 
 def test_greedy_bots(tmp_path: Path) -> None:

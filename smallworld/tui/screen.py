@@ -8,21 +8,8 @@ from typing import Any
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.tui.events import score_items
-from smallworld.tui.text import combo_tokens, piece_name, plural, power_name, race_name, relic_name, seat_name
-
-PHASE_WORDS = {
-    "pick": "pick a race and power",
-    "start": "decline or expand",
-    "conquer": "conquests",
-    "redeploy": "redeployment",
-    "withdrawn": "withdrawn tokens go back on the board",
-    "redeploy_begin": "redeployment",
-    "after_conquests": "after conquests",
-    "turn_end": "end of turn",
-    "score": "end of turn",
-    "over": "game over",
-}
+from smallworld.tui.text import combo_tokens, say
+from smallworld.words.voice import Voice
 
 
 class Style:
@@ -66,48 +53,67 @@ def table(
     return out
 
 
-def header(st: State, human: int, style: Style) -> str:
+def header(st: State, v: Voice, style: Style) -> str:
     game = st.game
     if st.is_over():
-        return style.head(f"== Game over after {game.rounds} rounds ==")
-    who = "Your" if st.turn_seat == human else f"Seat {st.turn_seat}'s"
-    phase = PHASE_WORDS.get(st.phase, st.phase.replace("_", " "))
+        return style.head(say(v, "header.over", rounds=game.rounds))
+    placing = ""
     if st.acting_seat != st.turn_seat:
-        phase += f" ({seat_name(st.acting_seat, human)} to place them)"
-    return style.head(f"== Round {st.round}/{game.rounds} · {who} turn · {phase} ==")
+        placing = say(v, "header.placing", seat=v.seat(st.acting_seat), seat_you=st.acting_seat == v.viewer)
+    return style.head(
+        say(
+            v,
+            "header",
+            round=st.round,
+            rounds=game.rounds,
+            seat=v.seat(st.turn_seat),
+            seat_you=st.turn_seat == v.viewer,
+            phase=v.phase(st.phase),
+            placing=placing,
+        )
+    )
 
 
-def players(st: State, human: int, style: Style) -> list[str]:
+def _combo(v: Voice, race: str | None, power: str | None) -> str:
+    return say(v, "combo", race=v.unit(race), power=v.unit(power))
+
+
+def players(st: State, v: Voice, style: Style) -> list[str]:
+    human = v.viewer
     view = view_for(st, human)
-    rows = [["", "player", "coins", "active race (tokens in hand)", "regions", "in decline"]]
+    rows = [["", *(say(v, f"col.{c}") for c in ("player", "coins", "active", "regions", "declined"))]]
     styles: list[Any] = [style.dim]
     for i, s in enumerate(st.seats):
         coins = view["seats"][i]["coins"]
         if s.active:
-            active = f"{race_name(s.active)} + {power_name(s.power)}"
-            held = [plural(n, piece_name(k)) for k, n in sorted(s.held.items()) if n]
+            active = _combo(v, s.active, s.power)
+            held = [f"{n} {v.piece(k, n)}" for k, n in sorted(s.held.items()) if n]
             if s.hand or held:
-                active += f" ({' + '.join(([str(s.hand)] if s.hand else []) + held)} in hand)"
+                active += " " + say(
+                    v, "players.hand", items=" + ".join(([str(s.hand)] if s.hand else []) + held)
+                )
         else:
             active = "-"
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
-        declined = f"{race_name(s.declined)} + {power_name(s.declined_power)}" if s.declined else "-"
+        declined = _combo(v, s.declined, s.declined_power) if s.declined else "-"
         mark = ">" if i == st.turn_seat and not st.is_over() else ""
-        name = seat_name(i, human) + (f" ({view['factions'][i]})" if "factions" in view else "")
+        name = v.seat(i)
+        if "factions" in view:
+            name = say(v, "players.faction", seat=name, faction=v.faction(view["factions"][i]))
         rows.append([mark, name, "?" if coins is None else str(coins), active, str(regions), declined])
         styles.append(style.you if i == human else None)
     return table(rows, styles)
 
 
-def combo_row(st: State, style: Style, seat: int | None = None) -> list[str]:
+def combo_row(st: State, v: Voice, style: Style, seat: int | None = None) -> list[str]:
     """The combos `seat` may pick (the standard row, or the seat's faction column in team play)."""
     combos = st.game.variant.combos(st, st.acting_seat if seat is None else seat)
-    rows = [["pos", "race + power", "tokens", "cost", "coins on it"]]
+    rows = [[say(v, f"col.{c}") for c in ("pos", "combo", "tokens", "cost", "coins_on")]]
     for pos, (race, power, coins) in enumerate(combos):
         rows.append(
             [
                 str(pos),
-                f"{race_name(race)} + {power_name(power)}",
+                _combo(v, race, power),
                 str(combo_tokens(st, race, power)) if race and power else "",
                 str(pos),
                 str(coins) if coins else "",
@@ -116,23 +122,23 @@ def combo_row(st: State, style: Style, seat: int | None = None) -> list[str]:
     return table(rows, [style.dim] + [None] * len(combos))
 
 
-def _features(st: State, features: frozenset[str], board: int) -> str:
-    """A region's features as they read on the map: the size icon shows its island's size letter."""
-    words = [f for f in sorted(features) if f != "Size"]
-    if "Size" in features:
-        words.append(f"size icon {st.game.map.sides[board].size}")
-    return ", ".join(words)
+def _features(st: State, v: Voice, features: frozenset[str], board: int) -> str:
+    """A region's features as they read on the map (a size icon shows its island's size)."""
+    size = st.game.map.sides[board].size
+    size_word = v.text("edition", f"size.{size}") if v.has("edition", f"size.{size}") else size
+    return ", ".join(v.feature(f, size=size_word) for f in sorted(features))
 
 
-def board(st: State, human: int, style: Style) -> list[str]:
+def board(st: State, v: Voice, style: Style) -> list[str]:
     """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
+    human = v.viewer
     m = st.game.map
     # Markers come from the human's view: a face-down one is "?" to everybody (§10.1).
     markers = {m.index(ref): here for ref, here in view_for(st, human)["markers"].items()}
     rows: list[list[str]] = []
     kinds: list[str] = []  # per row: "side", "head", "you", "" (for styling)
     for b, side in enumerate(m.sides):
-        rows.append([f"{side.name} ({side.id})", "", "", "", "", "", "", ""])
+        rows.append([say(v, "island", name=side.name, id=side.id), "", "", "", "", "", "", ""])
         kinds.append("side")
         for reg in m.regions:
             if reg.board != b:
@@ -143,22 +149,26 @@ def board(st: State, human: int, style: Style) -> list[str]:
             if race is None:
                 who = ""
             elif race == st.game.natives:
-                who = "Murlocs"
+                who = v.unit(race)
             else:
-                who = f"{seat_name(owner, human) if owner is not None else '?'}: {race_name(race)}"
-                if owner is not None and st.seats[owner].declined == race:
-                    who += " (in decline)"
+                declined = owner is not None and race in st.seats[owner].declined_races()
+                who = say(
+                    v,
+                    "board.declined" if declined else "board.held",
+                    seat=v.seat(owner) if owner is not None else "?",
+                    race=v.unit(race),
+                )
             here = sorted((st.pieces[r] or {}).items())
-            pieces = ", ".join(f"{piece_name(k)}×{n}" if n > 1 else piece_name(k) for k, n in here)
+            pieces = ", ".join(f"{v.piece(k, n)}×{n}" if n > 1 else v.piece(k) for k, n in here)
             marks = ", ".join(
-                relic_name(st, mk["id"]) if mk["face_up"] and mk["id"] else "?" for mk in markers.get(r, [])
+                v.unit(mk["id"]) if mk["face_up"] and mk["id"] else "?" for mk in markers.get(r, [])
             )
             rows.append(
                 [
                     str(r),
                     reg.name,
-                    reg.terrain,
-                    _features(st, reg.features, reg.board),
+                    v.terrain(reg.terrain),
+                    _features(st, v, reg.features, reg.board),
                     who,
                     str(st.tokens[r]) if race else "",
                     pieces,
@@ -166,7 +176,9 @@ def board(st: State, human: int, style: Style) -> list[str]:
                 ]
             )
             kinds.append("you" if owner == human and race is not None else "")
-    head = ["#", "region", "terrain", "features", "held by", "tok", "pieces", "marker"]
+    head = [
+        say(v, f"col.{c}") for c in ("n", "region", "terrain", "features", "held", "tok", "pieces", "marker")
+    ]
     widths = [
         max(len(r[i]) for r in [head, *[x for x, k in zip(rows, kinds, strict=True) if k != "side"]])
         for i in range(len(head))
@@ -182,26 +194,28 @@ def board(st: State, human: int, style: Style) -> list[str]:
     return out
 
 
-def scoring_hint(st: State, human: int) -> str | None:
+def scoring_hint(st: State, v: Voice) -> str | None:
     """What the human would score if the turn ended now (only on their own turn)."""
-    if st.turn_seat != human or st.phase not in ("conquer", "redeploy"):
+    human = v.viewer
+    if human is None or st.turn_seat != human or st.phase not in ("conquer", "redeploy"):
         return None
     items = turn_score(st, human)
     if not items:
         return None
-    detail = f" ({score_items(st, items)})" if any(items.values()) else ""
-    return f"Scoring now: {plural(sum(items.values()), 'coin')}{detail}"
+    text = v.score_items(items)
+    return say(v, "scoring.hint", total=sum(items.values()), items=text, items_any=bool(text))
 
 
-def full_screen(st: State, human: int, style: Style) -> list[str]:
-    out = ["", header(st, human, style), *players(st, human, style)]
+def full_screen(st: State, v: Voice, style: Style) -> list[str]:
+    human = v.viewer
+    out = ["", header(st, v, style), *players(st, v, style)]
     if st.phase == "pick" or any(c for _r, _p, c in st.row):
         factions = view_for(st, human).get("factions")
         title = (
-            f" Combos of your {factions[human]} column (cost = position, paid to the stash)"
-            if factions
-            else " Combos (cost = position; pass 1 coin to each combo above)"
+            say(v, "combos.faction", faction=v.faction(factions[human]))
+            if factions and human is not None
+            else say(v, "combos.title")
         )
-        out += ["", style.bold(title), *combo_row(st, style, human)]
-    out += ["", *board(st, human, style)]
+        out += ["", style.bold(title), *combo_row(st, v, style, human)]
+    out += ["", *board(st, v, style)]
     return out

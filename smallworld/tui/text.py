@@ -1,38 +1,91 @@
-"""Words for the play screen: names of seats and regions, actions described, typed moves parsed."""
+"""Words for the play screen: names of seats and regions, moves described, typed moves parsed.
+
+Every sentence comes from a catalogue (`smallworld.words`): the engine's core, the edition's, the
+unit that declares the move, event or prompt, and this client's own (`tui/words.json`, owner `tui`).
+Nothing here knows a race, power or marker by its id: moves are described from their declarations
+(`ActionSpec`), with parameters this screen works out (costs, dues, what a region holds)."""
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
 from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.edition import get_edition
-from smallworld.engine.notation import to_text
+from smallworld.engine.protocol import Arg
+from smallworld.engine.settings import DEFAULT_EDITION
 from smallworld.engine.state import State
+from smallworld.words import CORE, DEFAULT, fill, read_catalogue
+from smallworld.words.voice import Voice
+
+TUI = "tui"  # the owner of this client's own words
+HERE = Path(__file__).parent
+
+
+@cache
+def tui_catalogue() -> dict[str, dict[str, str]]:
+    return read_catalogue(HERE / "words.json")
+
+
+@lru_cache(maxsize=32)
+def voice(game: Any, lang: str = DEFAULT, viewer: int | None = 0) -> Voice:
+    """The words of `game` in `lang` as the seat `viewer` sees them, this screen's own included."""
+    return Voice(game, lang, viewer, extra={TUI: tui_catalogue()})
+
+
+def say(v: Voice, key: str, **params: Any) -> str:
+    """A message of this screen."""
+    return v.text(TUI, key, **params)
+
+
+def said(lang: str, key: str, **params: Any) -> str:
+    """A message of this screen before any game exists (loading, settings errors)."""
+    cat = tui_catalogue()
+    template = cat.get(lang, {}).get(key) or cat[DEFAULT].get(key) or f"{TUI}.{key}"
+    return fill(template, params)
 
 
 class InputError(ValueError):
-    """A typed line that names no move; the message says why, for the prompt to repeat."""
+    """A typed line that names no move; `key` and `params` say why, in the player's language
+    (`words`); its own message is the English one."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(fill(tui_catalogue()[DEFAULT].get(key, key), params))
+
+    def words(self, v: Voice) -> str:
+        return say(v, self.key, **self.params)
+
+
+# --- names --------------------------------------------------------------------------------------
+def _unit_name(uid: str | None) -> str:
+    """The English name (the data's) of a unit of the default edition, for callers without a game at
+    hand (`smallworld.env`); the screen names units through its `Voice`."""
+    if uid is None:
+        return "-"
+    ed = get_edition(DEFAULT_EDITION)
+    if ed.natives is not None and uid == ed.natives.id:
+        return ed.natives.name
+    for table in (ed.races, ed.powers, ed.relics):
+        if uid in table:
+            return table[uid].name
+    return uid
 
 
 def race_name(race: str | None) -> str:
-    if race is None:
-        return "-"
-    ed = get_edition("warcraft")
-    if ed.natives is not None and race == ed.natives.id:
-        return ed.natives.name
-    entry = ed.races.get(race)
-    return entry.name if entry else race
+    return _unit_name(race)
 
 
 def power_name(power: str | None) -> str:
-    if power is None:
-        return "-"
-    entry = get_edition("warcraft").powers.get(power)
-    return entry.name if entry else power
+    return _unit_name(power)
 
 
-def seat_name(seat: int, human: int) -> str:
-    return "You" if seat == human else f"Seat {seat}"
+def seat_name(v: Voice, seat: int | None) -> str:
+    return v.seat(seat)
 
 
 def combo_tokens(st: State, race: str, power: str) -> int:
@@ -53,216 +106,132 @@ def pick_combo(st: State, a: Action) -> tuple[str, str, int] | None:
     return (race, power, coins) if race is not None and power is not None else None
 
 
-def region_label(st: State, r: int) -> str:
+def region_label(st: State, v: Voice, r: int) -> str:
+    """`7 Ashen Vale (Forest)`: number, name and terrain."""
     reg = st.game.map.regions[r]
-    return f"{r} {reg.name} ({reg.terrain})"
+    return say(v, "region.label", n=r, name=reg.name, terrain=v.terrain(reg.terrain))
 
 
-def holder(st: State, r: int, human: int) -> str:
-    """Who holds region `r`, as the player would say it."""
+def _declined(st: State, owner: int | None, race: str) -> bool:
+    return owner is not None and race in st.seats[owner].declined_races()
+
+
+def holder(st: State, v: Voice, r: int) -> str | None:
+    """Who holds region `r` (`Seat 1 (<race>, in decline)`), or None when it is empty."""
     race = st.race[r]
     if race is None:
-        return "empty"
+        return None
     if race == st.game.natives:
-        return race_name(race)
+        return v.unit(race)
     owner = st.owner_seat(race)
-    who = "nobody" if owner is None else seat_name(owner, human)
-    if owner is not None and st.seats[owner].declined == race:
-        return f"{who} ({race_name(race)}, in decline)"
-    return f"{who} ({race_name(race)})"
+    key = "holder.declined" if _declined(st, owner, race) else "holder.race"
+    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def whose(st: State, v: Voice, race: str) -> str:
+    """`Seat 1's <race>`, `your <race> in decline`, or the natives' name."""
+    if race == st.game.natives:
+        return v.unit(race)
+    owner = st.owner_seat(race)
+    if owner is None:
+        return say(v, "whose.nobody", race=v.unit(race))
+    key = "whose.declined" if _declined(st, owner, race) else "whose.race"
+    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
 
 
-def describe(st: State, a: Action, human: int) -> str:
-    """One legal move of the seat to act, in words, with what it costs and gives."""
-    seat = st.acting_seat
-    s = st.seats[seat]
-    kind = a.kind
-    combo = pick_combo(st, a)
-    if combo is not None:
-        race, power, coins = combo
-        position = int(a.arg or 0)
-        cost = f"costs {plural(position, 'coin')}" if position else "free"
-        extra = f", collect {plural(coins, 'coin')}" if coins else ""
-        return (
-            f"pick {race_name(race)} + {power_name(power)} "
-            f"({combo_tokens(st, race, power)} tokens) — {cost}{extra}"
-        )
-    if kind == DECLINE:
-        return f"go into decline ({race_name(s.active)} stop; you score, then pick anew next turn)"
-    if kind == EXPAND:
-        keep = st.min_per_region(s.active)
-        ready = s.hand + sum(max(st.tokens[r] - keep, 0) for r in bits(st.occupied_mask(s.active)))
-        return f"expand with {race_name(s.active)} ({plural(ready, 'token')} ready to conquer)"
-    if kind in (CONQUER, FINAL) and a.region is not None:
-        opt = a.arg if isinstance(a.arg, str) else None
-        cost = conquest.cost(st, conquest.Attack(st, seat), a.region, opt)
-        target = region_label(st, a.region)
-        who = holder(st, a.region, human)
-        frm = "" if who == "empty" else f" from {who}"
-        dues = sum(d[1] for d in conquest.payments(st, seat, a.region))
-        pay = f", pay {plural(dues, 'coin')}" if dues else ""
-        using = f" using {option_name(st, opt)}" if opt else ""
-        if kind == CONQUER:
-            return f"conquer {target}{frm}{using} — costs {cost} of your {s.hand} tokens{pay}"
-        short = cost - s.hand
-        return f"final attempt on {target}{frm}{using} (needs the die: {short} short){pay}"
-    if kind == ABANDON and a.region is not None:
-        n = st.tokens[a.region]
-        return f"abandon {region_label(st, a.region)} (take back {plural(n, 'token')})"
-    if kind == END:
-        return f"end conquests ({plural(s.hand, 'token')} in hand go to redeployment)"
-    if kind == DEPLOY and a.region is not None:
-        name = region_label(st, a.region)
-        now = st.tokens[a.region]
-        if isinstance(a.arg, str) and a.arg != "all":
-            return f"put your {piece_name(a.arg)} from hand in {name}"
-        if a.arg == "all":
-            return f"deploy all {s.hand} tokens to {name} (then {now + s.hand} there)"
-        return f"deploy 1 token to {name} (then {now + 1} there)"
-    words = describe_content(st, a, human)
-    return words if words is not None else to_text(st.game, a)
-
-
-PIECE_NAMES = {
-    "wisp_wall": "Wisp Wall",
-    "fort": "Fort",
-    "watch_tower": "Watch Tower",
-    "beast": "Beast",
-    "champion": "Champion",
-    "bomb": "bomb",
-    "military_objective": "Military Objective",
-}
-
-
-def piece_name(kind: str) -> str:
-    return PIECE_NAMES.get(kind, kind.replace("_", " "))
-
-
-def relic_name(st: State, relic: str | None) -> str:
-    if relic is None:
-        return "?"
-    entry = st.game.relics.get(relic)
-    return entry.name if entry is not None else relic.replace("_", " ")
-
-
-def unit_name(st: State, uid: str) -> str:
-    """The name of a race, power or relic id (score items use them; `_declined` is stripped)."""
-    base = uid.removesuffix("_declined")
-    for table in (st.game.edition.races, st.game.edition.powers):
-        if base in table:
-            return table[base].name
-    if base in st.game.relics:
-        return relic_name(st, base)
-    return base.replace("_", " ")
-
-
-def option_name(st: State, opt: str) -> str:
-    """A conquest option (`frostmourne`, `ethereals+frostmourne`) in words."""
-    return " and ".join(
-        "the Ethereals' discount" if o == "ethereals" else unit_name(st, o) for o in opt.split("+")
-    )
-
-
-def where(st: State, r: int, human: int) -> str:
-    """`12 Ashen Vale (Seat 1: Dwarves, 3 tokens)`: a region with what is in it now."""
+def where(st: State, v: Voice, r: int) -> str:
+    """`12 Ashen Vale (Seat 1's <race>, 3 tokens)`: a region with what is in it now."""
     reg = st.game.map.regions[r]
     race = st.race[r]
     if race is None:
-        inside = f"empty {reg.terrain}"
-    else:
-        if race == st.game.natives:
-            who = race_name(race)
-        else:
-            owner = st.owner_seat(race)
-            whose = "your" if owner == human else ("nobody's" if owner is None else f"Seat {owner}'s")
-            who = f"{whose} {race_name(race)}"
-            if owner is not None and st.seats[owner].declined == race:
-                who += " in decline"
-        inside = f"{who}, {plural(st.tokens[r], 'token')}" if st.tokens[r] else who
-    return f"{r} {reg.name} ({inside})"
+        return say(v, "where.empty", n=r, name=reg.name, terrain=v.terrain(reg.terrain))
+    n = st.tokens[r]
+    return say(v, "where.held", n=r, name=reg.name, who=whose(st, v, race), tokens=n, tokens_any=n > 0)
 
 
-def _cost_as_adjacent(st: State, seat: int, r: int, opt: str | None) -> int | None:
-    """The conquest cost of `r` with no travel cost (airborne assault, Ashes of Al'ar)."""
+def dues_text(st: State, v: Voice, seat: int, r: int) -> tuple[int, str]:
+    """The coins due before acting on region `r` (§6.7) and, in words, to whom and why."""
+    dues = conquest.payments(st, seat, r) if st.race[r] is not None else []
+    parts = [
+        say(
+            v,
+            "dues.item",
+            coins=n,
+            payee=v.seat(payee) if payee is not None else v.core("stash"),
+            payee_you=payee is not None and payee == v.viewer,
+            why=v.payer_reason(why),
+        )
+        for payee, n, why in dues
+    ]
+    return sum(d[1] for d in dues), v.join(parts)
+
+
+def _cost(st: State, seat: int, r: int, opt: str | None, as_adjacent: bool) -> int | None:
+    """The conquest cost of `r`; `as_adjacent`: without travel cost (a unit's own way of conquering
+    reaches its target as if adjacent)."""
     try:
         att = conquest.Attack(st, seat)
-        att.adjacent |= 1 << r
+        if as_adjacent:
+            att.adjacent |= 1 << r
         return conquest.cost(st, att, r, opt)
     except Exception:  # a description must never break the prompt
         return None
 
 
-def describe_content(st: State, a: Action, human: int) -> str | None:
-    """Moves that races, powers and relics add (and answers to their prompts), in words."""
+def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
+    """What this screen adds to a move's words: the acting race, hand, costs, dues, contents."""
+    game = st.game
     seat = st.acting_seat
     s = st.seats[seat]
-    k, r = a.kind, a.region
-    at = where(st, r, human) if r is not None else ""
-    opt = a.arg if isinstance(a.arg, str) else None
-    using = f" using {option_name(st, opt)}" if opt else ""
-    if k == "buy" and isinstance(a.arg, int):
-        if a.arg == 0:
-            return "buy no extra Forsaken tokens"
-        return f"buy {plural(a.arg, 'extra Forsaken token')} for {plural(a.arg, 'coin')}"
-    if k == "form":
-        if a.arg == "human":
-            return "human form: gain 2 coins now"
-        return "worgen form: pay 1 coin now, every conquest this turn costs 1 token fewer"
-    if k == "bomb" and r is not None:
-        return f"place a bomb (hidden: it may be a dud) in {at}"
-    if k == "bomb_done":
-        return "place no more bombs this turn"
-    if k == "objective" and r is not None:
-        return f"place a Military Objective in {at}"
-    if k == "objective_done":
-        return "place no more Military Objectives"
-    if k == "airborne" and r is not None:
-        cost = _cost_as_adjacent(st, seat, r, opt)
-        c = "the die comes off the cost"
-        if cost is not None:
-            c = f"costs {cost} minus a free die roll (at least 1)"
-        return f"airborne assault (Gnomes) on {at}{using} — {c}; you have {s.hand} in hand"
-    if k == "airborne_final":
-        return "roll again as the final attempt (conquests end either way)"
-    if k == "airborne_cancel":
-        return "call off the airborne assault and go on conquering"
-    if k == "champion" and r is not None:
-        return f"send the Champion to conquer {at} for free (once per turn)"
-    if k == "portal" and r is not None and isinstance(a.arg, int):
-        return f"portal: swap everything in {at} and {where(st, a.arg, human)}"
-    if k in ("intimidate", "intimidate_beast") and r is not None:
-        what = "a Beast" if k == "intimidate_beast" else "1 token"
-        dest = "discard it" if a.arg == "discard" else f"move it to {where(st, int(a.arg or 0), human)}"
-        return f"intimidate: take {what} from {at} and {dest}"
-    if k == "intimidate_remove" and r is not None:
-        return f"intimidate: remove the {piece_name(str(a.arg))} from {at}"
-    if k in ("fort", "tower") and r is not None:
-        return f"put a {'Fort' if k == 'fort' else 'Watch Tower'} in {at}"
-    if k in ("aegis", "heart") and r is not None:
-        name = "the Aegis of Aggramar" if k == "aegis" else "the Heart of Azeroth"
-        return f"put {name} in {at}"
-    if k == "well" and r is not None:
-        return f"move the Well of Eternity to {at}"
-    if k == "faction":
-        if a.arg == "Neutral":
-            return "stay Neutral this turn (no Faction Bonus)"
-        return f"fight for the {a.arg} this turn (Battleground)"
-    if k in ("ashes", "ashes_final") and r is not None:
-        cost = _cost_as_adjacent(st, seat, r, opt)
-        if k == "ashes":
-            c = f" — costs {cost} of your {s.hand} tokens" if cost is not None else ""
-            return f"conquer {at} anywhere with the Ashes of Al'ar{using}{c}"
-        short = f" ({cost - s.hand} short)" if cost is not None else ""
-        return f"final attempt with the Ashes of Al'ar on {at}{using}: needs the die{short}"
-    if k == "steal" and r is not None:
-        return f"steal {relic_name(st, str(a.arg))} (Ethereals) and put it in {at}"
-    return None
+    spec = game.action_specs.get(a.kind)
+    p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
+    r = a.region
+    if r is not None:
+        p["region"] = region_label(st, v, r)
+        p["where"] = where(st, v, r)
+    if spec is not None and isinstance(a.arg, int) and v.arg_type(spec, a.arg) == Arg.REGION.value:
+        p["arg_where"] = where(st, v, a.arg)
+    combo = pick_combo(st, a)
+    if combo is not None:
+        race, power, coins = combo
+        position = int(a.arg or 0)
+        p.update(
+            race=v.unit(race),
+            power=v.unit(power),
+            tokens=combo_tokens(st, race, power),
+            cost=position,
+            free=position == 0,
+            coins=coins,
+            collect=coins > 0,
+        )
+    elif a.kind == EXPAND:
+        keep = st.min_per_region(s.active)
+        p["tokens"] = s.hand + sum(max(st.tokens[x] - keep, 0) for x in bits(st.occupied_mask(s.active)))
+    elif a.kind == ABANDON and r is not None:
+        p["tokens"] = st.tokens[r]
+    elif a.kind == DEPLOY and r is not None:
+        p["then"] = st.tokens[r] + (s.hand if a.arg == "all" else 1)
+    if spec is not None and spec.conquest and r is not None:
+        opt = a.arg if isinstance(a.arg, str) else None
+        cost = _cost(st, seat, r, opt, as_adjacent=spec.unit != CORE)
+        who = holder(st, v, r)
+        dues, _ = dues_text(st, v, seat, r)
+        p.update(
+            cost=cost if cost is not None else "?",
+            short=(cost - s.hand) if cost is not None else "?",
+            **{"from": v.core("clause.from", holder=who) if who else ""},
+            pay=v.core("clause.pay", coins=dues) if dues else "",
+        )
+    return p
 
 
+def describe(st: State, a: Action, v: Voice | None = None) -> str:
+    """One legal move of the seat to act, in words, with what it costs and gives."""
+    v = v or voice(st.game)
+    return v.action(a, **move_params(st, v, a))
+
+
+# --- typed moves --------------------------------------------------------------------------------
 def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
     """The region the leading words name (flat number, ref, full or unique partial name) and the
     words after it; the longest name wins so "deploy Ashen Vale all" splits correctly."""
@@ -271,7 +240,7 @@ def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
     if first.isdigit():
         r = int(first)
         if r >= m.n:
-            raise InputError(f"no region {r}: regions are numbered 0..{m.n - 1}")
+            raise InputError("input.no_region_number", n=r, last=m.n - 1)
         return r, words[1:]
     for k in range(len(words), 0, -1):
         phrase = " ".join(words[:k])
@@ -286,8 +255,8 @@ def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
             return hits[0], words[k:]
         if len(hits) > 1 and k == 1:
             names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:4])
-            raise InputError(f"{phrase!r} matches several regions: {names}")
-    raise InputError(f"no region {' '.join(words)!r} on this map — type its number from the board table")
+            raise InputError("input.several", phrase=phrase, names=names)
+    raise InputError("input.no_region", text=" ".join(words))
 
 
 ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPLOY, "done": END, "stop": END}
@@ -295,35 +264,37 @@ ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPL
 
 def parse_move(st: State, text: str) -> list[Action]:
     """The actions a typed line names: `conquer 7`, `conquer Ashen Vale`, `deploy 7 all`, `pick 2`;
-    `deploy 7 3` is a shorthand for three single deploys.
+    `deploy 7 3` is a shorthand for three single deploys. Moves are typed in English in every
+    language (their kinds are the engine's).
 
     Only the form is checked here; legality is left to `State.apply` so its rule is reported."""
     words = text.split()
     if not words:
-        raise InputError("empty move")
+        raise InputError("input.empty")
     kind = ALIASES.get(words[0].lower(), words[0].lower())
     rest = words[1:]
     if kind == PICK:
         if len(rest) != 1 or not rest[0].isdigit():
             last = max(len(st.game.variant.combos(st, st.acting_seat)) - 1, 0)
-            raise InputError(f"say which combo: pick 0..{last} (its position in the row)")
+            raise InputError("input.pick", last=last)
         return [Action(PICK, None, int(rest[0]))]
-    if kind in (DECLINE, EXPAND, END):
+    spec = st.game.action_specs.get(kind)
+    if spec is not None and spec.unit == CORE and not spec.region and spec.takes(Arg.NONE):
         if rest:
-            raise InputError(f"{kind!r} takes nothing after it")
+            raise InputError("input.nothing_after", kind=kind)
         return [Action(kind)]
     if kind in (CONQUER, FINAL, ABANDON, DEPLOY):
         if not rest:
-            raise InputError(f"say which region: {kind} NUMBER (or its name)")
+            raise InputError("input.which_region", kind=kind)
         r, tail = _find_region(st, rest)
         arg: str | int | None = " ".join(tail) if tail else None
         if kind == DEPLOY and isinstance(arg, str) and arg.isdigit():
             n, hand = int(arg), st.seats[st.acting_seat].hand
             if not 1 <= n <= hand:
-                raise InputError(f"you can deploy 1..{hand} tokens now")
+                raise InputError("input.deploy_count", hand=hand)
             return [Action(DEPLOY, r, "all")] if n == hand and n > 1 else [Action(DEPLOY, r)] * n
         if kind == DEPLOY and arg not in (None, "all"):
-            raise InputError("deploy NUMBER [all | how many]")
+            raise InputError("input.deploy_form")
         if kind == CONQUER and arg is None:
             # A region that needs the die is listed as `final`; spare the player the distinction.
             here = [a for a in st.legal_actions() if a.region == r and a.kind in (CONQUER, FINAL)]
@@ -336,4 +307,4 @@ def parse_move(st: State, text: str) -> list[Action]:
         from smallworld.engine.notation import parse
 
         return [parse(st, text)]
-    raise InputError(f"unknown move or command {words[0]!r} (type 'help')")
+    raise InputError("input.unknown", word=words[0])

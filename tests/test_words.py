@@ -1,0 +1,424 @@
+"""The words: every message the declarations need exists in English, Portuguese and German, with the
+same parameters; no catalogue holds ids nobody declares; the terminal game speaks all three."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from smallworld.engine import Game, Settings
+from smallworld.engine.actions import Action
+from smallworld.engine.edition import Edition, get_edition
+from smallworld.engine.errors import SmallworldError
+from smallworld.engine.protocol import CORE_ACTIONS, CORE_EVENTS, ActionSpec, Arg, EventSpec, Field, FieldType
+from smallworld.engine.state import Phase
+from smallworld.tui import run_play
+from smallworld.tui.text import TUI, tui_catalogue
+from smallworld.words import (
+    ACTION_PARAMS,
+    CORE,
+    EDITION,
+    LANGS,
+    Words,
+    fill,
+    for_edition,
+    placeholders,
+    shown,
+)
+from smallworld.words.voice import Voice
+
+ROOT = Path(__file__).resolve().parents[1]
+UNFILLED = re.compile(r"\{[a-z_][a-z0-9_]*(\|[^{}]*)*\}")
+
+
+@pytest.fixture(scope="module")
+def ed() -> Edition:
+    return get_edition("warcraft")
+
+
+@pytest.fixture(scope="module")
+def words(ed: Edition) -> Words:
+    return for_edition(ed).with_catalogue(TUI, tui_catalogue())
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return Game(Settings(players=3, seed=1))
+
+
+def error_codes() -> set[str]:
+    import smallworld.engine.errors as errors
+
+    return {
+        cls.code
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, SmallworldError)
+    }
+
+
+# --- what the declarations ask for ----------------------------------------------------------------
+def first_choice(fields: tuple[Field, ...]) -> Field | None:
+    return next((f for f in fields if f.type in (FieldType.CHOICE, FieldType.BOOL)), None)
+
+
+def event_needs(spec: EventSpec, has: Any) -> list[str]:
+    """`event.<type>`, or one variant per value of its first CHOICE/BOOL field."""
+    base = f"event.{spec.type}"
+    f = first_choice(spec.fields)
+    if has(base) or f is None:
+        return [base]
+    values = ("yes", "no") if f.type == FieldType.BOOL else f.choices
+    return [f"{base}.{v}" for v in values]
+
+
+def action_needs(spec: ActionSpec, has: Any) -> list[str]:
+    """`action.<kind>`, or one variant per declared choice."""
+    base = f"action.{spec.kind}"
+    if has(base) or not spec.choices:
+        return [base]
+    return [f"{base}.{c}" for c in spec.choices]
+
+
+def unit_needs(ed: Edition, uid: str, has: Any) -> set[str]:
+    unit = ed.units[uid]
+    need = {"name", "card"}
+    need |= {k for a in ed.action_specs.values() if a.unit == uid for k in action_needs(a, has)}
+    need |= {k for e in ed.event_specs.values() if e.unit == uid for k in event_needs(e, has)}
+    need |= {f"prompt.{p.id}" for (owner, _), p in ed.prompt_specs.items() if owner == uid}
+    need |= {f"piece.{p.id}" for p in unit.pieces}
+    need |= {f"choice.{c}" for c in declared_choices(ed, uid)}
+    if uid in ed.hooked["conquest_options"]:
+        need.add("option")
+    return need
+
+
+def declared_choices(ed: Edition, uid: str) -> set[str]:
+    out = {c for a in ed.action_specs.values() if a.unit == uid for c in a.choices}
+    fields = [f for e in ed.event_specs.values() if e.unit == uid for f in e.fields]
+    fields += [f for (owner, _), p in ed.prompt_specs.items() if owner == uid for f in p.fields]
+    return out | {
+        str(c) for f in fields if f.type in (FieldType.CHOICE, FieldType.CHOICES) for c in f.choices
+    }
+
+
+def core_needs(has: Any) -> set[str]:
+    need = {f"phase.{p.value}" for p in Phase}
+    need |= {k for a in CORE_ACTIONS for k in action_needs(a, has)}
+    need |= {k for e in CORE_EVENTS for k in event_needs(e, has)}
+    need |= {"score.active_regions", "score.declined_regions", "score.faction_bonus"}
+    need |= {"score.unit", "score.unit_declined", "event.unknown"}
+    need |= {f"error.{code}" for code in error_codes()}
+    need |= {"seat.you", "seat.you.listed", "seat.other", "seat.nobody", "region", "none", "stash"}
+    need |= {"list.sep", "list.and", "clause.using", "clause.from", "clause.pay", "text.token"}
+    return need
+
+
+def edition_needs(ed: Edition) -> set[str]:
+    need = {"name", "natives", "piece.mountain"}
+    need |= {f"terrain.{t}" for t in ed.terrains}
+    need |= {f"feature.{f}" for f in ed.features}
+    need |= {f"faction.{f}" for f in ed.factions}
+    need |= {f"size.{ed.boards.side(s).size}" for s in ed.boards.ids()}
+    return need
+
+
+def tui_sources() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "smallworld/tui").glob("*.py")))
+
+
+def tui_keys_used(core: set[str]) -> set[str]:
+    """The message ids the terminal game names: the first argument of `say`, `self.t`, `said` and
+    `InputError`, and every dotted string (a key chosen by a condition) that is not the core's."""
+    src = tui_sources()
+    calls = re.compile(r"""(?:say\(\w+, |self\.t\(|said\(\w+, |InputError\()["']([a-z_.]+)["']""")
+    dotted = re.compile(r"""["']([a-z_]+(?:\.[a-z_]+)+)["']""")
+    found = {m.group(1) for m in calls.finditer(src)}
+    found |= {m.group(1) for m in dotted.finditer(src) if not m.group(1).endswith(".json")} - core
+    return found
+
+
+def needs(ed: Edition, words: Words) -> dict[str, set[str]]:
+    """Every message id the declarations (and the terminal game) ask for, by owner."""
+    out: dict[str, set[str]] = {}
+    for owner in [*ed.units, CORE, EDITION, TUI]:
+
+        def has(key: str, owner: str = owner) -> bool:
+            return words.has(owner, key, "en")
+
+        if owner == CORE:
+            out[owner] = core_needs(has)
+        elif owner == EDITION:
+            out[owner] = edition_needs(ed)
+        elif owner == TUI:
+            out[owner] = tui_keys_used(set(words.catalogues[CORE]["en"])) | {"col.player", "col.pos", "col.n"}
+        else:
+            out[owner] = unit_needs(ed, owner, has)
+    return out
+
+
+# --- the tests --------------------------------------------------------------------------------------
+def test_every_unit_has_a_catalogue_and_every_catalogue_a_declarer(ed: Edition, words: Words) -> None:
+    assert set(words.owners()) == {*ed.units, CORE, EDITION, TUI}
+    files = {p.stem for p in Path(ed.words).glob("*.json")}
+    assert files == {*ed.units, "_edition"}
+
+
+def test_every_declared_message_exists_in_every_language(ed: Edition, words: Words) -> None:
+    missing = [
+        f"{owner}.{key} [{lang}]"
+        for owner, keys in needs(ed, words).items()
+        for key in sorted(keys)
+        for lang in LANGS
+        if not words.has(owner, key, lang)
+    ]
+    assert not missing, missing
+
+
+def test_every_language_holds_the_same_ids_with_the_same_parameters(words: Words) -> None:
+    def params(template: str) -> set[str]:
+        return {p for p in placeholders(template) if not p.endswith("_you")}
+
+    bad = []
+    for owner in words.owners():
+        cat = words.catalogues[owner]
+        for lang in LANGS:
+            if set(cat[lang]) != set(cat["en"]):
+                bad.append(f"{owner} [{lang}]: ids {sorted(set(cat[lang]) ^ set(cat['en']))}")
+        for key, en in cat["en"].items():
+            for lang in LANGS[1:]:
+                other = cat[lang].get(key)
+                if other is not None and params(other) != params(en):
+                    bad.append(f"{owner}.{key} [{lang}]: {sorted(params(other) ^ params(en))}")
+                if other is not None and other == "":
+                    bad.append(f"{owner}.{key} [{lang}] is empty")
+    assert not bad, bad
+
+
+def variants_of_event(spec: EventSpec) -> set[str]:
+    base = f"event.{spec.type}"
+    f = first_choice(spec.fields)
+    choices: list[str | None] = [None]
+    if f is not None:
+        choices += list(("yes", "no") if f.type == FieldType.BOOL else f.choices)
+    opts: list[str | None] = [None]
+    for g in spec.fields:
+        if (g.optional or g.nullable) and g is not f:
+            opts += [g.name, f"{g.name}_none"]
+    return {".".join(x for x in (base, c, o) if x) for c in choices for o in opts}
+
+
+def variants_of_action(spec: ActionSpec) -> set[str]:
+    base = f"action.{spec.kind}"
+    out = {base} | {f"{base}.{c}" for c in spec.choices} | {f"{base}.{a.value}" for a in spec.args}
+    if spec.takes(Arg.COUNT):
+        out |= {f"{base}.{n}" for n in range(spec.most + 1)}
+    return out
+
+
+def allowed(ed: Edition, owner: str) -> dict[str, set[str] | None]:
+    """Every id `owner` may hold, with the parameters its English may use (None: not checked)."""
+
+    def fields_params(fields: tuple[Field, ...]) -> set[str]:
+        out = set()
+        for f in fields:
+            out.add(f.name)
+            if f.type == FieldType.SEAT:
+                out |= {f"{f.name}_you", f"{f.name}_self"}
+            elif f.type in (FieldType.REGIONS, FieldType.SEATS, FieldType.INTS, FieldType.ITEMS):
+                out.add(f"{f.name}_any")
+        return out
+
+    out: dict[str, set[str] | None] = {}
+    for a in ed.action_specs.values():
+        if a.unit == owner:
+            out |= {key: set(ACTION_PARAMS) for key in variants_of_action(a)}
+    for e in ed.event_specs.values():
+        if e.unit == owner:
+            out |= dict.fromkeys(variants_of_event(e), fields_params(e.fields))
+    for (uid, pid), p in ed.prompt_specs.items():
+        if uid == owner:
+            out[f"prompt.{pid}"] = fields_params((Field("seat", FieldType.SEAT, ""), *p.fields))
+    if owner == CORE:
+        shared = {
+            "seat.you": set(), "seat.you.listed": set(), "seat.other": {"n"}, "seat.nobody": set(),
+            "region": {"n", "name"}, "none": set(), "stash": set(), "list.sep": set(),
+            "list.and": {"first", "last"}, "clause.using": {"option"}, "clause.from": {"holder"},
+            "clause.pay": {"coins"}, "text.token": set(), "score.unit": {"n", "name"},
+            "score.unit_declined": {"n", "name"}, "event.unknown": {"seat", "type", "details"},
+            "choice.all": set(),
+        }  # fmt: skip
+        out |= shared
+        out |= {f"phase.{p.value}": set() for p in Phase}
+        out |= {f"score.{k}": {"n"} for k in ("active_regions", "declined_regions", "faction_bonus")}
+        out |= {f"error.{c}": {"message", "rule", "field"} for c in error_codes()}
+        return out
+    if owner == EDITION:
+        out |= {k: set() for k in edition_needs(ed)}
+        out |= {f"feature.{f}": {"size"} for f in ed.features}
+        out["piece.mountain"] = {"n"}
+        return out
+    unit = ed.units[owner]
+    out |= {"name": set(), "card": set(), "option": set()}
+    out |= {f"piece.{p.id}": {"n"} for p in unit.pieces}
+    out |= {f"choice.{c}": set() for c in declared_choices(ed, owner)}
+    return out
+
+
+def test_no_catalogue_holds_ids_nobody_declares_or_parameters_nobody_gives(ed: Edition, words: Words) -> None:
+    bad = []
+    for owner in words.owners():
+        if owner == TUI:
+            continue
+        ok = allowed(ed, owner)
+        for key, en in words.catalogues[owner]["en"].items():
+            if key not in ok:
+                bad.append(f"{owner}.{key}: declared by nobody")
+                continue
+            if key == "option" and owner not in ed.hooked["conquest_options"]:
+                bad.append(f"{owner}.option: the unit offers no conquest option")
+            given = ok[key]
+            if given is not None and not placeholders(en) <= given:
+                bad.append(f"{owner}.{key}: parameters {sorted(placeholders(en) - given)} are never given")
+    assert not bad, bad
+
+
+def test_the_terminal_game_uses_every_message_of_its_own(words: Words) -> None:
+    src = tui_sources()
+    unused = [
+        key
+        for key in words.catalogues[TUI]["en"]
+        if not re.search(rf"""["']{re.escape(key)}["']""", src) and not key.startswith("col.")
+    ]
+    assert not unused, unused
+
+
+def test_names_in_every_language_and_the_data_names_in_english(ed: Edition, words: Words) -> None:
+    for table in (ed.races, ed.powers, ed.relics):
+        for uid, entry in table.items():
+            assert words.text(uid, "name", "en") == entry.name, uid
+            for lang in LANGS:
+                assert words.has(uid, "name", lang), (uid, lang)
+    assert ed.natives is not None
+    assert words.text(EDITION, "natives", "en") == ed.natives.name
+    assert words.text(EDITION, "name", "en") == ed.name
+
+
+def test_templates() -> None:
+    assert fill("{n} {n|coin|coins}", {"n": 1}) == "1 coin"
+    assert fill("{n} {n|coin|coins}", {"n": 0}) == "0 coins"
+    assert fill("{you|You roll|{seat} rolls}", {"you": False, "seat": "Seat 2"}) == "Seat 2 rolls"
+    assert fill("{you|You roll|{seat} rolls}", {"you": True}) == "You roll"
+    assert fill("{a} {b|x|y} {c", {}) == "{a} {b|x|y} {c"  # missing parameters stay visible
+    assert placeholders("{a|{b} {c|x|y}|z}") == {"a", "b", "c"} and shown("{a|{b}|z}") == {"b"}
+
+
+# --- every declaration rendered, in every language --------------------------------------------------
+def samples(game: Game, f: Field) -> Iterator[Any]:
+    """Values a field of this type may take (the viewer's seat among them)."""
+    ed = game.edition
+    t = f.type
+    table: dict[FieldType, list[Any]] = {
+        FieldType.SEAT: [0, 1],
+        FieldType.REGION: [3],
+        FieldType.REGIONS: [[3, 4]],
+        FieldType.INT: [1, 2],
+        FieldType.BOOL: [True, False],
+        FieldType.TEXT: ["token", next(iter(ed.pieces))],
+        FieldType.UNIT: [next(iter(ed.races)), next(iter(ed.relics))],
+        FieldType.PIECE: list(ed.pieces)[:2],
+        FieldType.CHOICE: list(f.choices),
+        FieldType.SEATS: [[0, 2], []],
+        FieldType.INTS: [[3, 4]],
+        FieldType.CHOICES: [list(f.choices[:1])],
+        FieldType.ITEMS: [{"active_regions": 2, next(iter(ed.powers)): 1}],
+        FieldType.ROLLS: [[1, 2]],
+    }
+    yield from table.get(t, [{}])
+
+
+def events(game: Game, spec: EventSpec) -> Iterator[dict[str, Any]]:
+    """Events of this type: every value of each field, optional fields present, null or absent."""
+    options = []
+    for f in spec.fields:
+        values = [("v", v) for v in samples(game, f)]
+        if f.nullable:
+            values.append(("v", None))
+        if f.optional:
+            values.append(("absent", None))
+        options.append([(f.name, how, v) for how, v in values])
+    for combo in itertools.islice(itertools.product(*options), 400):
+        yield {"type": spec.type, **{name: v for name, how, v in combo if how == "v"}}
+
+
+def check_text(text: str, owners: list[str], where: str) -> None:
+    assert not UNFILLED.search(text), (where, text)
+    fallback = re.compile(rf"\b({'|'.join(map(re.escape, owners))})\.[a-z]")
+    assert not fallback.search(text), (where, text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_prompt_and_action_renders(lang: str, game: Game) -> None:
+    v = Voice(game, lang, viewer=0, extra={TUI: tui_catalogue()})
+    owners = v.words.owners()
+    for spec in game.event_specs.values():
+        for e in events(game, spec):
+            # A field a template shows must be there: variants cover the optional ones.
+            spec_key = v.event_key(spec, e)
+            template = v.words.template(spec.unit, spec_key, lang) or ""
+            if not all(p in e or p.rsplit("_", 1)[0] in e for p in placeholders(template)):
+                continue
+            check_text(v.event(e), owners, f"{spec.unit}.{spec_key} {e}")
+    for (uid, pid), p in game.prompt_specs.items():
+        prompt = {"unit": uid, "prompt": pid, "seat": 0}
+        prompt |= {f.name: next(samples(game, f)) for f in p.fields}
+        check_text(v.prompt(prompt), owners, f"{uid}.prompt.{pid}")
+    tui_params = {
+        "race": "R", "power": "P", "hand": 4, "where": "W", "arg_where": "A", "tokens": 3, "then": 2,
+        "cost": 1, "short": 1, "free": False, "coins": 2, "collect": True, "from": "", "pay": "",
+    }  # fmt: skip
+    for aspec in game.action_specs.values():
+        args: list[Any] = [None] if aspec.takes(Arg.NONE) else []
+        args += list(aspec.choices)
+        if aspec.takes(Arg.COUNT):
+            args += [0, 1, 2]
+        if aspec.takes(Arg.REGION):
+            args.append(5)
+        if aspec.takes(Arg.PIECE):
+            args.append(next(iter(game.pieces)))
+        if aspec.takes(Arg.RELIC):
+            args.append(next(iter(game.relics)))
+        if aspec.takes(Arg.OPTION):
+            args += list(game.edition.hooked["conquest_options"])
+        region = 3 if aspec.region else None
+        for arg in args:
+            check_text(v.action(Action(aspec.kind, region, arg), **tui_params), owners, f"{aspec.kind} {arg}")
+    for uid in game.units:
+        check_text(v.card(uid), owners, f"{uid}.card")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_in_each_language_through_the_terminal(lang: str, tmp_path: Path) -> None:
+    """Whole games with scripted answers: no unfilled parameter and no message id on the screen."""
+    owners = for_edition(get_edition("warcraft")).with_catalogue(TUI, tui_catalogue()).owners()
+    for seed in (2, 6):
+        lines = iter(["help", "cards", "board", "frobnicate", "99"])
+        out: list[str] = []
+
+        def read(_prompt: str, lines: Iterator[str] = lines) -> str:
+            return next(lines, "1")
+
+        args = argparse.Namespace(
+            players=3, seed=seed, seat=0, load=None, save=tmp_path / "save.json", lang=lang
+        )
+        assert run_play(args, read, out.append) == 0
+        text = "\n".join(out)
+        check_text(text, owners, f"{lang} seed {seed}")
+        assert "✗" in text  # the bad lines were refused, in words
+        if lang != "en":
+            assert "Final scores" not in text and "Your moves" not in text
