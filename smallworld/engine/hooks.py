@@ -211,7 +211,8 @@ class Unit:
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int
     ) -> Iterable[tuple[int | None, int, str]]:
-        """Defender: coins the attacker must pay before conquering `region` (§6.7): (payee, VC, why)."""
+        """Defender: coins the attacker must pay before conquering `region` (§6.7): (payee, VC, the
+        id of the unit whose rule asks for them)."""
         return ()
 
     def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:

@@ -255,7 +255,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             seat_field("the payer"),
             Field("payee", FieldType.SEAT, "who received them (null: the stash)", nullable=True),
             Field("coins", FieldType.INT, "coins paid"),
-            Field("why", FieldType.TEXT, "the rule that asks for them"),
+            Field("why", FieldType.UNIT, "the unit whose rule asks for them"),
         ),
     ),
     EventSpec(

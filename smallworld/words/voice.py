@@ -139,14 +139,8 @@ class Voice:
         return self.join(parts, last=True)
 
     def payer_reason(self, why: str) -> str:
-        """The rule text of a payment ("§8.13 Harmony") as the name of the unit that asks for it."""
-        section, _, rest = why.partition(" ")
-        entries = [*self.edition.races.values(), *self.edition.powers.values(), *self.edition.relics.values()]
-        for e in entries:
-            if rest and e.name in rest:
-                return self.unit(e.id)
-        hits = [e.id for e in entries if e.section == section]
-        return self.unit(hits[0]) if len(hits) == 1 else why
+        """The unit whose rule asks for a payment (its id), as its name."""
+        return self.unit(why)
 
     def score_items(self, items: Mapping[str, int]) -> str:
         """`3 regions, 1 Mining`: a score's breakdown by item."""
@@ -195,8 +189,6 @@ class Voice:
         if t == FieldType.TEXT:
             if v in self.edition.pieces:
                 return self.piece(v)
-            if str(v).startswith("§"):  # a rule cited as the reason of a payment: its unit's name
-                return self.payer_reason(str(v))
             return self.core(f"text.{v}") if self.has(CORE, f"text.{v}") else str(v)
         return ""  # objects are for programs, not for sentences
 

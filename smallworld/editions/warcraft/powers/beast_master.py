@@ -76,7 +76,8 @@ class BeastMaster(Unit):
             st.supply[BEAST] -= n
             held = st.seats[seat].held
             held[BEAST] = held.get(BEAST, 0) + n
-        st.event("beasts", seat=seat, beasts=n)
+        if n:
+            st.event("beasts", seat=seat, beasts=n)
 
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
         # Intimidating moves or discards the very token it takes: a Beast is no substitute there.

@@ -35,7 +35,7 @@ class Marshdweller(Unit):
         race = st.race[region]
         # Only the race this badge belongs to collects: the player's other race may hold a Swamp too.
         if (s.power == self.id and race == s.active) or (s.declined_power == self.id and race == s.declined):
-            return ((owner, 1, "§9.14 Marshdweller toll"),)
+            return ((owner, 1, self.id),)
         return ()
 
 

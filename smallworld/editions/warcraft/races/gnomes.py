@@ -191,8 +191,10 @@ class Gnomes(Unit):
         cost, opt = prompt["cost"], prompt.get("option")
         # Like any final attempt (§6.10): conquests are over, won or lost.
         won = conquest.die_attempt(st, seat, r, opt, cost)
-        record.update(roll2=st.turn.die, outcome="final_won" if won else "final_lost")
+        outcome = "final_won" if won else "final_lost"
+        record.update(roll2=st.turn.die, outcome=outcome)
         data[AIRBORNE] = record
+        st.event(AIRBORNE, seat=seat, region=r, outcome=outcome)
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         pending = st.pending[0] if st.pending else None

@@ -95,7 +95,7 @@ class Pandaren(Unit):
             return ()
         if attacker in st.turn.data.get(ID, {}).get("paid", ()):
             return ()
-        return ((owner, PRICE, "§8.13 Harmony"),)
+        return ((owner, PRICE, self.id),)
 
     def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:
         if st.race[region] == self.id and attacker in holders(st, owner):

@@ -39,7 +39,7 @@ class Aegis(Placed):
     ) -> Iterable[tuple[int | None, int, str]]:
         if attacker == owner or st.marker_region(ID) != region:
             return ()
-        return ((owner, PRICE, "§10.2 Aegis of Aggramar"),)
+        return ((owner, PRICE, self.id),)
 
 
 UNIT = Aegis()
