@@ -49,7 +49,8 @@ def expand_plan(st: State, action: Action) -> list[Action]:
                 raise IllegalActionError(
                     cite(Rule.REDEPLOY), f"{name(r)}: {n} {kind} is not what you have to place", action
                 )
-            held[kind] -= more
+            if more:
+                held[kind] -= more
             steps.extend(Action(DEPLOY, r, kind) for _ in range(more))
         if add > hand:
             raise IllegalActionError(
