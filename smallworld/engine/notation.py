@@ -25,8 +25,11 @@ def to_text(game: Game, a: Action) -> str:
 
 
 def _takes_no_region(st: State, kind: str) -> bool:
-    """True when every legal action of `kind` has no region (`pick 2`, a prompt's `buy 1`): the word
-    after the kind is then its argument, even where it could also name a region."""
+    """True when the kind names no region (`pick 2`, a prompt's `buy 1`): the word after the kind is
+    then its argument, even where it could also name a region."""
+    spec = st.game.action_specs.get(kind)
+    if spec is not None:
+        return not spec.region
     seen = False
     for a in st.legal_actions():
         if a.kind == kind:

@@ -207,10 +207,10 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
     if "seats" in data and not any(k in data for k in ("row", "race_stack", "offer")):
         in_play = {r for s in st.seats for r in (s.active, *s.declined_races()) if r}
         game.variant.withdraw_banners(st, in_play)
-    races = set(game.tray_size)
-    st.tray = _derived_tray(st) if "tray" not in data else _counts(data["tray"], "position.tray", races)
-    for race in races - set(st.tray):
-        st.tray[race] = 0
+    # Races not named in `tray` hold what the box holds less what the boards and hands hold.
+    st.tray = _derived_tray(st)
+    if "tray" in data:
+        st.tray.update(_counts(data["tray"], "position.tray", set(game.tray_size)))
     if "supply" in data or "regions" in data or "seats" in data:
         # Pieces not named in `supply` are the box's count less what the boards and hands hold.
         st.supply = {p.id: p.supply for p in game.pieces.values()}
