@@ -6,9 +6,11 @@ import random
 import time
 from typing import Any
 
+from smallworld.bench_costs import state_costs
+from smallworld.engine.actions import Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.settings import make_settings
+from smallworld.engine.settings import Settings, make_settings
 
 
 def bench(
@@ -17,6 +19,7 @@ def bench(
     seed: int = 0,
     variant: str = "standard",
     overrides: dict[str, Any] | None = None,
+    costs: bool = True,
 ) -> dict[str, Any]:
     decisions = listings = 0
     t0 = time.perf_counter()
@@ -29,7 +32,7 @@ def bench(
             apply_unchecked(st, la[rnd.randrange(len(la))])
             decisions += 1
     elapsed = time.perf_counter() - t0
-    return {
+    out = {
         "players": players,
         "variant": variant,
         "games": games,
@@ -40,3 +43,22 @@ def bench(
         "decisions_per_second": round(decisions / elapsed, 1),
         "listings_per_second": round(listings / elapsed, 1),
     }
+    if costs:
+        out.update(_costs(make_settings(players, seed, variant, overrides)))
+    return out
+
+
+def _costs(settings: Settings) -> dict[str, Any]:
+    """Replays the benchmark's first game to measure a mid-game state and the whole game's replay."""
+    st = Game(settings).new_initial_state()
+    rnd = random.Random(settings.seed)
+    log: list[Action] = []
+    while st.phase != "over":
+        la = legal_actions(st)
+        a = la[rnd.randrange(len(la))]
+        apply_unchecked(st, a)
+        log.append(a)
+    mid = Game(settings).new_initial_state()
+    for a in log[: len(log) // 2]:
+        apply_unchecked(mid, a)
+    return state_costs(settings, log, mid)

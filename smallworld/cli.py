@@ -42,6 +42,10 @@ def _bench(args: argparse.Namespace) -> int:
         print(f"  games/s:        {out['games_per_second']}")
         print(f"  decisions/s:    {out['decisions_per_second']}  ({out['decisions']} decisions)")
         print(f"  listings/s:     {out['listings_per_second']}")
+        print(f"  one state:      {out['state_bytes']} bytes; a clone allocates {out['clone_bytes']} bytes"
+              f" (the shared Game: {out['game_bytes']} bytes)")
+        print(f"  one view:       {out['view_us']} µs")
+        print(f"  replay:         {out['replay_ms']} ms for a whole game of {out['replay_actions']} actions")
     return 0
 
 

@@ -1,0 +1,62 @@
+"""`smallworld bench` and `tools/bench-compare`: the figures they report are measured, not made up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from smallworld.bench import bench
+from smallworld.bench_costs import deep_size
+from smallworld.cli import main
+from smallworld.engine.game import Game
+from smallworld.engine.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_reports_state_costs() -> None:
+    out = bench(3, 2, seed=7)
+    # A 3-player state holds three seats, 80-odd regions and the stacks: kilobytes, not bytes.
+    assert 2_000 < out["state_bytes"] < 1_000_000
+    assert 0 < out["clone_bytes"] < 1_000_000
+    assert out["view_us"] > 0 and out["replay_ms"] > 0
+    assert out["replay_actions"] > 50
+    assert "state_bytes" not in bench(3, 1, seed=7, costs=False)
+
+
+def test_deep_size_counts_what_a_state_holds_and_not_the_game() -> None:
+    st = Game(Settings(players=2, seed=1)).new_initial_state()
+    small = deep_size(st)
+    st.rolls = list(range(10_000))
+    assert deep_size(st) > small + 10_000 * 8
+    assert deep_size(st.game) == 0  # the shared Game is never entered
+
+
+def test_bench_cli_prints_the_costs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--games", "1", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "one state:" in text and "replay:" in text
+
+
+def test_bench_compare_same_commit_has_same_decisions() -> None:
+    """Comparing HEAD with itself: the same games, so the same decision counts, and a sane ratio."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench-compare"), "HEAD", "--workloads", "random2",
+         "--runs", "1", "--size", "2", "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    (row,) = json.loads(out.stdout)
+    assert row["ref_decisions"] == row["work_decisions"] > 0
+    assert 0.2 < row["ratio"] < 5
+
+
+def test_bench_compare_refuses_an_unknown_commit() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench-compare"), "no-such-commit-xyz"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert out.returncode != 0 and "not a commit" in out.stderr
