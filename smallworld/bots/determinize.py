@@ -24,6 +24,7 @@ from typing import Any
 
 from smallworld.engine.errors import PositionError
 from smallworld.engine.game import Game
+from smallworld.engine.rng import Rng
 from smallworld.engine.serialize import state_from_json
 from smallworld.engine.state import State
 
@@ -61,12 +62,12 @@ def estimate_coins(view: dict[str, Any], seat: int, game: Game) -> int:
 
 
 class Determinizer:
-    """Samples states consistent with one view; the view is analysed once, each sample is cheap."""
+    """Samples states consistent with one view. The view is analysed and turned into a template
+    State once; each sample is a clone of it with the hidden parts drawn afresh (tens of µs)."""
 
     def __init__(self, view: dict[str, Any], game: Game) -> None:
         self.game = game
         self.view = view
-        self._base = game.new_initial_state()
         data = copy.deepcopy(view)
         for key in _VIEW_ONLY:
             data.pop(key, None)
@@ -94,29 +95,27 @@ class Determinizer:
         self._unseen_powers = [p for p in game.power_pool if p not in seen_powers]
         face_up = {m["id"] for here in data.get("markers", {}).values() for m in here if m.get("id")}
         self._unseen_relics = [x for x in sorted(game.relics) if x not in face_up]
-        self._hidden_markers = [
-            (ref, i)
+        # Each region's markers as [id or None (face down), face_up], in the view's order.
+        self._markers = [
+            (game.map.index(ref), [(m.get("id"), bool(m.get("face_up"))) for m in here])
             for ref, here in data.get("markers", {}).items()
-            for i, m in enumerate(here)
-            if not m.get("id")
         ]
         self._spare_count = _count(data.get("spare_markers"))
-        for key in ("race_stack", "power_stack", "spare_markers", "offer"):
+        for key in ("race_stack", "power_stack", "spare_markers", "offer", "markers", "rng", "rolls"):
             data.pop(key, None)
-        data.pop("markers", None)
-        data.pop("rng", None)
-        data.pop("rolls", None)
         data.pop("events", None)  # what the last action set off: no part of the position
-        self._data = data
-        game_units = game.units
-        self._resamplers = [u for u in game_units.values() if game.overrides(u, "resample")]
+        _placeholders(game, data)
+        try:
+            self._template = state_from_json(game, data, base=game.new_initial_state(), fragment=True)
+        except PositionError as e:  # a unit's `hide` this module does not undo yet
+            raise PositionError(e.field, f"determinisation failed: {e}") from None
+        self._template.markers = {}
+        self._resamplers = [u for u in game.units.values() if game.overrides(u, "resample")]
 
     def sample(self, rng: random.Random) -> State:
-        data = dict(self._data)
-        data["seats"] = copy.deepcopy(self._data["seats"])
-        data["regions"] = copy.deepcopy(self._data.get("regions", {}))
+        st = self._template.clone()
         for unit in self._resamplers:
-            unit.resample(data, rng)
+            unit.resample(st, rng)
         races = self._unseen_races[:]
         rng.shuffle(races)
         powers = self._unseen_powers[:]
@@ -131,27 +130,48 @@ class Determinizer:
                     extra = pool[:hidden]
                     races = [r for r in races if r not in extra]
                 offer[key] = rows + extra
-            data["offer"] = offer
+            st.offer = offer
         else:
-            data["race_stack"] = races[: self._race_count]
-            data["power_stack"] = powers[: self._power_count]
+            st.race_stack = races[: self._race_count]
+            st.power_stack = powers[: self._power_count]
         relics = self._unseen_relics[:]
         rng.shuffle(relics)
-        markers = copy.deepcopy(self.view.get("markers", {}))
-        for ref, i in self._hidden_markers:
-            markers[ref][i] = {"id": relics.pop() if relics else None, "face_up": False}
-        for ref in list(markers):
-            markers[ref] = [m for m in markers[ref] if m["id"]]
-            if not markers[ref]:
-                del markers[ref]
-        data["markers"] = markers
-        data["spare_markers"] = relics[: self._spare_count]
-        data["rng"] = format(rng.getrandbits(64), "016x")
-        data["rolls"] = []
-        try:
-            return state_from_json(self.game, data, base=self._base, fragment=True)
-        except PositionError as e:  # a unit's `hide` this module does not undo yet
-            raise PositionError(e.field, f"determinisation failed: {e}") from None
+        markers: dict[int, list[list[Any]]] = {}
+        for region, here in self._markers:
+            drawn = [[rid if rid is not None else (relics.pop() if relics else None), up] for rid, up in here]
+            kept = [m for m in drawn if m[0]]
+            if kept:
+                markers[region] = kept
+        st.markers = markers
+        st.spare_markers = relics[: self._spare_count]
+        st.rng = Rng(rng.getrandbits(64))
+        st.rolls = []
+        return st
+
+
+def _placeholders(game: Game, data: dict[str, Any]) -> None:
+    """Put a legal value where a view has a unit's secret (null): the template must load; each sample
+    then draws the real guess (`Unit.resample`)."""
+
+    def fill(fields: Any, d: dict[str, Any]) -> None:
+        for f in fields:
+            if f.secret is None or f.name not in d or not f.choices:
+                continue
+            v = d[f.name]
+            if isinstance(v, list):
+                d[f.name] = [f.choices[0] if x is None else x for x in v]
+            elif v is None:
+                d[f.name] = f.choices[0]
+
+    for s in data.get("seats", []):
+        for uid, d in (s.get("ext") or {}).items():
+            fill(game.units[uid].seat_fields, d)
+    for uid, d in ((data.get("turn") or {}).get("data") or {}).items():
+        fill(game.units[uid].turn_fields, d)
+    for entry in data.get("regions", {}).values():
+        for kind, tags in (entry.get("tags") or {}).items():
+            for t in tags:
+                fill(game.pieces[kind].tag_fields, t)
 
 
 def _count(v: Any) -> int:

@@ -272,10 +272,11 @@ class Unit:
         """Remove what `seat` may not know from a view (None: spectator), beyond the fields the
         unit declares secret (the engine redacts those itself)."""
 
-    def resample(self, position: dict[str, Any], rng: Any) -> None:
-        """Fill in, in a view turned into a position, the secrets this unit keeps (its secret fields
-        are null there) with values drawn from `rng` (a `random.Random`) that the public facts allow:
-        how search bots sample the states a seat cannot tell apart (`bots/determinize.py`)."""
+    def resample(self, st: State, rng: Any) -> None:
+        """Redraw, in a state built from a view (a determinisation), the secrets this unit keeps with
+        values drawn from `rng` (a `random.Random`) that the public facts allow: how search bots
+        sample the states a seat cannot tell apart (`bots/determinize.py`). The state's secret
+        fields hold placeholders (each field's first choice) until then."""
 
 
 def overrides(unit: Unit, name: str) -> bool:

@@ -263,19 +263,18 @@ class Goblins(Unit):
         return record
 
     # --- hidden information ----------------------------------------------------------------------
-    def resample(self, position: dict[str, Any], rng: random.Random) -> None:
-        """Fill in the hidden kinds of a view (`bots/determinize.py`): the stack and the placed bombs
-        are drawn from what is left of the six and six once the revealed ones are taken out."""
-        holder = next((s for s in position["seats"] if ID in (s.get("ext") or {})), None)
+    def resample(self, st: State, rng: random.Random) -> None:
+        """Redraw the hidden kinds in a determinisation (`bots/determinize.py`): the stack and the
+        placed bombs are drawn from what is left of the six and six once the revealed ones are taken
+        out."""
+        holder = next((s for s in st.seats if ID in s.ext), None)
         if holder is None:
             return
-        mine = holder["ext"][ID]
+        mine = holder.ext[ID]
         left = [EXPLODING] * max(BOMBS_PER_KIND - int(mine.get(BLASTS, 0)), 0)
         left += [DUD] * max(BOMBS_PER_KIND - int(mine.get(FIZZLES, 0)), 0)
         rng.shuffle(left)
-        placed = [
-            t for entry in position.get("regions", {}).values() for t in entry.get("tags", {}).get(BOMB, ())
-        ]
+        placed = [t for here in st.tags.values() for t in here.get(BOMB, ())]
         need = len(mine.get("stack", [])) + len(placed)
         while len(left) < need:  # a position that says more than the box holds: draw freely
             left.append(rng.choice(KINDS))
