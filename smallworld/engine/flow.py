@@ -395,11 +395,7 @@ def advance(st: State) -> None:
             else:
                 _next_withdrawn(st)
         elif ph == Phase.TURN_END:
-            st.phase = Phase.SCORE
-            if st.seats[seat].active:
-                for u in sorted(st.units(seat), key=lambda u: u.kind != "power"):  # §6.13: powers first
-                    if game.overrides(u, "turn_end"):
-                        u.turn_end(st, seat)
+            _turn_end(st, seat)
         elif ph == Phase.SCORE:
             total = scoring.score_turn(st, seat)
             st.event("score", seat=seat, total=total, items=st.turn.scored)
@@ -412,6 +408,24 @@ def advance(st: State) -> None:
             _next_turn(st)
         else:  # pragma: no cover - a phase name no branch knows is a bug
             raise AssertionError(f"unknown phase {ph!r}")
+
+
+def _turn_end(st: State, seat: int) -> None:
+    """§6.13: the end-of-turn steps run in their order (`Unit.turn_end_step`). A step that asks a
+    prompt holds back every later one until it is answered, so a later step sees what the earlier
+    ones did: the Heart of Azeroth collects its coins only after the bombs and the Military
+    Objectives are placed, whatever the number of its choices."""
+    game = st.game
+    if st.seats[seat].active:
+        steps = [u for u in st.units(seat) if game.overrides(u, "turn_end")]
+        for u in sorted(steps, key=lambda u: u.turn_end_step):  # stable: ties keep the units' order
+            if u.id in st.turn.ended:
+                continue
+            st.turn.ended.append(u.id)
+            u.turn_end(st, seat)
+            if st.pending:
+                return  # the phase stays: `advance` comes back here once the prompt is answered
+    st.phase = Phase.SCORE
 
 
 def _begin_redeploy(st: State, seat: int) -> None:
