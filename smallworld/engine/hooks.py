@@ -42,6 +42,9 @@ class Effect(StrEnum):
     CONQUEST = "conquest"  # a conquest or a final attempt, of any kind
     HOSTILE = "hostile"  # an effect that takes or moves tokens: a bomb going off, Intimidating, a Portal
     PLACEMENT = "placement"  # putting something there: a bomb, a Military Objective, a stolen Artifact
+    # taking away a piece that is no token (Intimidating removing a Wisp Wall or a Fort): a power used
+    # on the region, but no token is forced out, so no attack for Harmony (AMB-52)
+    REMOVAL = "removal"
 
 
 EVERY_EFFECT = frozenset(Effect)
