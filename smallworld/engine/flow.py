@@ -190,7 +190,21 @@ def _apply_step(st: State, action: Action) -> None:
             _next_turn(st)
     else:
         _unit_for_kind(st, kind).apply_action(st, action)
+        _close_conquests(st)
     advance(st)
+
+
+def _close_conquests(st: State) -> None:
+    """AMB-53: once the turn has a conquest and no further one is possible (no token or paying
+    troop in hand, no free conquest left), conquests are over at once, for every race and power:
+    no Intimidating or Portal swap after the last conquest (§6.11), and the turn goes on to the
+    purchases or redeployment by itself. Before the first conquest abandoning may still fill the
+    hand (§6.2), so an empty hand alone does not close them."""
+    seat = st.turn_seat
+    if st.phase != Phase.CONQUER or st.turn.done or st.acting_seat != seat:
+        return
+    if (st.turn.conquests or st.turn.resume is not None) and not conquest.conquest_possible(st, seat):
+        conquest.end_conquests(st)
 
 
 def _unit_for_kind(st: State, kind: str) -> Unit:
@@ -258,14 +272,7 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
 def _conquer(st: State, action: Action) -> None:
     att, r, opt, c = _declare(st, action)
     conquest.attempt(st, att, r, opt, c, final=False)
-    seat = att.seat
-    s = st.seats[seat]
-    if (
-        not s.hand
-        and not s.held
-        and (st.turn.race is not None or not any(st.game.overrides(u, "actions") for u in st.units(seat)))
-    ):
-        conquest.end_conquests(st)
+    _close_conquests(st)
 
 
 def _final(st: State, action: Action) -> None:

@@ -256,6 +256,11 @@ class Unit:
         """Own: extra legal actions in the current step."""
         return ()
 
+    def free_conquest_left(self, st: State, seat: int) -> bool:
+        """Own: whether the seat may still make a conquest that needs no token in hand this turn
+        (the Champion's): while one is left, conquests are not over (AMB-53)."""
+        return False
+
     def apply_action(self, st: State, action: Action) -> None:
         """Apply an action of one of `action_kinds` (already known to be legal)."""
         raise NotImplementedError(action.kind)

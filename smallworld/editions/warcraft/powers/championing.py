@@ -116,6 +116,10 @@ class Championing(Unit):
             return "§6.7", f"the conquest of {name} requires paying first"
         return None
 
+    def free_conquest_left(self, st: State, seat: int) -> bool:
+        # The Champion in hand, unused this turn, keeps conquests open (AMB-53).
+        return self._closed(st, seat) is None
+
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if self._closed(st, seat) is not None:
             return []
