@@ -492,30 +492,48 @@ def begin_turn(st: State, seat: int) -> None:
     for owner, u in list(st.all_units()):  # §6.1 steps 2-3 (Harmony back, bombs resolved)
         if game.overrides(u, "turn_start"):
             u.turn_start(st, seat, owner)
-    if (
-        s.active is not None
-        and not s.hand
-        and not any(st.tokens[r] for r in bits(st.occupied_mask(s.active)))
-        and game.options.tokenless_active_race == "return_and_pick"
-    ):
-        # AMB-34: an Active race with no race token anywhere leaves play (a Champion or Beasts
-        # alone cannot make a first conquest); the player picks anew. Its units clear the pieces
-        # that stop working and its troops go back to the box, as on a decline (§6.16 step 4).
-        for u in st.units(seat):
-            if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
-                u.on_decline(st, seat)
-        decline.remove_race(st, s.active)
-        for kind in list(s.held):
-            st.discard_held(seat, kind, s.held[kind])
-        if s.power:
-            st.power_discard.append(s.power)
-        st.event("left_play", race=s.active, seat=seat)
-        st.return_banner(s.active)
-        s.active = s.power = None
+    if _tokenless(st, seat):
+        _leave_play(st, seat)
     if _can_rise(st, seat) is not None:
         st.phase = Phase.RISE
     elif s.active is None:
         st.phase = Phase.PICK
+
+
+def _tokenless(st: State, seat: int) -> bool:
+    """AMB-34, AMB-64: the seat's Active race has no race token left, on the boards or in hand. A
+    region held only by its Beasts or its Champion still counts (they count as race tokens there),
+    but only on the boards: a Champion or Beasts in hand alone do not keep the race in play."""
+    s = st.seats[seat]
+    return (
+        s.active is not None
+        and not s.hand
+        and not st.occupied_mask(s.active)
+        and st.game.options.tokenless_active_race == "return_and_pick"
+    )
+
+
+def _leave_play(st: State, seat: int) -> None:
+    """AMB-34: the tokenless Active race leaves play and the player picks anew this turn. Its units
+    clear the pieces that stop working, its troops go back to the box as on a decline (§6.16 step
+    4), and a prompt its units raised this turn is dropped with it."""
+    s = st.seats[seat]
+    game = st.game
+    race, power = s.active, s.power
+    assert race is not None
+    for u in st.units(seat):
+        if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
+            u.on_decline(st, seat)
+    decline.remove_race(st, race)
+    for kind in list(s.held):
+        st.discard_held(seat, kind, s.held[kind])
+    if power:
+        st.power_discard.append(power)
+    st.event("left_play", race=race, seat=seat)
+    st.return_banner(race)
+    s.active = s.power = None
+    st.pending = [p for p in st.pending if p["unit"] not in (race, power)]
+    st.acting_seat = st.pending[0]["seat"] if st.pending else seat
 
 
 # --- errors ----------------------------------------------------------------------------------
