@@ -239,6 +239,12 @@ def _expand(st: State) -> None:
     lift_extras(st, seat)  # §6.2: ready your troops
     st.phase = Phase.CONQUER
     _expand_hooks(st, seat)
+    if _tokenless(st, seat):
+        # AMB-64: the start-of-turn powers (the Beast Master's discard empties the regions held only
+        # by Beasts) left the race with no race token on the boards or in hand: AMB-34 applies at
+        # once, and the player picks a new combo and plays on in this same turn.
+        _leave_play(st, seat)
+        st.phase = Phase.PICK
 
 
 def _expand_hooks(st: State, seat: int) -> None:
