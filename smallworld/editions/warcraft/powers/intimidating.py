@@ -29,7 +29,7 @@ Resolutions:
   forces no token out: it is no attack on a Pandaren race, so Harmony asks nothing for it (the
   Aegis still does), and a Pandaren player removing one has not attacked its owner (AMB-52). Moving a
   token into its owner's own region is no attack on that region, so destinations may be immune or
-  hold the Aegis.
+  hold the Aegis (AMB-54).
 * An Active Pandaren with this power that moves a token of another player's Active race has attacked
   that player (AMB-10).
 """
