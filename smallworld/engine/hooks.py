@@ -238,6 +238,11 @@ class Unit:
         pieces (Beasts, the Champion) while asked, and a unit may discard one (`remove_piece`)."""
         return False
 
+    def loss_spared(self, st: State, owner: int, region: int, cause: str, by: str) -> None:
+        """Defender: an exception asked before this unit (`by`, §6.9 order) already spared the race
+        token of `region`. What follows any conquest or explosion of the region still happens here:
+        the Champion's capture and ransom (AMB-61)."""
+
     # --- scoring -----------------------------------------------------------------------------
     def score(self, st: State, seat: int) -> int:
         """Own: end-of-turn bonus of the Active race or power (§6.14)."""

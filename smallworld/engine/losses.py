@@ -40,10 +40,14 @@ def prevented_by(st: State, owner: int, region: int, cause: str) -> str | None:
     """Ask the owner's loss exceptions in their order (§6.9, AMB-12); the id of the unit that takes
     the loss instead of a race token, or None."""
     game = st.game
+    spared: str | None = None
     for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
-        if game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
-            return u.id
-    return None
+        if spared is None:
+            if game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
+                spared = u.id
+        elif game.overrides(u, "loss_spared"):  # the order decides only who spares the token (AMB-61)
+            u.loss_spared(st, owner, region, cause, spared)
+    return spared
 
 
 def leave_play_if_gone(st: State, race: str, owner: int | None) -> None:
