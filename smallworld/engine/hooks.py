@@ -127,6 +127,9 @@ class Unit:
     decline_keep: ClassVar[int] = 1  # tokens turned per region on decline (§6.16 step 3)
     loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
     turn_end_step: ClassVar[int] = 0  # its step in the end-of-turn order (§6.13), lower first
+    # A power still in effect In Decline (Garrisoned's Forts, Marshdweller's toll): its badge stays
+    # beside the In-Decline banner and is discarded only when that race leaves play (AMB-65).
+    badge_kept_in_decline: ClassVar[bool] = False
     # Its `prevent_loss` discards a piece of its own in the token's place: still a loss (Beasts, AMB-31).
     loss_is_piece: ClassVar[bool] = False
     holds_water: ClassVar[bool] = False  # its tokens may stand in a Sea or Lake (Naga, §8.10)
