@@ -52,8 +52,8 @@ def test_kept_badges_never_come_back_into_the_offer() -> None:
     from smallworld.engine.losses import badge_kept
 
     kept_seen = 0
+    pool = ["garrisoned", "marshdweller", "farmer", "mining", "ranger", "herbalist", "sailing", "explorer"]
     for players, seed in ((2, 3), (3, 5), (4, 8), (5, 13)):
-        pool = ["garrisoned", "marshdweller", "farmer", "mining", "ranger", "herbalist", "sailing", "explorer"]
         game = Game(Settings(players=players, seed=seed, powers=pool))
         st = game.new_initial_state()
         rnd = random.Random(seed)
