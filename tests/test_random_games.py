@@ -40,3 +40,30 @@ def test_every_seat_plays_every_round_once() -> None:
     expected = [(rnd_, (first + k) % 4) for rnd_ in range(1, 10) for k in range(4)]
     assert turns == expected
     check_invariants(st)
+
+
+def test_kept_badges_never_come_back_into_the_offer() -> None:
+    """AMB-65: a Garrisoned or Marshdweller badge stays beside its In-Decline banner until that race
+    leaves play: meanwhile it is neither on offer, stacked nor discarded, and every badge is in
+    exactly one place."""
+    import random
+    from collections import Counter
+
+    from smallworld.engine.losses import badge_kept
+
+    kept_seen = 0
+    pool = ["garrisoned", "marshdweller", "farmer", "mining", "ranger", "herbalist", "sailing", "explorer"]
+    for players, seed in ((2, 3), (3, 5), (4, 8), (5, 13)):
+        game = Game(Settings(players=players, seed=seed, powers=pool))
+        st = game.new_initial_state()
+        rnd = random.Random(seed)
+        while not st.is_over():
+            la = st.legal_actions()
+            st.apply(la[rnd.randrange(len(la))])
+            kept = [s.declined_power for s in st.seats if badge_kept(st, s.declined_power)]
+            kept_seen += len(kept)
+            offer = [c[1] for c in st.row] + st.power_stack + st.power_discard
+            assert not set(kept) & set(offer), f"a kept badge is back in the offer: {kept}"
+            in_play = [s.power for s in st.seats if s.power] + kept
+            assert Counter(offer + in_play) == Counter(game.power_pool), "a badge is lost or doubled"
+    assert kept_seen  # the games did decline with those badges

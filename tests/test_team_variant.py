@@ -20,6 +20,7 @@ from smallworld.engine import Action, Game, IllegalActionError, PositionError, S
 from smallworld.engine.actions import END
 from smallworld.engine.edition import get_edition
 from smallworld.engine.invariants import check_invariants
+from smallworld.engine.losses import badge_kept
 from smallworld.engine.record import Record
 from smallworld.engine.serialize import state_from_json
 from smallworld.tui import run_play
@@ -58,7 +59,8 @@ def finish_turn(st: State) -> None:
 
 def check_team(st: State) -> None:
     """Team-specific invariants: every banner of a seated faction is in exactly one place (its
-    faction's list or a seat of that faction), every badge too; the standard offer stays empty."""
+    faction's list or a seat of that faction), every badge too (a badge kept beside an In-Decline
+    banner, AMB-65, counts there); the standard offer stays empty."""
     game = st.game
     factions = seat_factions(game.players)
     assert st.offer is not None
@@ -75,7 +77,8 @@ def check_team(st: State) -> None:
     for race in game.race_pool:
         want = 1 if game.faction[race] in factions else 0
         assert places[race] == want, f"{race} is in {places[race]} places"
-    badges = Counter(st.offer["powers"] + st.power_discard + [s.power for s in st.seats if s.power])
+    kept = [s.declined_power for s in st.seats if badge_kept(st, s.declined_power)]  # AMB-65
+    badges = Counter(st.offer["powers"] + st.power_discard + [s.power for s in st.seats if s.power] + kept)
     assert badges == Counter(game.power_pool), "every badge is in the column, the discards or in play"
 
 

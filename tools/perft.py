@@ -340,15 +340,15 @@ CATALOGUE: list[Position] = [
     ),
     # 3. Positions reached by a fixed script from a new game.
     Position(
-        "script-3p-middle-90",
-        "3 players, seed 11, 90 actions each the legal action at index n // 2: round 5, conquest step",
-        {**_new(3, 11), "policy": "middle", "plies": 90},
+        "script-3p-middle-88",
+        "3 players, seed 11, 88 actions each the legal action at index n // 2: round 5, conquest step",
+        {**_new(3, 11), "policy": "middle", "plies": 88},
         3,
     ),
     Position(
-        "script-2p-middle-161",
-        "2 players, seed 11, 161 actions by index n // 2: the last turn, game over within 4 actions",
-        {**_new(2, 11), "policy": "middle", "plies": 161},
+        "script-2p-middle-153",
+        "2 players, seed 11, 153 actions by index n // 2: the last turn, game over within 4 actions",
+        {**_new(2, 11), "policy": "middle", "plies": 153},
         4,
     ),
     Position(

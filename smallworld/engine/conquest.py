@@ -369,6 +369,18 @@ def die_attempt(st: State, seat: int, region: int, option: str | None, cost_now:
     return won
 
 
+def conquest_possible(st: State, seat: int) -> bool:
+    """Whether a further conquest is possible this turn (AMB-53): a race token or a paying troop in
+    hand, or a free conquest left (the Champion's, `Unit.free_conquest_left`)."""
+    if st.turn.race is not None:  # an In-Decline race's own phase: its tokens in hand only
+        return st.seats[seat].hand > 0
+    if available(st, seat) > 0:
+        return True
+    game = st.game
+    units = st.units(seat)
+    return any(game.overrides(u, "free_conquest_left") and u.free_conquest_left(st, seat) for u in units)
+
+
 def end_conquests(st: State) -> None:
     """Conquests are over for this turn (§6.10, §6.11)."""
     st.turn.done = True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.board_map import bits
-from smallworld.engine.losses import occupying_pieces
+from smallworld.engine.losses import badge_kept, occupying_pieces, release_badge
 from smallworld.engine.state import State
 
 
@@ -40,6 +40,7 @@ def go_into_decline(st: State, seat: int) -> None:
         if decline_slot(st, old, old_power) == slot:
             assert old is not None
             remove_race(st, old)
+            release_badge(st, old_power)  # a badge kept beside it goes now (AMB-65)
             st.event("left_play", race=old, seat=seat)
             st.return_banner(old)
         else:
@@ -69,8 +70,10 @@ def go_into_decline(st: State, seat: int) -> None:
     s.hand = 0
     s.declined, s.declined_power = race, power  # step 2
     s.active = s.power = None
-    st.power_discard.append(power)
+    if not badge_kept(st, power):  # step 2; a power still in effect keeps its badge (AMB-65)
+        st.power_discard.append(power)
     if not st.occupied_mask(race):  # nothing left on the map: the banner returns (§6.17)
+        release_badge(st, power)
         s.declined = s.declined_power = None
         if s.more_declined:
             r0, p0 = s.more_declined.pop(0)

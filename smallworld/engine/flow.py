@@ -190,7 +190,21 @@ def _apply_step(st: State, action: Action) -> None:
             _next_turn(st)
     else:
         _unit_for_kind(st, kind).apply_action(st, action)
+        _close_conquests(st)
     advance(st)
+
+
+def _close_conquests(st: State) -> None:
+    """AMB-53: once the turn has a conquest and no further one is possible (no token or paying
+    troop in hand, no free conquest left), conquests are over at once, for every race and power:
+    no Intimidating or Portal swap after the last conquest (§6.11), and the turn goes on to the
+    purchases or redeployment by itself. Before the first conquest abandoning may still fill the
+    hand (§6.2), so an empty hand alone does not close them."""
+    seat = st.turn_seat
+    if st.phase != Phase.CONQUER or st.turn.done or st.acting_seat != seat:
+        return
+    if (st.turn.conquests or st.turn.resume is not None) and not conquest.conquest_possible(st, seat):
+        conquest.end_conquests(st)
 
 
 def _unit_for_kind(st: State, kind: str) -> Unit:
@@ -225,6 +239,12 @@ def _expand(st: State) -> None:
     lift_extras(st, seat)  # §6.2: ready your troops
     st.phase = Phase.CONQUER
     _expand_hooks(st, seat)
+    if _tokenless(st, seat):
+        # AMB-64: the start-of-turn powers (the Beast Master's discard empties the regions held only
+        # by Beasts) left the race with no race token on the boards or in hand: AMB-34 applies at
+        # once, and the player picks a new combo and plays on in this same turn.
+        _leave_play(st, seat)
+        st.phase = Phase.PICK
 
 
 def _expand_hooks(st: State, seat: int) -> None:
@@ -258,14 +278,7 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
 def _conquer(st: State, action: Action) -> None:
     att, r, opt, c = _declare(st, action)
     conquest.attempt(st, att, r, opt, c, final=False)
-    seat = att.seat
-    s = st.seats[seat]
-    if (
-        not s.hand
-        and not s.held
-        and (st.turn.race is not None or not any(st.game.overrides(u, "actions") for u in st.units(seat)))
-    ):
-        conquest.end_conquests(st)
+    _close_conquests(st)
 
 
 def _final(st: State, action: Action) -> None:
@@ -395,11 +408,7 @@ def advance(st: State) -> None:
             else:
                 _next_withdrawn(st)
         elif ph == Phase.TURN_END:
-            st.phase = Phase.SCORE
-            if st.seats[seat].active:
-                for u in sorted(st.units(seat), key=lambda u: u.kind != "power"):  # §6.13: powers first
-                    if game.overrides(u, "turn_end"):
-                        u.turn_end(st, seat)
+            _turn_end(st, seat)
         elif ph == Phase.SCORE:
             total = scoring.score_turn(st, seat)
             st.event("score", seat=seat, total=total, items=st.turn.scored)
@@ -412,6 +421,24 @@ def advance(st: State) -> None:
             _next_turn(st)
         else:  # pragma: no cover - a phase name no branch knows is a bug
             raise AssertionError(f"unknown phase {ph!r}")
+
+
+def _turn_end(st: State, seat: int) -> None:
+    """§6.13: the end-of-turn steps run in their order (`Unit.turn_end_step`). A step that asks a
+    prompt holds back every later one until it is answered, so a later step sees what the earlier
+    ones did: the Heart of Azeroth collects its coins only after the bombs and the Military
+    Objectives are placed, whatever the number of its choices."""
+    game = st.game
+    if st.seats[seat].active:
+        steps = [u for u in st.units(seat) if game.overrides(u, "turn_end")]
+        for u in sorted(steps, key=lambda u: u.turn_end_step):  # stable: ties keep the units' order
+            if u.id in st.turn.ended:
+                continue
+            st.turn.ended.append(u.id)
+            u.turn_end(st, seat)
+            if st.pending:
+                return  # the phase stays: `advance` comes back here once the prompt is answered
+    st.phase = Phase.SCORE
 
 
 def _begin_redeploy(st: State, seat: int) -> None:
@@ -471,30 +498,48 @@ def begin_turn(st: State, seat: int) -> None:
     for owner, u in list(st.all_units()):  # §6.1 steps 2-3 (Harmony back, bombs resolved)
         if game.overrides(u, "turn_start"):
             u.turn_start(st, seat, owner)
-    if (
-        s.active is not None
-        and not s.hand
-        and not any(st.tokens[r] for r in bits(st.occupied_mask(s.active)))
-        and game.options.tokenless_active_race == "return_and_pick"
-    ):
-        # AMB-34: an Active race with no race token anywhere leaves play (a Champion or Beasts
-        # alone cannot make a first conquest); the player picks anew. Its units clear the pieces
-        # that stop working and its troops go back to the box, as on a decline (§6.16 step 4).
-        for u in st.units(seat):
-            if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
-                u.on_decline(st, seat)
-        decline.remove_race(st, s.active)
-        for kind in list(s.held):
-            st.discard_held(seat, kind, s.held[kind])
-        if s.power:
-            st.power_discard.append(s.power)
-        st.event("left_play", race=s.active, seat=seat)
-        st.return_banner(s.active)
-        s.active = s.power = None
+    if _tokenless(st, seat):
+        _leave_play(st, seat)
     if _can_rise(st, seat) is not None:
         st.phase = Phase.RISE
     elif s.active is None:
         st.phase = Phase.PICK
+
+
+def _tokenless(st: State, seat: int) -> bool:
+    """AMB-34, AMB-64: the seat's Active race has no race token left, on the boards or in hand. A
+    region held only by its Beasts or its Champion still counts (they count as race tokens there),
+    but only on the boards: a Champion or Beasts in hand alone do not keep the race in play."""
+    s = st.seats[seat]
+    return (
+        s.active is not None
+        and not s.hand
+        and not st.occupied_mask(s.active)
+        and st.game.options.tokenless_active_race == "return_and_pick"
+    )
+
+
+def _leave_play(st: State, seat: int) -> None:
+    """AMB-34: the tokenless Active race leaves play and the player picks anew this turn. Its units
+    clear the pieces that stop working, its troops go back to the box as on a decline (§6.16 step
+    4), and a prompt its units raised this turn is dropped with it."""
+    s = st.seats[seat]
+    game = st.game
+    race, power = s.active, s.power
+    assert race is not None
+    for u in st.units(seat):
+        if u.kind in ("race", "power") and game.overrides(u, "on_decline"):
+            u.on_decline(st, seat)
+    decline.remove_race(st, race)
+    for kind in list(s.held):
+        st.discard_held(seat, kind, s.held[kind])
+    if power:
+        st.power_discard.append(power)
+    st.event("left_play", race=race, seat=seat)
+    st.return_banner(race)
+    s.active = s.power = None
+    st.pending = [p for p in st.pending if p["unit"] not in (race, power)]
+    st.acting_seat = st.pending[0]["seat"] if st.pending else seat
 
 
 # --- errors ----------------------------------------------------------------------------------

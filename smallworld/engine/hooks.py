@@ -42,6 +42,9 @@ class Effect(StrEnum):
     CONQUEST = "conquest"  # a conquest or a final attempt, of any kind
     HOSTILE = "hostile"  # an effect that takes or moves tokens: a bomb going off, Intimidating, a Portal
     PLACEMENT = "placement"  # putting something there: a bomb, a Military Objective, a stolen Artifact
+    # taking away a piece that is no token (Intimidating removing a Wisp Wall or a Fort): a power used
+    # on the region, but no token is forced out, so no attack for Harmony (AMB-52)
+    REMOVAL = "removal"
 
 
 EVERY_EFFECT = frozenset(Effect)
@@ -123,6 +126,10 @@ class Unit:
     min_per_region: ClassVar[int] = 1  # tokens every region must keep (Tauren: 2, §8.14)
     decline_keep: ClassVar[int] = 1  # tokens turned per region on decline (§6.16 step 3)
     loss_priority: ClassVar[int] = 100  # order of loss exceptions, lower first (§6.9, AMB-12)
+    turn_end_step: ClassVar[int] = 0  # its step in the end-of-turn order (§6.13), lower first
+    # A power still in effect In Decline (Garrisoned's Forts, Marshdweller's toll): its badge stays
+    # beside the In-Decline banner and is discarded only when that race leaves play (AMB-65).
+    badge_kept_in_decline: ClassVar[bool] = False
     # Its `prevent_loss` discards a piece of its own in the token's place: still a loss (Beasts, AMB-31).
     loss_is_piece: ClassVar[bool] = False
     holds_water: ClassVar[bool] = False  # its tokens may stand in a Sea or Lake (Naga, §8.10)
@@ -234,6 +241,11 @@ class Unit:
         pieces (Beasts, the Champion) while asked, and a unit may discard one (`remove_piece`)."""
         return False
 
+    def loss_spared(self, st: State, owner: int, region: int, cause: str, by: str) -> None:
+        """Defender: an exception asked before this unit (`by`, §6.9 order) already spared the race
+        token of `region`. What follows any conquest or explosion of the region still happens here:
+        the Champion's capture and ransom (AMB-61)."""
+
     # --- scoring -----------------------------------------------------------------------------
     def score(self, st: State, seat: int) -> int:
         """Own: end-of-turn bonus of the Active race or power (§6.14)."""
@@ -251,6 +263,11 @@ class Unit:
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         """Own: extra legal actions in the current step."""
         return ()
+
+    def free_conquest_left(self, st: State, seat: int) -> bool:
+        """Own: whether the seat may still make a conquest that needs no token in hand this turn
+        (the Champion's): while one is left, conquests are not over (AMB-53)."""
+        return False
 
     def apply_action(self, st: State, action: Action) -> None:
         """Apply an action of one of `action_kinds` (already known to be legal)."""

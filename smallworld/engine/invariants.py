@@ -7,6 +7,7 @@ every action, and researchers can call it on states their own code builds.
 from __future__ import annotations
 
 from smallworld.engine.board_map import bits
+from smallworld.engine.losses import badge_kept
 from smallworld.engine.state import State
 
 
@@ -43,6 +44,9 @@ def check_invariants(st: State) -> None:
     if st.offer is not None:  # team variant: the faction columns and their stacks (§11.2)
         visible |= {race for key, items in st.offer.items() if key != "powers" for race in items}
     assert not (visible & seen), "a banner in play is also on offer"
+    for s in st.seats:  # AMB-65: a badge kept beside its In-Decline banner is not in the discards
+        kept = [p for _r, p in [(s.declined, s.declined_power), *s.more_declined] if badge_kept(st, p)]
+        assert not set(kept) & set(st.power_discard), "a badge kept beside its banner is also discarded"
     for k, left in st.supply.items():
         assert left >= 0, f"supply of {k} negative"
     for kind, piece in game.pieces.items():

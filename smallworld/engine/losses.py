@@ -40,10 +40,31 @@ def prevented_by(st: State, owner: int, region: int, cause: str) -> str | None:
     """Ask the owner's loss exceptions in their order (§6.9, AMB-12); the id of the unit that takes
     the loss instead of a race token, or None."""
     game = st.game
+    spared: str | None = None
     for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
-        if game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
-            return u.id
-    return None
+        if spared is None:
+            if game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
+                spared = u.id
+        elif game.overrides(u, "loss_spared"):  # the order decides only who spares the token (AMB-61)
+            u.loss_spared(st, owner, region, cause, spared)
+    return spared
+
+
+def badge_kept(st: State, power: str | None) -> bool:
+    """Whether the badge of `power` stays beside its In-Decline banner (AMB-65, `declined_badge`)."""
+    return (
+        power is not None
+        and st.game.units[power].badge_kept_in_decline
+        and st.game.options.declined_badge == "kept"
+    )
+
+
+def release_badge(st: State, power: str | None) -> None:
+    """An In-Decline race leaves play: a badge kept beside its banner goes to the discard pile now
+    (AMB-65); any other badge was discarded at the decline (§6.16 step 2)."""
+    if badge_kept(st, power):
+        assert power is not None
+        st.power_discard.append(power)
 
 
 def leave_play_if_gone(st: State, race: str, owner: int | None) -> None:
@@ -52,11 +73,15 @@ def leave_play_if_gone(st: State, race: str, owner: int | None) -> None:
         return
     s = st.seats[owner]
     if s.declined == race:
+        release_badge(st, s.declined_power)
         s.declined = s.declined_power = None
         if s.more_declined:  # the next In-Decline race takes its place
             r, p = s.more_declined.pop(0)
             s.declined, s.declined_power = r, p
     elif any(r == race for r, _p in s.more_declined):
+        for r, p in s.more_declined:
+            if r == race:
+                release_badge(st, p)
         s.more_declined = [x for x in s.more_declined if x[0] != race]
     else:
         return

@@ -103,6 +103,14 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
         choices=("return_and_pick", "keep"),
     ),
     OptionSpec(
+        "declined_badge",
+        "kept",
+        "AMB-65 (§6.16): a badge still in effect In Decline (Garrisoned, Marshdweller) stays beside the "
+        "In-Decline banner until that race leaves play ([EN]/[DE]); 'discarded': it goes to the badge "
+        "discard pile at the decline, like every other badge ([PT]).",
+        choices=("kept", "discarded"),
+    ),
+    OptionSpec(
         "own_decline_bonus",
         False,
         "AMB-43: whether taking a region of one's own In-Decline race earns bonuses.",

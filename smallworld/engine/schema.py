@@ -384,6 +384,11 @@ class _Builder:
                 "stash": _COUNT,
                 "risen": {"type": "boolean"},
                 "data": self._unit_data("turn_fields", "each unit's data for this turn (`Unit.turn_fields`)"),
+                "ended": {
+                    "type": "array",
+                    "items": _ref("unit_id"),
+                    "description": "units whose end-of-turn step (§6.13) has run this turn",
+                },
             }
         )
         result: dict[str, Any] = {

@@ -370,6 +370,13 @@ def _turn(game: Game, data: Any) -> Turn:
         raise PositionError(f"{where}.risen", "must be true or false")
     t.risen = bool(d.get("risen", False))
     t.data = _unit_data(game, d.get("data", {}), f"{where}.data", "turn_fields")
+    ended = d.get("ended", [])
+    if not isinstance(ended, list):
+        raise PositionError(f"{where}.ended", "must be a list of unit ids")
+    for i, uid in enumerate(ended):
+        if not isinstance(uid, str) or uid not in game.units:
+            raise PositionError(f"{where}.ended[{i}]", f"unknown unit {uid!r}")
+    t.ended = list(ended)
     return t
 
 

@@ -137,6 +137,7 @@ class Turn:
         "data",
         "die",
         "done",
+        "ended",
         "race",
         "resume",
         "risen",
@@ -160,6 +161,9 @@ class Turn:
         self.stash = 0
         self.risen = False
         self.data: dict[str, Any] = {}  # unit id -> that unit's data for this turn
+        # Units whose end-of-turn step (§6.13) has run: a step that asks a prompt holds back the
+        # later steps until it is answered, so they run in their order, one after the other.
+        self.ended: list[str] = []
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,6 +178,7 @@ class Turn:
             "stash": self.stash,
             "risen": self.risen,
             "data": jcopy(self.data),
+            "ended": list(self.ended),
         }
 
     def copy(self) -> Turn:
@@ -185,6 +190,7 @@ class Turn:
         t.resume = jcopy(self.resume)
         t.race, t.stash, t.risen = self.race, self.stash, self.risen
         t.data = jcopy(self.data)
+        t.ended = list(self.ended)
         return t
 
 

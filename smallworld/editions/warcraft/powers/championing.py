@@ -15,7 +15,9 @@
   Goblin bomb explodes there (§8.7), no defending race token is discarded; the owner pays 1 VC ransom
   at once (nothing with 0 VC, AMB-26) and the Champion is withdrawn to hand with the tokens, to be
   redeployed like one. The ransom goes to the player whose turn it is: the conqueror, or the Goblin
-  player, whose bombs go off at the start of their own turn (§6.1 step 3).
+  player, whose bombs go off at the start of their own turn (§6.1 step 3). AMB-61: the capture and
+  ransom happen even when Light's Hope Chapel, asked first, spares the race's loss (`loss_spared`);
+  the option `chapel_spares_ransom` lets the Chapel spare them too.
 * Intimidating cannot move it (§9.13); Portal Mage swaps do (§9.17).
 """
 
@@ -28,6 +30,7 @@ from smallworld.engine import conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Cause, Piece, Unit
+from smallworld.engine.options import OptionSpec
 from smallworld.engine.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
@@ -52,6 +55,17 @@ class Championing(Unit):
     section = "§9.5"
     loss_priority = LOSS_PRIORITY
     pieces = (Piece(CHAMPION, supply=1, defense=1, occupies=True, troop=True),)
+    options = (
+        OptionSpec(
+            "chapel_spares_ransom",
+            False,
+            "AMB-61 (§6.9, §9.5, §10.3): the Champion in a conquered or bombed region is captured and "
+            "ransomed (1 VC) even when Light's Hope Chapel spares the race's loss; true: the Chapel "
+            "spares the capture and the ransom too.",
+            "bool",
+            unit="championing",
+        ),
+    )
     action_specs = (
         ActionSpec(
             FREE, "the Champion conquers this region for free (once per turn)", region=True, conquest=True
@@ -116,6 +130,10 @@ class Championing(Unit):
             return "§6.7", f"the conquest of {name} requires paying first"
         return None
 
+    def free_conquest_left(self, st: State, seat: int) -> bool:
+        # The Champion in hand, unused this turn, keeps conquests open (AMB-53).
+        return self._closed(st, seat) is None
+
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if self._closed(st, seat) is not None:
             return []
@@ -144,6 +162,17 @@ class Championing(Unit):
 
     # --- capture -------------------------------------------------------------------------------
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:
+        return self._capture(st, owner, region, cause)
+
+    def loss_spared(self, st: State, owner: int, region: int, cause: str, by: str) -> None:
+        # AMB-61: the Chapel spared the race's loss; the Champion is captured and ransomed anyway,
+        # unless the rule option lets that exception spare the ransom too.
+        if not st.game.options.chapel_spares_ransom:
+            self._capture(st, owner, region, cause)
+
+    def _capture(self, st: State, owner: int, region: int, cause: str) -> bool:
+        """The Champion in a conquered or bombed region is captured: 1 VC ransom to the player
+        whose turn it is (AMB-26). Intimidating never takes it (§9.13)."""
         p = st.pieces[region]
         if cause == Cause.TAKEN or not p or not p.get(CHAMPION):
             return False

@@ -52,6 +52,7 @@ class Defensive(Unit):
     id = "defensive"
     kind = "power"
     section = "§9.6"
+    turn_end_step = 2  # §6.13 step 2: Watch Towers
     pieces = (Piece(TOWER, supply=6, immune=True, removed_on_conquest=True, removed_when_emptied=True),)
     action_specs = (
         ActionSpec(PLACE_TOWER, "put a Watch Tower in this Fields region", region=True, step="prompt"),

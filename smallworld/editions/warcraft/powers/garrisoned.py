@@ -40,6 +40,8 @@ class Garrisoned(Unit):
     id = "garrisoned"
     kind = "power"
     section = "§9.11"
+    badge_kept_in_decline = True  # AMB-65: its Forts stay In Decline, so the badge stays too
+    turn_end_step = 1  # §6.13 step 1: Forts
     pieces = (Piece(FORT, supply=10, defense=1, removed_on_conquest=True, removed_when_emptied=True),)
     action_specs = (
         ActionSpec(PLACE_FORT, "put one of the last Forts in this region", region=True, step="prompt"),

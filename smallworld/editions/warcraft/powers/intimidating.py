@@ -25,8 +25,11 @@ Resolutions:
   withdrawn to hand.
 * It is not a conquest: no Faction Bonus (AMB-38), no per-conquest bonus.
 * Watch Tower regions are immune (AMB-36). The Aegis (2 VC) and Harmony (2 VC, once per turn) are paid
-  before each use (§6.7); the Marshdweller toll is for conquests only. Moving a token into its owner's
-  own region is no attack on that region, so destinations may be immune or hold the Aegis.
+  before each use (§6.7); the Marshdweller toll is for conquests only. Removing a Wisp Wall or a Fort
+  forces no token out: it is no attack on a Pandaren race, so Harmony asks nothing for it (the
+  Aegis still does), and a Pandaren player removing one has not attacked its owner (AMB-52). Moving a
+  token into its owner's own region is no attack on that region, so destinations may be immune or
+  hold the Aegis (AMB-54).
 * An Active Pandaren with this power that moves a token of another player's Active race has attacked
   that player (AMB-10).
 """
@@ -76,6 +79,12 @@ def _walls(st: State, region: int) -> list[str]:
         return []
     kinds = st.game.pieces
     return sorted(k for k in p if k in kinds and kinds[k].defense > 0 and not kinds[k].troop)
+
+
+def _effect(st: State, region: int) -> Effect:
+    """What the next use on `region` does: while a Wisp Wall or Fort stands there, a use can only
+    remove it, which forces no token out (AMB-52); otherwise it takes a token or a troop."""
+    return Effect.REMOVAL if _walls(st, region) else Effect.HOSTILE
 
 
 def _troops(st: State, region: int) -> list[str]:
@@ -217,7 +226,7 @@ class Intimidating(Unit):
             owner = st.owner_seat(race)
             if race != st.game.natives and (owner is None or owner == seat):
                 continue
-            if conquest.can_affect(st, seat, [r]):
+            if conquest.can_affect(st, seat, [r], _effect(st, r)):
                 out.append(r)
         return out
 
@@ -250,7 +259,9 @@ class Intimidating(Unit):
         assert r is not None
         st.turn_data(ID)["uses"] = _uses(st) + 1
         if action.kind == REMOVE:
-            conquest.pay_dues(st, seat, r, Effect.HOSTILE)  # a Wall or Fort: no token forced out
+            # A Wall or Fort: a power used on the region (the Aegis asks its 2 VC), but no token is
+            # forced out, so it is no attack on a Pandaren race (no Harmony payment, AMB-52).
+            conquest.pay_all(st, seat, conquest.payments(st, seat, r, Effect.REMOVAL))
             st.remove_piece(r, str(action.arg), 1)
             st.event("intimidate_remove", seat=seat, region=r, piece=action.arg)
             return
@@ -316,7 +327,7 @@ class Intimidating(Unit):
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers"
         if r not in self._targets(st, seat):
-            if not conquest.can_affect(st, seat, [r]) and st.race[r] is not None:
+            if not conquest.can_affect(st, seat, [r], _effect(st, r)) and st.race[r] is not None:
                 return "§6.7", f"using Intimidating on {name} requires paying first"
             return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
         walls = _walls(st, r)

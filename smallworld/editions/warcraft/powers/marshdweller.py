@@ -21,6 +21,7 @@ class Marshdweller(Unit):
     id = "marshdweller"
     kind = "power"
     section = "§9.14"
+    badge_kept_in_decline = True  # AMB-65: its toll works In Decline, so the badge stays too
     # The toll is the one effect that outlives the badge (§6.16 step 2); the only hook here is the
     # toll, so nothing else can leak into the In-Decline race.
     works_in_decline = True

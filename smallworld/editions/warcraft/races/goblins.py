@@ -79,6 +79,7 @@ class Goblins(Unit):
     id = ID
     kind = "race"
     section = "§8.7"
+    turn_end_step = 3  # §6.13 step 3: bombs
     # A bomb has no defence, makes no region immune or occupied, and only leaves when it is
     # resolved: conquest, emptying and declines leave it where it is. Its tag carries its kind.
     pieces = (

@@ -86,6 +86,7 @@ class Humans(Unit):
     id = "humans"
     kind = "race"
     section = "§8.8"
+    turn_end_step = 4  # §6.13 step 4: Military Objectives
     # Not removed by conquest or emptying: only a non-Horde conquest sends an MO back (`any_conquest`),
     # and an MO may sit in an empty region.
     pieces = (Piece(OBJECTIVE, supply=2),)

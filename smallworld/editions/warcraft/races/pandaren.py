@@ -43,6 +43,7 @@ class Pandaren(Unit):
     id = ID
     kind = "race"
     section = "§8.13"
+    turn_end_step = 7  # §6.13 step 7: Harmony tokens
     dues_on = frozenset({Effect.CONQUEST, Effect.HOSTILE})
     seat_fields = (Field("holders", FieldType.SEATS, "the seats holding a Harmony token", optional=True),)
     turn_fields = (

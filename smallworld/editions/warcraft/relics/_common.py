@@ -1,6 +1,6 @@
 """Shared by the Artifacts and Legendary Places (§10): groups, once-per-turn uses, named conquest
 options and the end-of-turn placement of the Aegis of Aggramar and the Heart of Azeroth (§6.13 steps
-5 and 6, in that order whatever order the engine asks their hooks in).
+5 and 6, in the engine's end-of-turn order, `Unit.turn_end_step`).
 
 The edition skips this module (its name starts with "_").
 """
@@ -60,16 +60,13 @@ class Placed(Unit):
     """An Artifact its owner puts in one of their Active regions at the end of their turn (§6.13
     steps 5-6, AMB-19): asked as a prompt `VERB REGION` when there is a choice.
 
-    §6.13 orders the placements: the Aegis (step 5) before the Heart (step 6). The first of them whose
-    hook is asked starts every one the seat owns, by step; prompts are answered in the order raised."""
+    §6.13 orders the placements: the Aegis (step 5) before the Heart (step 6), each after every
+    earlier step's prompt is answered (`turn_end_step`, run in order by the engine)."""
 
     kind = "relic"
     section = "§10.2"
     verb: ClassVar[str] = ""  # the prompt's answer kind
     rule = "§6.13"
-    step: ClassVar[int] = 0  # §6.13 step
-    turn_fields = (Field("begun", FieldType.BOOL, "its end-of-turn placement has begun", optional=True),)
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.verb:
@@ -104,12 +101,7 @@ class Placed(Unit):
         return list(bits(st.occupied_mask(st.seats[seat].active)))
 
     def turn_end(self, st: State, seat: int) -> None:
-        if st.turn.data.get(self.id, {}).get("begun"):
-            return
-        owned = [u for u in st.units(seat) if isinstance(u, Placed)]
-        for unit in sorted(owned, key=lambda u: u.step):
-            st.turn_data(unit.id)["begun"] = True
-            unit.begin(st, seat)
+        self.begin(st, seat)
 
     def begin(self, st: State, seat: int) -> None:
         """Place the marker now when there is one choice, else ask the owner where."""

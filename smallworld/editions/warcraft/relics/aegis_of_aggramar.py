@@ -32,7 +32,7 @@ PRICE = 2
 class Aegis(Placed):
     id = ID
     verb = "aegis"
-    step = 5  # §6.13
+    turn_end_step = 5  # §6.13 step 5
 
     def defender_payments(
         self, st: State, attacker: int, region: int, owner: int

@@ -43,6 +43,7 @@ class Battleground(Unit):
     id = ID
     kind = "relic"
     section = "§10.3"
+    turn_end_step = 0  # §6.13: the faction is chosen before every placement that depends on it
     action_specs = (
         ActionSpec(
             FIGHT_FOR,

@@ -25,7 +25,7 @@ PRICE = 1
 class Heart(Placed):
     id = "heart_of_azeroth"
     verb = "heart"
-    step = 6  # §6.13
+    turn_end_step = 6  # §6.13 step 6
 
     @classmethod
     def extra_events(cls) -> tuple[EventSpec, ...]:
