@@ -148,6 +148,13 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from smallworld.server.main import serve
+
+    serve(args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="smallworld", description="Small World of Warcraft: engine and tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -211,6 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     sch.add_argument("--out", type=Path, required=True, metavar="DIR", help="where to write *.schema.json")
     sch.add_argument("--edition", default="warcraft", help="the edition whose declarations they come from")
     sch.set_defaults(func=_schema)
+
+    sv = sub.add_parser("serve", help="the game server: lobby, live games, bots (docs/server.md)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", default=None, help="database URL (default: SQLite in --data)")
+    sv.add_argument("--redis", default=None, help="Redis URL: several server processes share updates")
+    sv.add_argument("--data", type=Path, default=Path("smallworld-data"), help="folder of the SQLite store")
+    sv.add_argument("--bot-workers", type=int, default=1, help="worker processes that run the bots")
+    sv.add_argument("--rate", type=float, default=50.0, help="requests per second per client (0: no limit)")
+    sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    sv.set_defaults(func=_serve)
 
     from smallworld.boards.cli import add_parser as add_boards
 
