@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -53,6 +54,21 @@ def choose(
     return action_to_json(game, a), time.perf_counter() - t0
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the server is gone (a SIGKILLed server runs no shutdown code,
+    and an orphaned worker would live on)."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 class BotPool:
     """A pool of worker processes (spawned: a forked copy of a running server is not safe)."""
 
@@ -63,7 +79,9 @@ class BotPool:
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),)
+            )
         return self._pool
 
     async def choose(

@@ -577,7 +577,9 @@ class Service:
         seat = st.acting_seat
         row = live.seats[seat]
         if row["bot"] is not None:
-            self._spawn(self._bot_move(live, seat, st.ply, row["bot"], "bot"))
+            # An away seat's moves are the clock's (the greedy bot standing in), not a chosen bot's.
+            by = "clock" if row["away"] else "bot"
+            self._spawn(self._bot_move(live, seat, st.ply, row["bot"], by))
             return
         clock = live.meta.get("clock")
         if not clock:
@@ -586,6 +588,7 @@ class Service:
             left = (row["bank_ms"] or 0) / 1000 - (time.time() - live.turn_started)
         else:
             left = clock["deadline_ms"] / 1000 - (time.time() - live.turn_started)
+        row["deadline"] = time.time() + max(0.0, left)  # shown to clients; derived, not stored
         loop = asyncio.get_running_loop()
         self.timers[live.id] = loop.call_later(max(0.0, left), self._expired, live, seat, st.ply)
 

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
 from typing import Any
+
+import httpx
+import psycopg
 
 from smallworld.engine.game import Game
 from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.server.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def replayed(store: Store, gid: str, upto: int | None = None) -> State:
@@ -57,3 +69,73 @@ def assert_hides(msg: dict[str, Any], seat: int | None, seed: int) -> None:
     for entry in view["regions"].values():
         for tag in entry.get("tags", {}).get("bomb", []):
             assert tag.get("kind") is None, "a bomb's kind shown"
+
+
+def fresh_pg_database(admin_url: str) -> str:
+    """A new empty database on the session's PostgreSQL; its URL."""
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`smallworld serve` in a child process, waited for until /healthz answers."""
+
+    def __init__(self, db: str, redis: str | None = None, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [
+            sys.executable,
+            "-m",
+            "smallworld.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            db,
+            "--rate",
+            "0",
+        ]
+        if redis:
+            args += ["--redis", redis]
+        self.log = open(log or os.devnull, "ab")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http://", "ws://")
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL: no shutdown code runs
+        self.proc.wait(timeout=30)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+        self.log.close()

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from server.helpers import assert_hides, replayed
 from smallworld.engine.views import view_for
+from smallworld.server.app import create_app
 
 
 def _create(client: TestClient) -> tuple[str, dict[int, str], str]:
@@ -57,7 +58,12 @@ def _player(client: TestClient, gid: str, seat: int, token: str, seed: int, out:
     out[seat] = seen
 
 
-def test_two_clients_and_a_bot_play_to_the_end(client: TestClient) -> None:
+def test_two_clients_and_a_bot_play_to_the_end(any_db_url: str) -> None:
+    with TestClient(create_app(any_db_url, rate=0, socket_rate=0)) as client:
+        _whole_game(client)
+
+
+def _whole_game(client: TestClient) -> None:
     gid, tokens, _ = _create(client)
     store = client.app.state.service.store  # type: ignore[attr-defined]
     seed = store.game(gid)["seed"]
