@@ -75,6 +75,16 @@ class LocalServer:
                 raise RuntimeError("the server did not start")
             time.sleep(0.1)
 
+    def cpu_seconds(self) -> float | None:
+        """The server process's CPU time so far (Linux /proc; None elsewhere)."""
+        import os
+
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -227,10 +237,15 @@ def bench_server(
             db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
         server = LocalServer(db)
         url = server.url
+    cpu: float | None = None
     try:
         t0 = time.perf_counter()
+        cpu0 = server.cpu_seconds() if server is not None else None
         stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
         elapsed = time.perf_counter() - t0
+        cpu1 = server.cpu_seconds() if server is not None else None
+        if cpu0 is not None and cpu1 is not None:
+            cpu = cpu1 - cpu0
         lost = _lost(stats, db, url)
     finally:
         if server is not None:
@@ -252,4 +267,7 @@ def bench_server(
         "errors": stats.errors,
         "error_codes": stats.error_codes,
         "lost": lost,
+        # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
+        # actions per second of one process on one free core).
+        "server_cpu_ms_per_action": round(cpu * 1000 / actions, 2) if cpu is not None and actions else None,
     }
