@@ -113,7 +113,13 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
 
     t = threading.Thread(target=human, args=(s.url,))
     t.start()
-    time.sleep(2.0)
+    # Kill as soon as every game is under way (a few moves in, far from its end: ~100 plies).
+    watch = Store(db)
+    deadline = time.monotonic() + 120
+    while not (len(acked) >= 3 and all(len(watch.actions(b)) >= 6 for b in bot_games)):
+        assert time.monotonic() < deadline, "the games did not get going"
+        time.sleep(0.05)
+    watch.close()
     s.kill()
     stop.set()
     t.join(timeout=30)
