@@ -108,7 +108,7 @@ async def _seat(
     """One seat's client; True when its game ended (the caller starts another)."""
     ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}&token={token}"
     acted: set[int] = set()
-    async with connect(ws_url, max_size=2**24) as ws:
+    async with connect(ws_url, max_size=2**24, compression=None) as ws:
         while True:
             left = stop_at - time.perf_counter()
             if left <= 0:
