@@ -31,6 +31,8 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if getattr(args, "bench_command", None) == "server":
+        return _bench_server(args)
     from smallworld.bench import bench
 
     out = bench(args.players, args.games, args.seed, args.variant, _overrides(args))
@@ -152,6 +154,28 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_server(args: argparse.Namespace) -> int:
+    from smallworld.server.bench import bench_server
+
+    out = bench_server(args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        where = f"{out['seconds']} s ({out['db']})"
+        print(f"{out['games']} games x {out['players']} seats over WebSocket for {where}")
+        print(f"  actions:        {out['actions']}  ({out['actions_per_second']}/s)")
+        print(f"  latency:        p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms (sent to all seats updated)")
+        print(f"  errors: {out['errors']}  lost: {out['lost']}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from smallworld.server.main import serve
+
+    serve(args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="smallworld", description="Small World of Warcraft: engine and tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -178,6 +202,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true")
     b.add_argument("--options", type=Path, help="options file (docs/options.md)")
     b.set_defaults(func=_bench)
+    bsub = b.add_subparsers(dest="bench_command", required=False)
+    bs = bsub.add_parser("server", help="load test of the game server: concurrent WebSocket games")
+    bs.add_argument("--games", dest="server_games", type=int, default=200, help="concurrent games")
+    bs.add_argument("--players", dest="server_players", type=int, default=3, choices=(2, 3, 4, 5))
+    bs.add_argument("--think-ms", type=float, default=500, help="mean think time per decision (exponential)")
+    bs.add_argument("--seconds", type=float, default=60)
+    bs.add_argument("--db", default=None, help="database URL of the server started here (default: SQLite)")
+    bs.add_argument("--url", default=None, help="a running server instead of one started here")
+    bs.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
     sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5))
@@ -215,6 +248,17 @@ def build_parser() -> argparse.ArgumentParser:
     sch.add_argument("--out", type=Path, required=True, metavar="DIR", help="where to write *.schema.json")
     sch.add_argument("--edition", default="warcraft", help="the edition whose declarations they come from")
     sch.set_defaults(func=_schema)
+
+    sv = sub.add_parser("serve", help="the game server: lobby, live games, bots (docs/server.md)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", default=None, help="database URL (default: SQLite in --data)")
+    sv.add_argument("--redis", default=None, help="Redis URL: several server processes share updates")
+    sv.add_argument("--data", type=Path, default=Path("smallworld-data"), help="folder of the SQLite store")
+    sv.add_argument("--bot-workers", type=int, default=1, help="worker processes that run the bots")
+    sv.add_argument("--rate", type=float, default=50.0, help="requests per second per client (0: no limit)")
+    sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    sv.set_defaults(func=_serve)
 
     from smallworld.boards.cli import add_parser as add_boards
 

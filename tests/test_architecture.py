@@ -20,6 +20,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "errors",
         "rules",
         "rng",
+        "keyed_rng",
         "jsonio",
         "actions",
         "protocol",

@@ -12,8 +12,8 @@ from smallworld.engine.edition import Edition, Entry, get_edition
 from smallworld.engine.errors import PositionError
 from smallworld.engine.explain import explain_region
 from smallworld.engine.hooks import Piece, Unit, overrides
+from smallworld.engine.keyed_rng import board_rng
 from smallworld.engine.options import RuleOptions, option_specs
-from smallworld.engine.rng import board_draw_rng
 from smallworld.engine.settings import Settings
 from smallworld.engine.setup import initial_state
 
@@ -25,7 +25,7 @@ def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     from smallworld.boards.errors import BoardFormatError
 
     if settings.boards is None:
-        ids = edition.boards.draw(settings.players, board_draw_rng(settings.seed).randbelow)
+        ids = edition.boards.draw(settings.players, board_rng(settings.rng, settings.seed).randbelow)
         return [edition.boards.side(i) for i in ids]
     sides = []
     for i, b in enumerate(settings.boards):

@@ -34,6 +34,9 @@ class Rng:
             if x < limit:
                 return x % n
 
+    def copy(self) -> Rng:
+        return Rng(self.state)
+
     def shuffle(self, items: list[T]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import CONQUEST_FIELDS
+from smallworld.engine.keyed_rng import game_rng
 from smallworld.engine.protocol import Field, FieldType, check_fields, check_value
-from smallworld.engine.rng import Rng
 from smallworld.engine.state import Phase, Seat, State, Turn, jcopy
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
         if not isinstance(rng, str) or not 1 <= len(rng) <= 16:
             raise PositionError("position.rng", "must be a hexadecimal string of up to 16 digits")
         try:
-            st.rng = Rng(int(rng, 16))
+            st.rng = game_rng(game.settings.rng, game.settings.seed, int(rng, 16))
         except ValueError:
             raise PositionError("position.rng", "must be a hexadecimal string of up to 16 digits") from None
     if "rolls" in data:

@@ -11,6 +11,8 @@ from typing import Any
 
 from smallworld.engine.edition import get_edition
 from smallworld.engine.errors import PositionError
+from smallworld.engine.keyed_rng import GENERATORS, SPLITMIX
+from smallworld.engine.keyed_rng import SEED_BITS as GENERATOR_SEED_BITS
 from smallworld.engine.options import check_options, option_specs
 
 DEFAULT_EDITION = "warcraft"
@@ -36,12 +38,14 @@ class Settings:
     races: tuple[str, ...] | None = None  # the banner pool; None = every race of the edition
     powers: tuple[str, ...] | None = None  # the badge pool; None = every power of the edition
     edition: str = DEFAULT_EDITION
+    rng: str = SPLITMIX  # the generator: "splitmix64" (seeds below 2**64) or "blake2b" (keyed, 128-bit)
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
         if not isinstance(data, dict):
             raise PositionError("settings", "must be an object")
-        known = ("edition", "players", "seed", "boards", "variant", "options", "values", "races", "powers")
+        known: tuple[str, ...] = ("edition", "players", "seed", "boards", "variant", "options", "values")
+        known += ("races", "powers", "rng")
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
             raise PositionError(f"settings.{unknown[0]}", f"unknown field; known: {list(known)}")
@@ -50,9 +54,13 @@ class Settings:
         if not _is_int(players) or players not in edition.rounds:
             counts = sorted(edition.rounds)
             raise PositionError("settings.players", f"must be one of {counts}, got {players!r}")
+        generator = data.get("rng", SPLITMIX)
+        if generator not in GENERATORS:
+            raise PositionError("settings.rng", f"must be one of {list(GENERATORS)}, got {generator!r}")
+        bits = GENERATOR_SEED_BITS[generator]
         seed = data.get("seed", 0)
-        if not _is_int(seed) or not 0 <= seed < 2**SEED_BITS:
-            raise PositionError("settings.seed", f"must be an integer 0 .. 2**{SEED_BITS} - 1")
+        if not _is_int(seed) or not 0 <= seed < 2**bits:
+            raise PositionError("settings.seed", f"must be an integer 0 .. 2**{bits} - 1")
         boards = data.get("boards")
         if boards is not None:
             if not isinstance(boards, list) or not boards or len(boards) > 16:
@@ -85,6 +93,7 @@ class Settings:
             races=pools["races"],
             powers=pools["powers"],
             edition=edition.id,
+            rng=generator,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -97,6 +106,8 @@ class Settings:
             out["options"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()}
         if self.values:
             out["values"] = self.values
+        if self.rng != SPLITMIX:
+            out["rng"] = self.rng
         if self.races is not None:
             out["races"] = list(self.races)
         if self.powers is not None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import begin_turn
-from smallworld.engine.rng import Rng, seed_state
+from smallworld.engine.keyed_rng import game_rng
 from smallworld.engine.state import State
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def initial_state(game: Game) -> State:
     st = State(game)
-    st.rng = Rng(seed_state(game.settings.seed))
+    st.rng = game_rng(game.settings.rng, game.settings.seed)
     banners = list(game.race_pool)
     badges = list(game.power_pool)
     st.rng.shuffle(banners)

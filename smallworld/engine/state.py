@@ -656,7 +656,7 @@ class State:
         c.supply = dict(self.supply)
         c.turn = self.turn.copy()
         c.pending = jcopy(self.pending)
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.rolls = self.rolls[:]
         c.result = jcopy(self.result)
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}

@@ -1,0 +1,301 @@
+"""The HTTP and WebSocket endpoints (docs/server.md). Every body is read and parsed here, so a
+malformed or oversized request gets the server's own error JSON, never a framework page."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from smallworld.engine.errors import SmallworldError
+from smallworld.server.bots import BotPool
+from smallworld.server.errors import ServerError, status_of
+from smallworld.server.metrics import Metrics
+from smallworld.server.service import Service
+from smallworld.server.store import Store
+
+log = logging.getLogger("smallworld.server")
+MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
+
+
+class Bucket:
+    """A token bucket: `rate` per second, up to `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.t = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _err(e: ServerError | SmallworldError) -> JSONResponse:
+    return JSONResponse(e.to_json(), status_code=status_of(e))
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+async def _body(request: Request, max_body: int) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > max_body:
+        raise ServerError("too_large", f"the request is over {max_body} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > max_body:
+            raise ServerError("too_large", f"the request is over {max_body} bytes")
+    try:
+        return json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ServerError("malformed_json", f"the body is not JSON: {e}", "body") from None
+
+
+def _int_param(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ServerError("invalid_input", f"{name}: an integer", name) from None
+
+
+def create_app(
+    db_url: str,
+    redis_url: str | None = None,
+    bot_workers: int = 1,
+    rate: float = 50.0,
+    burst: float = 200.0,
+    socket_rate: float = 50.0,
+    max_body: int = MAX_BODY,
+    bot_delay: float = 0.0,
+) -> FastAPI:
+    """The app; `rate` (requests per second per client address, 0: no limit) and `socket_rate`
+    (messages per second per socket) are the rate limits."""
+    metrics = Metrics()
+    holder: dict[str, Service] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, db_url)
+        svc = Service(store, BotPool(bot_workers), redis_url, metrics, bot_delay)
+        holder["svc"] = svc
+        app.state.service = svc
+        await svc.start()
+        log.info(
+            json.dumps({"event": "started", "db": store.engine.url.render_as_string(), "node": svc.node})
+        )
+        try:
+            yield
+        finally:
+            await svc.close()
+            store.close()
+
+    app = FastAPI(title="Small World of Warcraft server", version="1", lifespan=lifespan)
+    buckets: dict[str, Bucket] = {}
+
+    def svc() -> Service:
+        return holder["svc"]
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, e: ServerError) -> JSONResponse:
+        return _err(e)
+
+    @app.exception_handler(SmallworldError)
+    async def _engine_error(request: Request, e: SmallworldError) -> JSONResponse:
+        return _err(e)
+
+    @app.middleware("http")
+    async def _limits(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if rate > 0:
+            who = request.client.host if request.client else "?"
+            b = buckets.get(who)
+            if b is None:
+                if len(buckets) > 100_000:
+                    buckets.clear()
+                b = buckets[who] = Bucket(rate, burst)
+            if not b.take():
+                return _err(ServerError("rate_limited", f"over {rate:g} requests per second; slow down"))
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > max_body:
+            return _err(ServerError("too_large", f"the request is over {max_body} bytes"))
+        return await call_next(request)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        s = svc()
+        await asyncio.to_thread(s.store.games_with_status, "playing", 1)  # the store answers
+        return {"ok": True, "node": s.node, "games_live": len(s.live)}
+
+    @app.get("/metrics")
+    async def prometheus() -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.post("/api/players")
+    async def new_player(request: Request) -> dict[str, Any]:
+        data = await _body(request, max_body)
+        if not isinstance(data, dict):
+            raise ServerError("invalid_input", "the request must be a JSON object", "body")
+        player, token = await svc().new_player(data.get("name"))
+        return {"player": player, "player_token": token}
+
+    @app.get("/api/me/games")
+    async def my_games(request: Request) -> dict[str, Any]:
+        return await svc().my_games(_bearer(request))
+
+    @app.get("/api/games")
+    async def open_games() -> dict[str, Any]:
+        return {"games": await svc().open_games()}
+
+    @app.post("/api/games")
+    async def create(request: Request) -> dict[str, Any]:
+        return await svc().create(await _body(request, max_body), _bearer(request))
+
+    @app.get("/api/games/{gid}")
+    async def summary(gid: str) -> dict[str, Any]:
+        s = svc()
+        return s.summary(await s.get(gid))
+
+    @app.post("/api/games/{gid}/join")
+    async def join(gid: str, request: Request) -> dict[str, Any]:
+        return await svc().join(gid, await _body(request, max_body), _bearer(request))
+
+    async def _seat(gid: str, request: Request) -> tuple[Any, int | None]:
+        s = svc()
+        live = await s.get(gid)
+        token = _bearer(request)
+        seat = _int_param(request.query_params.get("seat"), "seat")
+        if seat is None:
+            return live, await s.seat_of(live, token)
+        return live, await s.authorize(live, seat, token)
+
+    @app.get("/api/games/{gid}/view")
+    async def view(gid: str, request: Request) -> dict[str, Any]:
+        live, seat = await _seat(gid, request)
+        return svc().view(live, seat)
+
+    @app.get("/api/games/{gid}/moves")
+    async def moves(gid: str, request: Request) -> dict[str, Any]:
+        live, seat = await _seat(gid, request)
+        since = _int_param(request.query_params.get("since"), "since") or 0
+        return {"game": gid, "seat": seat, "ply": live.state.ply, "moves": svc().moves(live, seat, since)}
+
+    @app.post("/api/games/{gid}/act")
+    async def act(gid: str, request: Request) -> dict[str, Any]:
+        data = await _body(request, max_body)
+        if not isinstance(data, dict):
+            raise ServerError("invalid_input", "the request must be a JSON object", "body")
+        if "action" not in data:
+            raise ServerError("invalid_input", "action: required", "action")
+        return await svc().act(gid, data.get("seat"), _bearer(request), data.get("ply"), data["action"])
+
+    @app.get("/api/games/{gid}/replay")
+    async def replay(gid: str) -> dict[str, Any]:
+        s = svc()
+        return s.replay(await s.get(gid))
+
+    @app.post("/api/games/{gid}/seats/{seat}/bot")
+    async def to_bot(gid: str, seat: int, request: Request) -> dict[str, Any]:
+        data = await _body(request, max_body)
+        level = data.get("level", "greedy") if isinstance(data, dict) else None
+        return await svc().hand_to_bot(gid, seat, _bearer(request), level)
+
+    @app.post("/api/games/{gid}/seats/{seat}/take")
+    async def take(gid: str, seat: int, request: Request) -> dict[str, Any]:
+        return await svc().take_back(gid, seat, _bearer(request))
+
+    @app.websocket("/api/games/{gid}/ws")
+    async def socket(websocket: WebSocket, gid: str) -> None:
+        await websocket.accept()
+        s = svc()
+        token = websocket.query_params.get("token")
+        try:
+            live = await s.get(gid)
+            seat_q = _int_param(websocket.query_params.get("seat"), "seat")
+            seat = await s.seat_of(live, token) if seat_q is None else await s.authorize(live, seat_q, token)
+            if seat is not None and live.seats[seat]["away"]:
+                await s.take_back(gid, seat, token)  # the player is back
+        except (ServerError, SmallworldError) as e:
+            await websocket.send_json({"type": "error", "error": e.to_json()})
+            await websocket.close(code=4000 + status_of(e))
+            return
+        try:
+            since = _int_param(websocket.query_params.get("since"), "since")
+        except ServerError:
+            since = None
+        sub = s.subscribe(live, seat)
+        # The moves before the connection that the client asks for (`since`): a reconnecting client
+        # gets what it missed in the same message as the current view.
+        moves = s.moves(live, seat, since) if since is not None else []
+        await sub.queue.put({"type": "hello", "moves": moves, **s.view(live, seat)})
+        bucket = Bucket(socket_rate, socket_rate * 2) if socket_rate > 0 else None
+
+        async def sender() -> None:
+            while True:
+                msg = await sub.queue.get()
+                if msg is None:
+                    return
+                await websocket.send_text(json.dumps(msg))
+
+        send_task = asyncio.create_task(sender())
+        try:
+            while True:
+                text = await websocket.receive_text()
+                ref = None
+                try:
+                    if len(text) > max_body:
+                        raise ServerError("too_large", f"the message is over {max_body} bytes")
+                    if bucket is not None and not bucket.take():
+                        raise ServerError("rate_limited", f"over {socket_rate:g} messages per second")
+                    try:
+                        msg = json.loads(text)
+                    except ValueError as e:
+                        raise ServerError("malformed_json", f"the message is not JSON: {e}") from None
+                    if not isinstance(msg, dict):
+                        raise ServerError("invalid_input", "a message is a JSON object", "type")
+                    ref = msg.get("ref")
+                    kind = msg.get("type")
+                    if kind == "ping":
+                        await sub.queue.put({"type": "pong", "ref": ref})
+                    elif kind == "act":
+                        if seat is None:
+                            raise ServerError(
+                                "bad_token", "a spectator cannot act: connect with a seat token"
+                            )
+                        if "action" not in msg:
+                            raise ServerError("invalid_input", "action: required", "action")
+                        ack = await s.act(gid, seat, token, msg.get("ply"), msg["action"])
+                        await sub.queue.put({"type": "ack", "ref": ref, **ack})
+                    else:
+                        raise ServerError("invalid_input", "type: 'act' or 'ping'", "type")
+                except (ServerError, SmallworldError) as e:
+                    await sub.queue.put({"type": "error", "ref": ref, "error": e.to_json()})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            s.unsubscribe(sub)
+            await sub.queue.put(None)
+            send_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await send_task
+
+    return app

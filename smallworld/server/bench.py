@@ -1,0 +1,273 @@
+"""`smallworld bench server`: a load test of the game server over real sockets.
+
+G games are played at once for S seconds; every seat is its own WebSocket client that waits a
+think time (exponential, mean T ms) and then sends a random legal action. A finished game is
+replaced by a new one, so G stay live. Latency is measured from an action's send until every seat
+of its game has received the update; `lost` counts acknowledged actions missing from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+@dataclass
+class Stats:
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    seen: dict[tuple[str, int], int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    acked: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+    games: set[str] = field(default_factory=set)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LocalServer:
+    """`smallworld serve` on loopback in a child process, for the length of the benchmark."""
+
+    def __init__(self, db: str) -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        args = [
+            sys.executable,
+            "-m",
+            "smallworld.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--rate",
+            "0",
+        ]
+        args += ["--log-level", "warning"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+
+    def cpu_seconds(self) -> float | None:
+        """The server process's CPU time so far (Linux /proc; None elsewhere)."""
+        import os
+
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+async def _seat(
+    url: str,
+    gid: str,
+    seat: int,
+    token: str,
+    players: int,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> bool:
+    """One seat's client; True when its game ended (the caller starts another)."""
+    ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}&token={token}"
+    acted: set[int] = set()
+    async with connect(ws_url, max_size=2**24, compression=None) as ws:
+        while True:
+            left = stop_at - time.perf_counter()
+            if left <= 0:
+                return False
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=left + 5)
+            except TimeoutError:
+                return False
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "error":
+                stats.errors += 1
+                code = msg["error"]["code"]
+                stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+                continue
+            if kind == "ack":
+                stats.acked.append((gid, msg["move"]["ply"], msg["move"]["action"]))
+                continue
+            for m in msg.get("moves", []):
+                key = (gid, m["ply"])
+                n = stats.seen[key] = stats.seen.get(key, 0) + 1
+                if n == players and key in stats.sent:
+                    stats.latencies.append(now - stats.sent.pop(key))
+            if msg.get("status") == "over":
+                return True
+            legal = msg.get("legal")
+            ply = msg["ply"]
+            if legal and ply not in acted and time.perf_counter() < stop_at:
+                acted.add(ply)
+                if think > 0:
+                    await asyncio.sleep(rng.expovariate(1 / think))
+                action = legal[rng.randrange(len(legal))]
+                stats.sent[(gid, ply)] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "ply": ply, "action": action}))
+
+
+async def _game_loop(
+    http: httpx.AsyncClient,
+    url: str,
+    players: int,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> None:
+    """Keep one game going until the time is up: a finished game is replaced by a new one."""
+    while time.perf_counter() < stop_at:
+        r = await http.post(
+            url + "/api/games", json={"players": players, "seats": [{"kind": "creator"}] * players}
+        )
+        if r.status_code != 200:
+            stats.errors += 1
+            await asyncio.sleep(0.5)
+            continue
+        g = r.json()
+        gid = g["game"]
+        stats.games.add(gid)
+        tasks = [
+            _seat(
+                url, gid, s["seat"], s["token"], players, think, stop_at, stats, random.Random(rng.random())
+            )
+            for s in g["seats"]
+        ]
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        for res in results:
+            if isinstance(res, BaseException):
+                stats.errors += 1
+        if not any(res is True for res in results):
+            return
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def _run(url: str, games: int, think_ms: float, seconds: float, players: int, seed: int) -> Stats:
+    stats = Stats()
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        stop_at = time.perf_counter() + seconds
+        loops = [
+            _game_loop(http, url, players, think_ms / 1000, stop_at, stats, random.Random(rng.random()))
+            for _ in range(games)
+        ]
+        await asyncio.gather(*loops)
+    return stats
+
+
+def _lost(stats: Stats, db: str | None, url: str) -> int:
+    """Acknowledged actions that are not in the store (read from the database when it is known)."""
+    stored: dict[tuple[str, int], Any] = {}
+    if db is not None:
+        from smallworld.server.store import Store
+
+        store = Store(db)
+        for gid in stats.games:
+            for row in store.actions(gid):
+                stored[(gid, row.ply)] = row.action
+        store.close()
+    else:
+        for gid in stats.games:
+            for m in httpx.get(f"{url}/api/games/{gid}/moves", timeout=60).json()["moves"]:
+                stored[(gid, m["ply"])] = m["action"]
+    return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
+
+
+def bench_server(
+    games: int,
+    think_ms: float = 500,
+    seconds: float = 60,
+    db: str | None = None,
+    url: str | None = None,
+    players: int = 3,
+    seed: int = 0,
+) -> dict[str, Any]:
+    tmp = None
+    server = None
+    if url is None:
+        if db is None:
+            tmp = tempfile.TemporaryDirectory(prefix="sw-bench-")
+            db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
+        server = LocalServer(db)
+        url = server.url
+    cpu: float | None = None
+    try:
+        t0 = time.perf_counter()
+        cpu0 = server.cpu_seconds() if server is not None else None
+        stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
+        elapsed = time.perf_counter() - t0
+        cpu1 = server.cpu_seconds() if server is not None else None
+        if cpu0 is not None and cpu1 is not None:
+            cpu = cpu1 - cpu0
+        lost = _lost(stats, db, url)
+    finally:
+        if server is not None:
+            server.stop()
+        if tmp is not None:
+            tmp.cleanup()
+    actions = len(stats.acked)
+    return {
+        "games": games,
+        "players": players,
+        "think_ms": think_ms,
+        "seconds": round(elapsed, 2),
+        "db": (db or url).split(":", 1)[0],
+        "games_played": len(stats.games),
+        "actions": actions,
+        "actions_per_second": round(actions / seconds, 1),  # acknowledged within the window
+        "p50_ms": round(_percentile(stats.latencies, 0.50) * 1000, 2),
+        "p99_ms": round(_percentile(stats.latencies, 0.99) * 1000, 2),
+        "errors": stats.errors,
+        "error_codes": stats.error_codes,
+        "lost": lost,
+        # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
+        # actions per second of one process on one free core).
+        "server_cpu_ms_per_action": round(cpu * 1000 / actions, 2) if cpu is not None and actions else None,
+    }

@@ -1,0 +1,52 @@
+"""The server's own error codes, next to the engine's (`SmallworldError.code`).
+
+Every refusal is answered with the same JSON shape as the engine's errors, `{"code", "message",
+"rule"?, "field"?}`, and an HTTP status that says which kind of refusal it is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smallworld.engine.errors import SmallworldError
+
+# code -> HTTP status. The engine's codes are here too, so every refusal has one table.
+STATUS: dict[str, int] = {
+    "malformed_json": 400,
+    "malformed_action": 400,
+    "invalid_input": 400,
+    "bad_token": 401,
+    "wrong_seat": 403,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "illegal_action": 409,
+    "game_over": 409,
+    "stale_ply": 409,
+    "not_started": 409,
+    "seat_taken": 409,
+    "not_over": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+}
+
+
+class ServerError(Exception):
+    """A refusal by the server itself (not by the rules)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.field = field
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+
+def error_json(e: ServerError | SmallworldError) -> dict[str, Any]:
+    return e.to_json()
+
+
+def status_of(e: ServerError | SmallworldError) -> int:
+    return STATUS.get(e.code, 400)

@@ -1,0 +1,72 @@
+"""The store's tables (SQLAlchemy Core). Alembic migrations (`migrations/`) create and change them;
+this module is what the code reads and writes through."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created", Float, nullable=False),
+)
+
+# A game is its settings, the seed the server drew (sent to nobody until the end) and its action log.
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("settings", Text, nullable=False),  # Settings.to_json() without the seed
+    Column("seed", String(40), nullable=False),  # hexadecimal: up to 128 bits
+    Column("status", String(16), nullable=False),  # open | playing | over
+    Column("ply", Integer, nullable=False),
+    Column("meta", Text, nullable=False),  # clocks, creator, title: JSON
+    Column("result", Text, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # human | bot
+    Column("name", String(64), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),  # join by link; null once taken
+    Column("open", Boolean, nullable=False),  # listed in the lobby, anyone may join
+    Column("bot", String(16), nullable=True),  # the bot playing the seat now (also for a human away)
+    Column("away", Boolean, nullable=False),
+    Column("bank_ms", BigInteger, nullable=True),  # live clock: time left
+    Column("deadline", Float, nullable=True),  # when the seat's current decision runs out
+)
+
+# (game_id, ply) is the primary key: two processes can never both accept an action for one move.
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),  # the state's ply the action was chosen at
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # protocol JSON
+    Column("by", String(16), nullable=False),  # human | bot | clock
+    Column("created", Float, nullable=False),
+)

@@ -1,0 +1,141 @@
+"""Shared checks of the server tests: what a message may show a seat, against the engine itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+from smallworld.engine.game import Game
+from smallworld.engine.settings import Settings
+from smallworld.engine.state import State
+from smallworld.server.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def replayed(store: Store, gid: str, upto: int | None = None) -> State:
+    """The game rebuilt from the store (with its secret seed), at ply `upto` (default: the end)."""
+    g = store.game(gid)
+    assert g is not None
+    st = Game(Settings.from_json({**g["settings"], "seed": g["seed"]})).new_initial_state()
+    for row in store.actions(gid):
+        if upto is not None and row.ply >= upto:
+            break
+        st.apply(row.action, seat=row.seat)
+    return st
+
+
+def keys(obj: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(k)
+            out |= keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= keys(v)
+    return out
+
+
+def assert_hides(msg: dict[str, Any], seat: int | None, seed: int) -> None:
+    """Nothing in `msg` (any answer or socket message) that `seat` may not know before the end."""
+    text = json.dumps(msg)
+    assert str(seed) not in text and format(seed, "x") not in text, "the seed leaked"
+    assert not {"seed", "rolls"} & keys(msg), "the seed or scripted rolls leaked"
+    view = msg.get("view")
+    if view is None:
+        return
+    assert "rng" not in view, "the generator's state leaked"
+    if view.get("result") is not None:
+        return
+    for i, s in enumerate(view["seats"]):
+        if i != seat:
+            assert s["coins"] is None, f"seat {i}'s coins shown to {seat}"
+    for stack in ("race_stack", "power_stack", "spare_markers"):
+        assert set(view[stack]) == {"count"}, f"the order of {stack} shown"
+    for here in view["markers"].values():
+        for m in here:
+            assert m["face_up"] or m["id"] is None, "a face-down marker shown"
+    for entry in view["regions"].values():
+        for tag in entry.get("tags", {}).get("bomb", []):
+            assert tag.get("kind") is None, "a bomb's kind shown"
+
+
+def fresh_pg_database(admin_url: str) -> str:
+    """A new empty database on the session's PostgreSQL; its URL."""
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`smallworld serve` in a child process, waited for until /healthz answers."""
+
+    def __init__(self, db: str, redis: str | None = None, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [
+            sys.executable,
+            "-m",
+            "smallworld.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            db,
+            "--rate",
+            "0",
+        ]
+        if redis:
+            args += ["--redis", redis]
+        self.log = open(log or os.devnull, "ab")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http://", "ws://")
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL: no shutdown code runs
+        self.proc.wait(timeout=30)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+        self.log.close()

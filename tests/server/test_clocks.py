@@ -1,0 +1,59 @@
+"""Clocks: when a human's time runs out the greedy bot makes the decision and the seat is marked
+away until its player is back."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+def _wait(client: TestClient, gid: str, pred: Any, what: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while True:
+        g = client.get(f"/api/games/{gid}").json()
+        if pred(g):
+            return g
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [{"kind": "live", "bank_s": 0.2, "increment_s": 30}, {"kind": "turn", "deadline_s": 0.2}],
+)
+def test_time_out_hands_the_decision_to_greedy_and_marks_the_seat_away(
+    client: TestClient, clock: dict[str, Any]
+) -> None:
+    seats = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
+    g = client.post("/api/games", json={"players": 2, "seats": seats, "clock": clock}).json()
+    gid, tok = g["game"], g["seats"][0]["token"]
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    # Nobody acts for seat 0: its time runs out, the clock plays for it and the seat is away.
+    after = _wait(client, gid, lambda x: x["seats"][0]["away"], "the seat was never marked away")
+    _wait(client, gid, lambda x: any(r.by == "clock" for r in store.actions(gid)), "no clock move")
+    assert after["seats"][0]["bot"] == "greedy"
+    assert all(r.seat == 0 for r in store.actions(gid) if r.by == "clock")
+    # The player comes back and plays again.
+    r = client.post(f"/api/games/{gid}/seats/0/take", headers={"Authorization": f"Bearer {tok}"})
+    assert r.status_code == 200
+    back = client.get(f"/api/games/{gid}").json()
+    assert back["seats"][0]["away"] is False and back["seats"][0]["bot"] is None
+    if clock["kind"] == "live":
+        assert back["seats"][0]["bank_ms"] >= 30_000  # the increment came with each clock decision
+        v = _wait(
+            client, gid, lambda x: x["acting_seat"] == 0 or x["status"] == "over", "seat 0 never to act"
+        )
+        if v["status"] != "over":
+            mine = client.get(
+                f"/api/games/{gid}/view?seat=0", headers={"Authorization": f"Bearer {tok}"}
+            ).json()
+            r = client.post(
+                f"/api/games/{gid}/act",
+                json={"seat": 0, "ply": mine["ply"], "action": mine["legal"][0]},
+                headers={"Authorization": f"Bearer {tok}"},
+            )
+            assert r.status_code == 200, r.text
+            assert store.actions(gid)[mine["ply"]].by == "human"

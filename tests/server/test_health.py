@@ -1,0 +1,45 @@
+"""Health, metrics, and the load benchmark on a small scale."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from smallworld.server.bench import bench_server
+
+
+def test_healthz_and_metrics_count_actions_and_refusals(client: TestClient) -> None:
+    h = client.get("/healthz").json()
+    assert h["ok"] is True
+    g = client.post(
+        "/api/games", json={"players": 2, "seats": [{"kind": "creator"}, {"kind": "creator"}]}
+    ).json()
+    gid, tok = g["game"], g["player_token"]
+    auth = {"Authorization": f"Bearer {tok}"}
+    seat = client.get(f"/api/games/{gid}").json()["acting_seat"]
+    v = client.get(f"/api/games/{gid}/view?seat={seat}", headers=auth).json()
+    assert (
+        client.post(
+            f"/api/games/{gid}/act", json={"seat": seat, "ply": 0, "action": v["legal"][0]}, headers=auth
+        ).status_code
+        == 200
+    )
+    assert (
+        client.post(
+            f"/api/games/{gid}/act", json={"seat": seat, "ply": 9, "action": v["legal"][0]}, headers=auth
+        ).status_code
+        == 409
+    )
+    with client.websocket_connect(f"/api/games/{gid}/ws"):
+        text = client.get("/metrics").text
+        assert "smallworld_sockets 1.0" in text
+    assert 'smallworld_actions_total{by="human"} 1.0' in text
+    assert 'smallworld_refused_total{code="stale_ply"} 1.0' in text
+    assert "smallworld_action_seconds_count 1.0" in text
+    assert "smallworld_games_live 1.0" in text
+
+
+def test_bench_server_small() -> None:
+    out = bench_server(games=2, think_ms=0, seconds=2, players=2)
+    assert set(out) >= {"games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost"}
+    assert out["actions"] > 0 and out["errors"] == 0 and out["lost"] == 0
+    assert 0 < out["p50_ms"] <= out["p99_ms"]

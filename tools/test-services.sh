@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Start (or stop) a throwaway PostgreSQL and Redis on 127.0.0.1 for the server tests.
+#
+#   tools/test-services.sh start DIR   # prints PG_URL=... and REDIS_URL=... lines
+#   tools/test-services.sh stop DIR
+#
+# PostgreSQL runs from initdb on DIR/pg as the user postgres (it refuses to run as root); Redis
+# runs daemonized with no persistence. Both get free ports. Missing packages are installed with
+# apt-get when the script runs as root.
+set -euo pipefail
+
+cmd=${1:?start or stop}
+dir=${2:?a temporary folder}
+mkdir -p "$dir"
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+pg_bin() {
+  local d
+  for d in /usr/lib/postgresql/*/bin; do
+    if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
+  done
+  if command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then dirname "$(command -v initdb)"; return 0; fi
+  return 1
+}
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+ensure() {
+  local missing=()
+  pg_bin >/dev/null || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+      echo "test-services: missing ${missing[*]} and not root to install them" >&2
+      exit 1
+    fi
+    (apt-get install -y "${missing[@]}" || (apt-get update && apt-get install -y "${missing[@]}")) >&2
+  fi
+}
+
+case "$cmd" in
+start)
+  ensure
+  bin=$(pg_bin)
+  pgport=$(free_port)
+  rport=$(free_port)
+  mkdir -p "$dir/pg"
+  if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir"; chmod 755 "$dir"; fi
+  as_pg "$bin/initdb" -D "$dir/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  as_pg "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w \
+    -o "-h 127.0.0.1 -p $pgport -k $dir/pg -c fsync=off -c max_connections=200" start >/dev/null
+  redis-server --bind 127.0.0.1 --port "$rport" --daemonize yes --dir "$dir" --save '' \
+    --appendonly no --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+  for _ in $(seq 50); do
+    redis-cli -p "$rport" ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  echo "$rport" > "$dir/redis.port"
+  echo "PG_URL=postgresql://postgres@127.0.0.1:$pgport/postgres"
+  echo "REDIS_URL=redis://127.0.0.1:$rport/0"
+  ;;
+stop)
+  bin=$(pg_bin || true)
+  if [ -n "${bin:-}" ] && [ -d "$dir/pg/data" ]; then
+    as_pg "$bin/pg_ctl" -D "$dir/pg/data" -m immediate stop >/dev/null 2>&1 || true
+  fi
+  if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
+  ;;
+*)
+  echo "usage: $0 start|stop DIR" >&2
+  exit 2
+  ;;
+esac
