@@ -8,7 +8,7 @@ from typing import Any
 
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.settings import make_settings
+from smallworld.engine.settings import DEFAULT_EDITION, make_settings
 
 
 def bench(
@@ -17,11 +17,12 @@ def bench(
     seed: int = 0,
     variant: str = "standard",
     overrides: dict[str, Any] | None = None,
+    edition: str = DEFAULT_EDITION,
 ) -> dict[str, Any]:
     decisions = listings = 0
     t0 = time.perf_counter()
     for g in range(games):
-        st = Game(make_settings(players, seed + g, variant, overrides)).new_initial_state()
+        st = Game(make_settings(players, seed + g, variant, overrides, edition)).new_initial_state()
         rnd = random.Random(seed + g)
         while st.phase != "over":
             la = legal_actions(st)
@@ -29,7 +30,7 @@ def bench(
             apply_unchecked(st, la[rnd.randrange(len(la))])
             decisions += 1
     elapsed = time.perf_counter() - t0
-    return {
+    out: dict[str, Any] = {
         "players": players,
         "variant": variant,
         "games": games,
@@ -40,3 +41,6 @@ def bench(
         "decisions_per_second": round(decisions / elapsed, 1),
         "listings_per_second": round(listings / elapsed, 1),
     }
+    if edition != DEFAULT_EDITION:
+        out["edition"] = edition  # the Warcraft report keeps its shape
+    return out

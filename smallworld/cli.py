@@ -33,7 +33,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 def _bench(args: argparse.Namespace) -> int:
     from smallworld.bench import bench
 
-    out = bench(args.players, args.games, args.seed, args.variant, _overrides(args))
+    out = bench(args.players, args.games, args.seed, args.variant, _overrides(args), args.edition)
     if args.json:
         print(json.dumps(out))
     else:
@@ -63,6 +63,7 @@ def _simulate(args: argparse.Namespace) -> int:
             plots=args.plots,
             progress=not args.no_progress,
             overrides=_overrides(args),
+            edition=args.edition,
         )
     except SimulationError as e:
         print(f"smallworld simulate: {e}", file=sys.stderr)
@@ -164,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots", choices=("random", "greedy"), default="random", help="the other seats' bot (default random)"
     )
+    play.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     play.set_defaults(func=_play)
 
     b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")
@@ -173,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
     b.add_argument("--options", type=Path, help="options file (docs/options.md)")
+    b.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     b.set_defaults(func=_bench)
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
@@ -192,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--options", type=Path, help="options file (docs/options.md)")
+    sim.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     sim.set_defaults(func=_simulate)
 
     sc = sub.add_parser("scenario", help="position files")
