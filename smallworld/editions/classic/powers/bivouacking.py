@@ -1,75 +1,55 @@
-"""Bivouacking (§8, §6, CL-AMB-12): at the end of each own turn while Active the 5 Encampments are
-taken back and placed again in the race's regions (`camp REGION`, one at a time, several per region
-allowed; `camp_done` to stop). Each adds 1 to its region's defence and protects a lone token from
-the Sorcerers. An Encampment is never lost: when its region is conquered or abandoned it goes back
-to its owner, who places it again at the end of their next turn. They leave when the race declines."""
+"""Bivouacking (§8, §6, CL-AMB-12): the 5 Encampments are troops of the race that move with its
+tokens: they come into hand when the race is picked, are lifted with the troops when they are
+readied, and are placed during redeployment (`deploy REGION encampment`, several per region
+allowed). Each adds 1 to its region's defence and protects a lone token from the Sorcerers.
+
+An Encampment is never lost: when its region is conquered it goes back to its owner's hand, and the
+owner places it again at the end of that turn with the tokens they withdrew (§5.2 step 4). One that
+an In-Decline Ghoul phase caught (no per-conquest hook runs there) goes back to its owner when the
+next turn starts. The Encampments leave when the race declines (the engine discards troops then).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import ConquestInfo, Piece, Unit
-from smallworld.engine.protocol import ActionSpec, PromptSpec
+from smallworld.engine.losses import note_withdrawn
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
 CAMP = "encampment"
-PLACE, DONE = "camp", "camp_done"
-
-
-def _take_back(st: State) -> None:
-    for r in range(st.game.map.n):
-        p = st.pieces[r]
-        if p and p.get(CAMP):
-            st.remove_piece(r, CAMP)
 
 
 class Bivouacking(Unit):
     id = "bivouacking"
     kind = "power"
     section = "§8"
-    pieces = (Piece(CAMP, supply=5, defense=1, removed_when_emptied=True),)
-    action_specs = (
-        ActionSpec(PLACE, "put an Encampment in this region", region=True, step="prompt"),
-        ActionSpec(DONE, "place no more Encampments", step="prompt"),
-    )
-    prompt_specs = (
-        PromptSpec("camps", "place up to 5 Encampments in your regions", (PLACE, DONE), rule="§8"),
-    )
+    pieces = (Piece(CAMP, supply=5, defense=1, troop=True),)
 
-    def turn_end(self, st: State, seat: int) -> None:
-        _take_back(st)
-        if st.occupied_mask(st.seats[seat].active):
-            st.push_prompt(self.id, seat, "camps")
-
-    def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
-        regions = bits(st.occupied_mask(st.seats[prompt["seat"]].active))
-        return [*(Action(PLACE, r) for r in regions), Action(DONE)]
-
-    def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
-        if action.kind == PLACE and action.region is not None:
-            st.add_piece(action.region, CAMP)
-            if st.supply.get(CAMP, 0):
-                return  # the prompt stays: another may be placed
-        st.pop_prompt()
-
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
-        if action.kind in (PLACE, DONE):
-            return "§8", "Encampments go in regions of your Active race, at the end of your turn"
-        return None
+    def expand_start(self, st: State, seat: int) -> None:
+        # Those still in the box (the pick turn, or sent back) join the troops to be placed.
+        n = st.supply.get(CAMP, 0)
+        if n:
+            st.supply[CAMP] = 0
+            held = st.seats[seat].held
+            held[CAMP] = held.get(CAMP, 0) + n
 
     def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
-        # Never lost (§8): an Encampment in a conquered region goes back to its owner.
         p = st.pieces[info.region]
-        if p and p.get(CAMP):
-            st.remove_piece(info.region, CAMP)
+        owner = info.defender_seat
+        if not p or not p.get(CAMP) or owner is None or owner == seat:
+            return
+        st.lift_piece(info.region, owner, CAMP, p[CAMP])  # back to its owner, placed this turn
+        note_withdrawn(st, owner)
 
-    def on_decline(self, st: State, seat: int) -> None:
-        _take_back(st)
+    def turn_start(self, st: State, seat: int, owner: int) -> None:
+        race = st.seats[owner].active
+        for r in range(st.game.map.n):
+            p = st.pieces[r]
+            if p and p.get(CAMP) and st.race[r] != race:
+                st.lift_piece(r, owner, CAMP, p[CAMP])
 
 
 UNIT = Bivouacking()
