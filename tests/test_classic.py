@@ -148,3 +148,22 @@ def test_bench_and_content_take_the_edition(capsys: pytest.CaptureFixture[str]) 
     content = json.loads(capsys.readouterr().out)
     assert content["edition"] == "classic"
     assert len(content["races"]) == 14 and len(content["powers"]) == 20
+
+
+def test_listing_and_score_hints_change_nothing() -> None:
+    """Listing the legal actions and asking what a seat would score (the terminal game's hint)
+    leave the state as it was, whatever the classic units track (Wealthy's +7, Berserk's roll)."""
+    import random
+
+    from smallworld.engine.scoring import turn_score
+
+    for players in (2, 5):
+        st = Game(_settings(players, 21)).new_initial_state()
+        rnd = random.Random(players)
+        while not st.is_over():
+            before = st.to_json()
+            actions = st.legal_actions()
+            for seat in range(players):
+                turn_score(st, seat)
+            assert st.to_json() == before, f"ply {st.ply}"
+            st.apply(actions[rnd.randrange(len(actions))])

@@ -33,7 +33,8 @@ class NonEmptyCounter(Unit):
         data["nonempty"] = data.get("nonempty", 0) + 1
 
     def nonempty(self, st: State) -> int:
-        return int(st.turn_data(self.id).get("nonempty", 0))
+        # Read without creating the namespace: scoring is also asked for hints (the terminal game).
+        return int(st.turn.data.get(self.id, {}).get("nonempty", 0))
 
 
 class RegionScore(Unit):

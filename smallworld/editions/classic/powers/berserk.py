@@ -42,7 +42,7 @@ class Berserk(Unit):
             and st.seats[seat].hand >= 1
             and conquest.conquests_open(st, seat)
             and st.turn.race is None
-            and "roll" not in st.turn_data(self.id)
+            and "roll" not in st.turn.data.get(self.id, {})
         )
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
@@ -61,7 +61,7 @@ class Berserk(Unit):
         return "§8", "the Berserk die is rolled once before a conquest, with at least 1 token in hand"
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
-        return int(st.turn_data(self.id).get("roll", 0))
+        return int(st.turn.data.get(self.id, {}).get("roll", 0))  # listing: read, never create
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         st.turn_data(self.id).pop("roll", None)

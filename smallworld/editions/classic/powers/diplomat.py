@@ -53,7 +53,7 @@ class Diplomat(Unit):
             data["attacked"] = sorted({*data.get("attacked", []), owner})
 
     def _choices(self, st: State, seat: int) -> list[int]:
-        attacked = st.turn_data(self.id).get("attacked", [])
+        attacked = st.turn.data.get(self.id, {}).get("attacked", [])
         return [i for i in range(len(st.seats)) if i != seat and i not in attacked]
 
     def turn_end(self, st: State, seat: int) -> None:

@@ -32,7 +32,7 @@ class DragonMaster(Unit):
     turn_fields = (Field("used", FieldType.BOOL, "the Dragon conquest of this turn was made", optional=True),)
 
     def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
-        return () if st.turn_data(self.id).get("used") else (self.id,)
+        return () if st.turn.data.get(self.id, {}).get("used") else (self.id,)
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return EVERYTHING if option == self.id else 0

@@ -71,7 +71,7 @@ class Sorcerers(Unit):
         att = conquest.Attack(st, seat)
         if (st.immune >> region) & 1 or (att.shield >> region) & 1:
             return "the region is immune (§6, CL-AMB-30) or at peace with the Sorcerers (Diplomat)"
-        if owner in st.turn_data(self.id).get("converted", []):
+        if owner in st.turn.data.get(self.id, {}).get("converted", []):
             return "one conversion per opponent per turn"
         return None
 
