@@ -10,7 +10,7 @@ from smallworld.bench_costs import state_costs
 from smallworld.engine.actions import Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.settings import Settings, make_settings
+from smallworld.engine.settings import DEFAULT_EDITION, Settings, make_settings
 
 
 def bench(
@@ -19,12 +19,13 @@ def bench(
     seed: int = 0,
     variant: str = "standard",
     overrides: dict[str, Any] | None = None,
+    edition: str = DEFAULT_EDITION,
     costs: bool = True,
 ) -> dict[str, Any]:
     decisions = listings = 0
     t0 = time.perf_counter()
     for g in range(games):
-        st = Game(make_settings(players, seed + g, variant, overrides)).new_initial_state()
+        st = Game(make_settings(players, seed + g, variant, overrides, edition)).new_initial_state()
         rnd = random.Random(seed + g)
         while st.phase != "over":
             la = legal_actions(st)
@@ -32,7 +33,7 @@ def bench(
             apply_unchecked(st, la[rnd.randrange(len(la))])
             decisions += 1
     elapsed = time.perf_counter() - t0
-    out = {
+    out: dict[str, Any] = {
         "players": players,
         "variant": variant,
         "games": games,
@@ -43,8 +44,10 @@ def bench(
         "decisions_per_second": round(decisions / elapsed, 1),
         "listings_per_second": round(listings / elapsed, 1),
     }
+    if edition != DEFAULT_EDITION:
+        out["edition"] = edition  # the Warcraft report keeps its shape
     if costs:
-        out.update(_costs(make_settings(players, seed, variant, overrides)))
+        out.update(_costs(make_settings(players, seed, variant, overrides, edition)))
     return out
 
 

@@ -35,7 +35,7 @@ def _bench(args: argparse.Namespace) -> int:
         return _bench_server(args)
     from smallworld.bench import bench
 
-    out = bench(args.players, args.games, args.seed, args.variant, _overrides(args))
+    out = bench(args.players, args.games, args.seed, args.variant, _overrides(args), args.edition)
     if args.json:
         print(json.dumps(out))
     else:
@@ -69,6 +69,7 @@ def _simulate(args: argparse.Namespace) -> int:
             plots=args.plots,
             progress=not args.no_progress,
             overrides=_overrides(args),
+            edition=args.edition,
         )
     except SimulationError as e:
         print(f"smallworld simulate: {e}", file=sys.stderr)
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots", choices=("random", "greedy"), default="random", help="the other seats' bot (default random)"
     )
+    play.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     play.set_defaults(func=_play)
 
     b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")
@@ -201,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
     b.add_argument("--options", type=Path, help="options file (docs/options.md)")
+    b.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     b.set_defaults(func=_bench)
     bsub = b.add_subparsers(dest="bench_command", required=False)
     bs = bsub.add_parser("server", help="load test of the game server: concurrent WebSocket games")
@@ -229,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--options", type=Path, help="options file (docs/options.md)")
+    sim.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     sim.set_defaults(func=_simulate)
 
     sc = sub.add_parser("scenario", help="position files")

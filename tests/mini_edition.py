@@ -10,7 +10,9 @@ exercise every seam where the classic Small World differs from Small World of Wa
   and keep every token when they decline (classic Ghouls);
 * the Stubborn power may go into decline after a normal turn's scoring (classic Stout);
 * the Haunting power keeps its race as a second In-Decline race beside the player's other one
-  (classic Spirit).
+  (classic Spirit);
+* the Reckless power makes no target-first final die attempt (classic Berserk rolls its own way);
+* the Truce power shields its Active race from one named opponent (classic Diplomat).
 
 Its rule citations point into an imaginary rulebook ("M§..."), so a test can see that the engine's
 errors cite the edition handed to it.
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 from smallworld.boards.model import BoardSide
 from smallworld.engine.edition import BoardSet, Edition, Entry, EntryRule, Natives, register
 from smallworld.engine.hooks import ALL_TOKENS, Unit
+from smallworld.engine.protocol import Field, FieldType
 from smallworld.engine.rules import Rule
 from smallworld.engine.variants.standard import Standard
 
@@ -105,6 +108,29 @@ class Haunting(Unit):
     decline_slot = "haunting"
 
 
+class Reckless(Unit):
+    """No final die attempt: its race uses the die its own way (classic Berserk)."""
+
+    id = "reckless"
+    kind = "power"
+    section = "M§8.3"
+    final_attempt = False
+
+
+class Truce(Unit):
+    """The opponent named in its seat data may not attack its Active race (classic Diplomat)."""
+
+    id = "truce"
+    kind = "power"
+    section = "M§8.4"
+    seat_fields = (Field("with", FieldType.SEAT, "the opponent at peace", optional=True),)
+
+    def shielded(self, st: State, owner: int, attacker: int) -> int:
+        if st.seats[owner].ext.get(self.id, {}).get("with") != attacker:
+            return 0
+        return st.occupied_mask(st.seats[owner].active)
+
+
 CITATIONS = {rule: f"M§{i + 1}" for i, rule in enumerate(Rule)}
 
 
@@ -123,6 +149,8 @@ def build() -> Edition:
             _entry(Gnolls(), "race", 5, tray=12),
             _entry(Stubborn(), "power", 3),
             _entry(Haunting(), "power", 3),
+            _entry(Reckless(), "power", 3),
+            _entry(Truce(), "power", 3),
         ],
         boards=OneMap(),
         variants={"standard": Standard()},

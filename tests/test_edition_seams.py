@@ -305,3 +305,52 @@ def test_games_replay_from_their_seed_and_log() -> None:
     st, log = play_random(settings, 2)
     again = Record(settings, log).replay()
     assert again.to_json() == st.to_json()
+
+
+def test_a_power_without_the_final_attempt() -> None:
+    """Classic Berserk (CL-AMB-26) uses the die its own way: a unit with `final_attempt = False`
+    is offered no target-first final attempt (Warcraft §6.10 offers it to every race)."""
+    g = _game()
+    position = {
+        "turn_seat": 0,
+        "phase": "conquer",
+        "seats": [{"active": "gnolls", "power": "stubborn", "hand": 1}, {}],
+        "regions": {"MINI:1": {"race": "gnolls", "tokens": 1}},
+        "turn": {"conquests": 1},
+    }
+    st = _position(g, position)
+    assert Action("final", _ref(g, 7)) in st.legal_actions()  # 2 against 1 in hand: shortfall 1
+    position["seats"] = [{"active": "gnolls", "power": "reckless", "hand": 1}, {}]
+    st = _position(g, position)
+    assert Action("final", _ref(g, 7)) not in st.legal_actions()
+    with pytest.raises(IllegalActionError) as e:
+        st.apply(Action("final", _ref(g, 7)))
+    assert e.value.rule == ED.cite(Rule.FINAL)
+
+
+def test_a_defender_shields_its_regions_from_one_opponent() -> None:
+    """Classic Diplomat (CL-AMB-09): the `shielded` defender hook takes the owner's regions out of
+    one opponent's targets; another opponent, or the owner's own races, are not bound."""
+    g = _game()
+    st = _position(
+        g,
+        {
+            "turn_seat": 0,
+            "phase": "conquer",
+            "seats": [
+                {"active": "gnolls", "power": "stubborn", "hand": 6},
+                {"active": "wraiths", "power": "truce", "ext": {"truce": {"with": 0}}},
+            ],
+            "regions": {
+                "MINI:1": {"race": "gnolls", "tokens": 1},
+                "MINI:7": {"race": "wraiths", "tokens": 1},
+            },
+            "turn": {"conquests": 1},
+        },
+    )
+    assert Action("conquer", _ref(g, 7)) not in st.legal_actions()
+    assert Action("conquer", _ref(g, 2)) in st.legal_actions()
+    with pytest.raises(IllegalActionError):
+        st.apply(Action("conquer", _ref(g, 7)))
+    st.seats[1].ext["truce"]["with"] = 1  # at peace with nobody who attacks now
+    assert Action("conquer", _ref(g, 7)) in st.legal_actions()

@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_rule_option_is_documented() -> None:
     doc = (ROOT / "docs" / "options.md").read_text(encoding="utf-8")
-    for spec in option_specs(get_edition("warcraft")):
-        assert f"| `{spec.name}` |" in doc, f"docs/options.md does not document {spec.name}"
+    for edition in ("warcraft", "classic"):
+        for spec in option_specs(get_edition(edition)):
+            assert f"| `{spec.name}` |" in doc, f"docs/options.md does not document {spec.name}"
 
 
 def test_the_example_file_changes_the_game() -> None:
@@ -85,4 +86,5 @@ def test_every_rule_option_is_in_the_position_schema() -> None:
     blocks = option_blocks(schema)
     assert blocks
     for props in blocks:
-        assert {s.name for s in option_specs(get_edition("warcraft"))} <= set(props)
+        for edition in ("warcraft", "classic"):
+            assert {s.name for s in option_specs(get_edition(edition))} <= set(props)

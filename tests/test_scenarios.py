@@ -66,6 +66,7 @@ SCOPE = (
 # The team variant (§11) is tested in tests/test_team_variant.py.
 
 FILES = sorted(p for p in SCENARIOS.rglob("*.json") if "_boards" not in p.parts)
+CLASSIC = SCENARIOS / "classic"  # the classic Small World edition: files cite classic-rules.md
 
 
 def _rel(path: Path) -> str:
@@ -283,6 +284,8 @@ def test_known_failing_files_exist() -> None:
 def test_rules_in_scope_are_cited() -> None:
     cited: set[str] = set()
     for path in FILES:
+        if path.is_relative_to(CLASSIC):
+            continue  # those cite classic-rules.md (test_every_classic_unit_has_its_scenarios)
         cited.update(json.loads(path.read_text(encoding="utf-8")).get("rules", []))
     uncited = [s for s in SCOPE if s not in cited]
     assert not uncited, f"sections in scope that no position file cites: {uncited}"
@@ -306,12 +309,34 @@ def test_every_unit_has_its_scenarios() -> None:
         assert sum(mine) / len(mine) >= least, f"{group}: {sum(mine) / len(mine):.1f} files per unit"
 
 
+def test_every_classic_unit_has_its_scenarios() -> None:
+    """Every race and power of the classic edition has position files of its own, each naming the
+    classic edition and citing classic-rules.md (its §7 races, §8 powers or a CL-AMB)."""
+    from smallworld.engine.edition import get_edition
+
+    ed = get_edition("classic")
+    thin = []
+    for group, entries in (("races", ed.races), ("powers", ed.powers)):
+        for uid in entries:
+            files = list((CLASSIC / group / uid).glob("*.json"))
+            if len(files) < 2:
+                thin.append(f"{group}/{uid}: {len(files)}")
+            for f in files:
+                data = json.loads(f.read_text(encoding="utf-8"))
+                assert data["settings"].get("edition") == "classic", f
+    assert not thin, f"classic units with fewer than 2 position files: {thin}"
+    for path in FILES:
+        if path.is_relative_to(CLASSIC):
+            settings = json.loads(path.read_text(encoding="utf-8"))["settings"]
+            assert settings.get("edition") == "classic", path
+
+
 def test_titles_and_rules_are_well_formed() -> None:
     bad = []
     for path in FILES:
         data = json.loads(path.read_text(encoding="utf-8"))
         rules = data.get("rules") or [""]
-        valid = all(re.fullmatch(r"§\d+(\.\d+)*|AMB-\d\d", r) for r in rules)
+        valid = all(re.fullmatch(r"§\d+(\.\d+)*|(CL-)?AMB-\d\d", r) for r in rules)
         if len(data.get("title", "")) < 20 or not valid:
             bad.append(_rel(path))
     assert not bad, f"files without a plain-words title or a valid 'rules' list: {bad}"

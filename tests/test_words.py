@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 UNFILLED = re.compile(r"\{[a-z_][a-z0-9_]*(\|[^{}]*)*\}")
 
 
-@pytest.fixture(scope="module")
-def ed() -> Edition:
-    return get_edition("warcraft")
+@pytest.fixture(scope="module", params=["warcraft", "classic"])
+def ed(request: pytest.FixtureRequest) -> Edition:
+    return get_edition(request.param)
 
 
 @pytest.fixture(scope="module")

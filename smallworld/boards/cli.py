@@ -28,10 +28,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check board files (default: every shipped side and the set)")
     v.add_argument("files", nargs="*", type=Path, help="side JSON files; set-level checks only without files")
+    v.add_argument("--edition", default=WARCRAFT, help="whose boards: warcraft (islands) or classic (maps)")
     v.set_defaults(func=cmd_validate)
 
     ls = sub.add_parser("list", help="one line per shipped side with its counts")
     ls.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    ls.add_argument("--edition", default=WARCRAFT, help="whose boards: warcraft (islands) or classic (maps)")
     ls.set_defaults(func=cmd_list)
 
     r = sub.add_parser("render", help="write an SVG of one side or of a seeded game's table")
@@ -39,11 +41,48 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     r.add_argument("--players", type=int, choices=sorted(SIZES_BY_PLAYERS), help="draw a table for P players")
     r.add_argument("--seed", type=int, default=0, help="game seed: the table of the game with this seed")
     r.add_argument("-o", "--output", type=Path, required=True, help="SVG file to write")
+    r.add_argument("--edition", default=WARCRAFT, help="whose boards: warcraft (islands) or classic (maps)")
     r.set_defaults(func=cmd_render)
     return p
 
 
+WARCRAFT = "warcraft"
+
+
+def _edition_boards(edition_id: str) -> Any:
+    """The board set of another edition (its own maps and design checks, `engine.edition.BoardSet`)."""
+    from smallworld.engine.edition import get_edition
+
+    return get_edition(edition_id).boards
+
+
+def _validate_edition(args: argparse.Namespace) -> int:
+    boards = _edition_boards(args.edition)
+    problems: list[str] = []
+    sides: list[BoardSide] = []
+    if args.files:
+        for path in args.files:
+            try:
+                sides.append(load_file(path))
+            except BoardFormatError as e:
+                problems.append(str(e))
+    else:
+        sides = [boards.side(i) for i in boards.ids()]
+    for side in sides:
+        problems.extend(boards.check(side))
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(sides)} map(s)", file=sys.stderr)
+        return 1
+    regions = sum(len(s.regions) for s in sides)
+    print(f"OK: {args.edition}: {len(sides)} map(s), {regions} regions; every check passed for each map")
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
+    if getattr(args, "edition", WARCRAFT) != WARCRAFT:
+        return _validate_edition(args)
     problems: list[Problem | str] = []
     sides: list[BoardSide] = []
     if args.files:
@@ -87,6 +126,22 @@ def side_summary(side: BoardSide) -> dict[str, Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    if getattr(args, "edition", WARCRAFT) != WARCRAFT:
+        boards = _edition_boards(args.edition)
+        maps = []
+        for i in boards.ids():
+            side = boards.side(i)
+            maps.append(
+                {"id": side.id, "name": side.name, "regions": len(side.regions), **boards.summary(side)}
+            )
+        if args.json:
+            print(json.dumps(maps, indent=2))
+        else:
+            for m in maps:
+                print(
+                    f"{m['id']:<5} {m['regions']:>3} regions  {m.get('borders', '?'):>3} borders  {m['name']}"
+                )
+        return 0
     rows = [side_summary(s) for s in all_sides()]
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -109,6 +164,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if (args.side is None) == (args.players is None):
         print("render: give either a SIDE id or --players P (with --seed S)", file=sys.stderr)
         return 2
+    if getattr(args, "edition", WARCRAFT) != WARCRAFT:
+        return _render_edition(args)
     try:
         if args.side is not None:
             svg = render_side(load_side(args.side))
@@ -116,6 +173,25 @@ def cmd_render(args: argparse.Namespace) -> int:
             ids = draw_sides(args.players, seeded_randbelow(args.seed))
             svg = render_table([load_side(i) for i in ids])
             print(f"{args.players} players, seed {args.seed}: {' '.join(ids)}")
+    except KeyError as e:
+        print(f"render: {e.args[0]}", file=sys.stderr)
+        return 2
+    args.output.write_text(svg, encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _render_edition(args: argparse.Namespace) -> int:
+    """Another edition's map: by id, or the one a game of P players is played on."""
+    from smallworld.boards.render import CLASSIC_LEGEND
+
+    boards = _edition_boards(args.edition)
+    try:
+        if args.side is not None:
+            ids = [args.side]
+        else:
+            ids = boards.draw(args.players, seeded_randbelow(args.seed))
+        svg = render_table([boards.side(i) for i in ids], columns=1, legend_items=CLASSIC_LEGEND)
     except KeyError as e:
         print(f"render: {e.args[0]}", file=sys.stderr)
         return 2

@@ -24,6 +24,14 @@ TERRAIN_FILL: dict[str, str] = {
     "Sea": "#1f5f9e",
     "Lake": "#8fc4ea",
 }
+# Terrains of other editions' maps (classic Small World: Farmland is its Fields).
+OTHER_FILL: dict[str, str] = {"Farmland": "#f2d978"}
+
+
+def _fill(terrain: str) -> str:
+    return TERRAIN_FILL.get(terrain) or OTHER_FILL.get(terrain, "#ffffff")
+
+
 # Labels on dark fills are drawn light, so they stay readable.
 DARK_TERRAINS = frozenset({"Forest", "Swamp", "Sea"})
 OCEAN = "#dbeaf4"
@@ -36,7 +44,7 @@ TITLE_H = 9.0
 CELL_W = 108.0
 CELL_H = SIDE_W + TITLE_H + 4.0
 GLYPH = 3.4  # size of one feature glyph, box units
-FEATURE_ORDER = ("Size", "Entry", "Magic", "Cavern", "Murloc")
+FEATURE_ORDER = ("Size", "Entry", "Border", "Magic", "Mine", "Cavern", "Murloc", "LostTribe")
 
 
 def _f(v: float) -> str:
@@ -75,7 +83,7 @@ def _glyph_entry(x: float, y: float, s: float) -> str:
         f'<line x1="{_f(x - r * 0.4)}" y1="{_f(y - r * 0.25)}" '
         f'x2="{_f(x + r * 0.4)}" y2="{_f(y - r * 0.25)}"/>'
         f'<path d="M{_f(x - r * 0.75)},{_f(y + r * 0.2)} Q{_f(x - r * 0.6)},{_f(y + r * 0.85)} '
-        f'{_f(x)},{_f(y + r * 0.8)} Q{_f(x + r * 0.6)},{_f(y + r * 0.85)} '
+        f"{_f(x)},{_f(y + r * 0.8)} Q{_f(x + r * 0.6)},{_f(y + r * 0.85)} "
         f'{_f(x + r * 0.75)},{_f(y + r * 0.2)}"/>'
         "</g>"
     )
@@ -140,7 +148,27 @@ def _glyph_mountain(x: float, y: float, s: float) -> str:
     )
 
 
+def _glyph_disc(x: float, y: float, s: float, fill: str, letter: str, ink: str = "#ffffff") -> str:
+    """A lettered disc: the symbols of other editions' maps (Mine, Lost Tribe, border)."""
+    r = s * 0.5
+    return (
+        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" stroke="#ffffff" '
+        f'stroke-width="{_f(s * 0.07)}"/>'
+        f'<text x="{_f(x)}" y="{_f(y + r * 0.42)}" font-size="{_f(s * 0.62)}" font-weight="bold" '
+        f'text-anchor="middle" fill="{ink}" font-family="{FONT}">{letter}</text>'
+    )
+
+
+_DISCS: dict[str, tuple[str, str, str]] = {
+    "Mine": ("#a8801a", "M", "#ffffff"),
+    "LostTribe": ("#6b6b6b", "T", "#ffffff"),
+    "Border": ("#f7f3e8", "B", "#1b2a3a"),
+}
+
+
 def _glyph(feature: str, x: float, y: float, s: float, size_letter: str) -> str:
+    if feature in _DISCS:
+        return _glyph_disc(x, y, s, *_DISCS[feature])
     if feature == "Entry":
         return _glyph_entry(x, y, s)
     if feature == "Magic":
@@ -213,7 +241,7 @@ def side_group(side: BoardSide) -> str:
     for r in side.regions:
         if r.polygon:
             out.append(
-                f'<polygon points="{_points(r.polygon)}" fill="{TERRAIN_FILL.get(r.terrain, "#ffffff")}" '
+                f'<polygon points="{_points(r.polygon)}" fill="{_fill(r.terrain)}" '
                 f'stroke="{BORDER}" stroke-width="0.35" stroke-linejoin="round">'
                 f"<title>{r.id}. {escape(r.name)} ({escape(r.terrain)})</title></polygon>"
             )
@@ -247,15 +275,28 @@ LEGEND_ITEMS: tuple[tuple[str, str], ...] = (
     ("Size", "Size icon (S/M/L)"),
     ("MountainMarker", "Mountain marker"),
 )
+# The legend of the classic Small World maps (`smallworld boards render --edition classic`).
+CLASSIC_LEGEND: tuple[tuple[str, str], ...] = (
+    ("Farmland", "Farmland"),
+    *((t, t) for t in TERRAIN_FILL if t != "Fields"),
+    ("Border", "Border region"),
+    ("Magic", "Magic"),
+    ("Mine", "Mine"),
+    ("Cavern", "Cavern"),
+    ("LostTribe", "Lost Tribe start"),
+    ("MountainMarker", "Mountain marker"),
+)
 LEGEND_FONT = 2.6
 LEGEND_ROW = 5.2
 
 
-def _legend_layout(width: float) -> list[tuple[str, str, float, int]]:
+def _legend_layout(
+    width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS
+) -> list[tuple[str, str, float, int]]:
     """(key, text, x offset, row) per item, flowing left to right and wrapping at `width`."""
     out = []
     x, row = 0.0, 0
-    for key, text in LEGEND_ITEMS:
+    for key, text in items:
         w = 5.5 + 0.58 * LEGEND_FONT * len(text) + 3
         if x + w > width and x > 0:
             x, row = 0.0, row + 1
@@ -264,19 +305,20 @@ def _legend_layout(width: float) -> list[tuple[str, str, float, int]]:
     return out
 
 
-def legend_height(width: float) -> float:
-    return (max(r for *_, r in _legend_layout(width)) + 1) * LEGEND_ROW + 2
+def legend_height(width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS) -> float:
+    return (max(r for *_, r in _legend_layout(width, items)) + 1) * LEGEND_ROW + 2
 
 
-def legend(x: float, y: float, width: float) -> str:
+def legend(x: float, y: float, width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS) -> str:
     """Terrain swatches then feature glyphs, wrapped into as many rows as the width needs."""
     out = [f'<g class="legend" font-family="{FONT}" font-size="{_f(LEGEND_FONT)}" fill="#1d1a16">']
-    for key, text, dx, row in _legend_layout(width):
+    for key, text, dx, row in _legend_layout(width, items):
         gx, gy = x + dx + 2, y + row * LEGEND_ROW + 3
-        if key in TERRAIN_FILL:
+        fill = TERRAIN_FILL.get(key) or OTHER_FILL.get(key)
+        if fill:
             out.append(
                 f'<rect x="{_f(gx - 1.8)}" y="{_f(gy - 1.8)}" width="3.6" height="3.6" '
-                f'fill="{TERRAIN_FILL[key]}" stroke="{BORDER}" stroke-width="0.3"/>'
+                f'fill="{fill}" stroke="{BORDER}" stroke-width="0.3"/>'
             )
         elif key == "MountainMarker":
             out.append(_glyph_mountain(gx, gy, GLYPH))
@@ -297,12 +339,19 @@ def _document(width: float, height: float, body: str, px_per_unit: float) -> str
     )
 
 
-def render_side(side: BoardSide, px_per_unit: float = 8.0) -> str:
+def render_side(
+    side: BoardSide, px_per_unit: float = 8.0, legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS
+) -> str:
     """A standalone SVG document of one side, with title and legend."""
-    return render_table([side], columns=1, px_per_unit=px_per_unit)
+    return render_table([side], columns=1, px_per_unit=px_per_unit, legend_items=legend_items)
 
 
-def render_table(sides: Sequence[BoardSide], columns: int | None = None, px_per_unit: float = 6.0) -> str:
+def render_table(
+    sides: Sequence[BoardSide],
+    columns: int | None = None,
+    px_per_unit: float = 6.0,
+    legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS,
+) -> str:
     """All sides of a game side by side in a grid (islands never touch: §2.1), one legend below."""
     if not sides:
         raise ValueError("nothing to render")
@@ -310,12 +359,12 @@ def render_table(sides: Sequence[BoardSide], columns: int | None = None, px_per_
     rows = math.ceil(len(sides) / cols)
     width = cols * CELL_W + 4
     grid_h = rows * CELL_H
-    height = grid_h + legend_height(width - 8) + 2
+    height = grid_h + legend_height(width - 8, legend_items) + 2
     body = []
     for i, side in enumerate(sides):
         x = 6 + (i % cols) * CELL_W
         y = 2 + (i // cols) * CELL_H
         body.append(_title(side, x, y))
         body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{side_group(side)}</g>')
-    body.append(legend(4, grid_h + 2, width - 8))
+    body.append(legend(4, grid_h + 2, width - 8, legend_items))
     return _document(width, height, "\n".join(body), px_per_unit)

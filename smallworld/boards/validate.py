@@ -41,8 +41,14 @@ class Problem:
 
 
 def _structure(side: BoardSide) -> list[Problem]:
-    """Ids, terrains, features and adjacency as a graph: what the engine needs to play on a side."""
+    return structure_problems(side, TERRAINS, FEATURES)
+
+
+def structure_problems(side: BoardSide, terrains: Sequence[str], features: Sequence[str]) -> list[Problem]:
+    """Ids, terrains, features and adjacency as a graph: what the engine needs to play on a side.
+    `terrains` and `features` are the names its edition knows (the islands' by default)."""
     out: list[Problem] = []
+    terrains, features = tuple(terrains), tuple(features)
 
     def bad(region: int | None, rule: str, message: str) -> None:
         out.append(Problem(side.id, region, rule, message))
@@ -56,11 +62,11 @@ def _structure(side: BoardSide) -> list[Problem]:
         bad(None, "size", f"size must be one of {SIZES}, got {side.size!r}")
     by_id = {r.id: r for r in side.regions}
     for r in side.regions:
-        if r.terrain not in TERRAINS:
-            bad(r.id, "terrain", f"terrain must be one of {TERRAINS}, got {r.terrain!r}")
-        unknown = sorted(r.features - set(FEATURES))
+        if r.terrain not in terrains:
+            bad(r.id, "terrain", f"terrain must be one of {terrains}, got {r.terrain!r}")
+        unknown = sorted(r.features - set(features))
         if unknown:
-            bad(r.id, "features", f"unknown features {unknown}; allowed: {FEATURES}")
+            bad(r.id, "features", f"unknown features {unknown}; allowed: {features}")
         if len(set(r.adjacent)) != len(r.adjacent):
             bad(r.id, "adjacency-duplicate", f"adjacent lists a region twice: {list(r.adjacent)}")
         for a in r.adjacent:
@@ -90,6 +96,12 @@ def _land_components(side: BoardSide) -> list[set[int]]:
         seen |= part
         parts.append(part)
     return parts
+
+
+def geometry_problems(side: BoardSide) -> tuple[list[Problem], set[int] | None]:
+    """Polygon checks (simple, no overlap, adjacency matching shared borders, tiling the outline);
+    also returns the ids of the regions touching the outline (None when it cannot tell)."""
+    return _geometry(side)
 
 
 def _geometry(side: BoardSide) -> tuple[list[Problem], set[int] | None]:

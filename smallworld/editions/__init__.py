@@ -14,6 +14,7 @@ from smallworld.engine.edition import Edition
 # Edition id -> the package whose `edition()` builds it.
 PACKAGES: dict[str, str] = {
     "warcraft": "smallworld.editions.warcraft",
+    "classic": "smallworld.editions.classic",
 }
 
 

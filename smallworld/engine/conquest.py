@@ -21,6 +21,7 @@ class Attack:
     __slots__ = (
         "adjacent",
         "extra",
+        "final",
         "first",
         "minimum",
         "optional",
@@ -28,6 +29,7 @@ class Attack:
         "race",
         "reducers",
         "seat",
+        "shield",
         "units",
         "waivers",
     )
@@ -55,6 +57,23 @@ class Attack:
             if game.overrides(u, "extra_targets"):
                 extra |= u.extra_targets(st, seat, self.first)
         self.extra = extra
+        self.final = all(u.final_attempt for u in self.units)
+        self.shield = shielded(st, seat) if self.race is not None and self.race == s.active else 0
+
+
+def shielded(st: State, seat: int) -> int:
+    """Regions the seat's Active race may not target because another player's unit shields them
+    (the `shielded` defender hook: a declared peace)."""
+    game = st.game
+    out = 0
+    if not game.edition.hooked["shielded"]:
+        return out  # the hot path: an edition without such a unit pays nothing
+    for i in range(len(st.seats)):
+        if i != seat:
+            for u in st.units(i):
+                if game.overrides(u, "shielded"):
+                    out |= u.shielded(st, i, seat)
+    return out
 
 
 def conquering_race(st: State, seat: int) -> str | None:
@@ -86,7 +105,7 @@ def targets(st: State, att: Attack) -> int:
     """Mask of the regions the seat may attack now (§6.5)."""
     game = st.game
     normal = game.first_mask if att.first else (att.adjacent | game.reach_mask)
-    return ((normal & ~game.map.water) | att.extra) & ~att.own & ~st.immune
+    return ((normal & ~game.map.water) | att.extra) & ~att.own & ~st.immune & ~att.shield
 
 
 def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
@@ -285,7 +304,7 @@ def judge(
     """For a target region and option: CONQUER when the tokens in hand pay for it, FINAL when only
     a final die attempt can take it, or the Refusal that forbids both."""
     c = cost(st, att, region, option)
-    if c > hand and (c - hand > st.game.options.max_final_shortfall or hand < att.minimum):
+    if c > hand and (not att.final or c - hand > st.game.options.max_final_shortfall or hand < att.minimum):
         return Refusal.TOO_SHORT
     if (defended >> region) & 1:
         dues = payments(st, att.seat, region)
@@ -300,7 +319,7 @@ def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:
         return None
     if (att.own >> region) & 1:
         return Refusal.OWN
-    if (st.immune >> region) & 1:
+    if (st.immune >> region) & 1 or (att.shield >> region) & 1:
         return Refusal.IMMUNE
     if (st.game.map.water >> region) & 1:
         return Refusal.WATER

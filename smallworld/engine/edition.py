@@ -102,6 +102,15 @@ class BoardSet:
         """The side ids of a new game, drawn with `randbelow` (the seed's board stream)."""
         raise NotImplementedError
 
+    def check(self, side: BoardSide) -> list[str]:
+        """The edition's own design checks of one of its sides (`smallworld boards validate`): each
+        problem as a line naming the side, region and rule; none by default."""
+        return []
+
+    def summary(self, side: BoardSide) -> dict[str, Any]:
+        """Counts of one side for `smallworld boards list` (the edition's own; none by default)."""
+        return {}
+
 
 @dataclass(eq=False)  # compared and hashed by identity: one object per edition and process
 class Edition:

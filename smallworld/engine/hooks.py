@@ -142,6 +142,8 @@ class Unit:
     declines_after_scoring: ClassVar[bool] = False  # may go into decline after a normal turn's scoring
     decline_slot: ClassVar[str | None] = None  # In Decline, the race takes a slot of its own: it stays
     # beside the player's other In-Decline race instead of replacing it (classic Spirit)
+    final_attempt: ClassVar[bool] = True  # False: the seat makes no target-first final die attempt
+    # (its unit uses the die its own way: classic Berserk)
     # The protocol this unit adds (engine/protocol.py): its action kinds (prompt answers included),
     # the events it records and the prompts it raises.
     action_specs: ClassVar[tuple[ActionSpec, ...]] = ()
@@ -221,6 +223,12 @@ class Unit:
         """Defender: coins the attacker must pay before conquering `region` (§6.7): (payee, VC, the
         id of the unit whose rule asks for them)."""
         return ()
+
+    def shielded(self, st: State, owner: int, attacker: int) -> int:
+        """Defender: mask of the owner's regions that `attacker`'s Active race may not target now
+        (a declared peace: classic Diplomat). In-Decline races conquering in their own phase are
+        not bound by it."""
+        return 0
 
     def dues_paid(self, st: State, attacker: int, region: int, owner: int) -> None:
         """Defender: the attacker has just paid the dues of an attack on `region` (§6.7; Harmony)."""

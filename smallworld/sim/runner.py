@@ -17,7 +17,7 @@ from smallworld.bots import make_bot, public_game
 from smallworld.engine.actions import PICK
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
-from smallworld.engine.settings import make_settings
+from smallworld.engine.settings import DEFAULT_EDITION, make_settings
 from smallworld.engine.views import view_for
 
 
@@ -34,6 +34,7 @@ class GameJob:
     variant: str = "standard"
     bot_options: dict[str, Any] = field(default_factory=dict)  # MCTS: seconds / playouts
     overrides: dict[str, Any] = field(default_factory=dict)  # an options file (docs/options.md)
+    edition: str = DEFAULT_EDITION
 
 
 def make_jobs(
@@ -44,6 +45,7 @@ def make_jobs(
     variant: str = "standard",
     bot_options: dict[str, Any] | None = None,
     overrides: dict[str, Any] | None = None,
+    edition: str = DEFAULT_EDITION,
 ) -> list[GameJob]:
     """Game i has seed `seed + i` and seats the bot list rotated by i, so every bot plays every seat."""
     if not bots:
@@ -58,6 +60,7 @@ def make_jobs(
             variant=variant,
             bot_options=dict(bot_options or {}),
             overrides=dict(overrides or {}),
+            edition=edition,
         )
         for i in range(games)
     ]
@@ -71,7 +74,7 @@ def bot_rng(game_seed: int, seat: int) -> random.Random:
 def play_game(job: GameJob) -> dict[str, Any]:
     """Play one game; each bot gets only its view and the legal actions."""
     t0 = time.perf_counter()
-    game = Game(make_settings(job.players, job.seed, job.variant, job.overrides))
+    game = Game(make_settings(job.players, job.seed, job.variant, job.overrides, job.edition))
     seen = public_game(game)
     names = [job.bots[seat % len(job.bots)] for seat in range(job.players)]
     bots = [make_bot(name, **(job.bot_options if name == "mcts" else {})) for name in names]

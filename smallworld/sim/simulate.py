@@ -25,6 +25,7 @@ def simulate(
     plots: Path | None = None,
     progress: bool = True,
     overrides: dict[str, Any] | None = None,
+    edition: str = "warcraft",
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `games` games and return (summary, per-game results). The summary's `timing` is the only
     part that changes between runs with the same arguments (with a playout budget)."""
@@ -48,7 +49,7 @@ def simulate(
         from smallworld.sim.plots import prepare
 
         prepare(plots)  # before the games, so a bad folder fails fast
-    jobs = make_jobs(players, games, bots, seed, variant, options, overrides)
+    jobs = make_jobs(players, games, bots, seed, variant, options, overrides, edition)
     t0 = time.perf_counter()
     results = run_jobs(jobs, workers=workers, ray_address=ray_address, progress=progress)
     elapsed = time.perf_counter() - t0
@@ -60,6 +61,8 @@ def simulate(
         else {}
     )
     meta = {"players": players, "variant": variant, "seed": seed, "bot_list": list(bots), **budget}
+    if edition != "warcraft":
+        meta["edition"] = edition  # the Warcraft summary keeps its shape
     summary = summarise(results, meta)
     summary["timing"] = {
         "seconds": round(elapsed, 3),

@@ -120,21 +120,22 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
     return out
 
 
-def _names() -> dict[str, str]:
+def _names(edition: str = "warcraft") -> dict[str, str]:
     """Display names of races and powers ("blood_elves" -> "Blood Elves") for the text report."""
     from smallworld.engine.edition import get_edition
 
-    ed = get_edition("warcraft")
+    ed = get_edition(edition)
     return {k: e.name for table in (ed.races, ed.powers) for k, e in table.items()}
 
 
 def format_table(summary: dict[str, Any]) -> str:
     """The human-readable report of `summarise`."""
-    names = _names()
+    names = _names(summary.get("edition", "warcraft"))
     lines: list[str] = []
     head = (
         f"{summary['games']} games, {summary.get('players', '?')} players, "
         f"variant {summary.get('variant', 'standard')}, seed {summary.get('seed', 0)}"
+        + (f", edition {summary['edition']}" if "edition" in summary else "")
     )
     lines.append(head)
     lines.append("")

@@ -452,7 +452,13 @@ def _start(args: argparse.Namespace, lang: str, write: Writer) -> tuple[State, r
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**9)
     try:
         overrides = _options_file(args, lang, write)
-        settings = make_settings(args.players, seed, getattr(args, "variant", "standard"), overrides)
+        settings = make_settings(
+            args.players,
+            seed,
+            getattr(args, "variant", "standard"),
+            overrides,
+            getattr(args, "edition", "warcraft"),
+        )
         st = Game(settings).new_initial_state()
     except SmallworldError as e:
         write(said(lang, "start.fail", error=e))

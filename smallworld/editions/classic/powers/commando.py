@@ -1,0 +1,22 @@
+"""Commando (§8): every conquest costs 1 token fewer (minimum 1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+
+class Commando(Unit):
+    id = "commando"
+    kind = "power"
+    section = "§8"
+
+    def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
+        return 1
+
+
+UNIT = Commando()

@@ -1,0 +1,22 @@
+"""Mounted (§8): Hill and Farmland regions cost 1 token fewer (minimum 1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from smallworld.engine.hooks import Unit
+
+if TYPE_CHECKING:
+    from smallworld.engine.state import State
+
+
+class Mounted(Unit):
+    id = "mounted"
+    kind = "power"
+    section = "§8"
+
+    def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
+        return 1 if st.game.map.regions[region].terrain in ("Hill", "Farmland") else 0
+
+
+UNIT = Mounted()

@@ -1,0 +1,17 @@
+"""Spirit (§8, CL-AMB-14): In Decline, the race does not count against the one-declined-race limit:
+it stays beside the player's other In-Decline race and both score; a later decline removes the
+other one, never the Spirit race (the engine's `decline_slot`)."""
+
+from __future__ import annotations
+
+from smallworld.engine.hooks import Unit
+
+
+class Spirit(Unit):
+    id = "spirit"
+    kind = "power"
+    section = "§8"
+    decline_slot = "spirit"
+
+
+UNIT = Spirit()
