@@ -190,6 +190,12 @@ def _apply_step(st: State, action: Action) -> None:
             _next_turn(st)
     else:
         _unit_for_kind(st, kind).apply_action(st, action)
+        seat = st.turn_seat
+        if st.acting_seat == seat:
+            game = st.game
+            for u in st.units(seat):  # asked after the action: what the race holds now (AMB-77)
+                if game.overrides(u, "after_action"):
+                    u.after_action(st, seat)
         _close_conquests(st)
     advance(st)
 

@@ -272,6 +272,11 @@ class Unit:
         """Own: extra legal actions in the current step."""
         return ()
 
+    def after_action(self, st: State, seat: int) -> None:
+        """Own: one of the seat's unit actions of the conquest step was just applied (a Portal swap,
+        a steal, ...). What the seat's race holds now may ask a decision at once: the Battleground
+        reached by a swap in its own turn (AMB-77)."""
+
     def free_conquest_left(self, st: State, seat: int) -> bool:
         """Own: whether the seat may still make a conquest that needs no token in hand this turn
         (the Champion's): while one is left, conquests are not over (AMB-53)."""

@@ -1,4 +1,4 @@
-"""Battleground (§10.3, §6.1 step 5, §6.15, AMB-22).
+"""Battleground (§10.3, §6.1 step 5, §6.15, AMB-22, AMB-77).
 
 * Doubled Faction Bonus: while the Active race holds it at the end-of-turn scoring (AMB-22: all of
   the turn's conquests count if it holds it then), each opposing-faction race it took regions from
@@ -10,7 +10,10 @@
   choice is kept in the turn data, so it is Neutral again once the turn is over. It applies to every
   faction-based rule of that turn from the moment it is made (the `faction` hook: Faction Bonus,
   Military Objectives).
-* A Neutral race that came to hold it without a conquest (a Portal swap) is asked before scoring.
+* A Neutral race that comes to hold it by a Portal swap in its own turn counts as taking it and
+  chooses at once (AMB-77, the `after_action` hook); arriving in another player's turn, it chooses at
+  the start of its own turn. Should a Neutral holder still have no choice at the end of its turn, it
+  is asked then, before the placements that depend on it (§6.13).
 """
 
 from __future__ import annotations
@@ -95,6 +98,11 @@ class Battleground(Unit):
         # AMB-22: chosen on taking it, before the region's Military Objective is judged (§6.8).
         if st.marker_region(ID) == info.region:
             self._ask(st, seat)
+
+    def after_action(self, st: State, seat: int) -> None:
+        # AMB-77: a Portal swap in the race's own turn that brings it onto the Battleground counts
+        # as taking it: the faction is chosen at once (this hook is asked only while it holds it).
+        self._ask(st, seat)
 
     def turn_end(self, st: State, seat: int) -> None:
         self._ask(st, seat)
