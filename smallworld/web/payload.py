@@ -94,40 +94,57 @@ def _voices(game: Game, seat: int | None) -> dict[str, Voice]:
     return {lang: tui_voice(game, lang, seat) for lang in LANGS}
 
 
-def seat_state(st: State, seat: int | None) -> dict[str, Any]:
-    """Everything a seat (None: a spectator) is shown now. Only the seat to act gets `legal`."""
+def public_game(settings: dict[str, Any]) -> Game:
+    """The game of a server's public settings (no seed; the drawn boards pinned by id), enough for
+    the board and the words: neither depends on the seed once the boards are named."""
+    return Game.from_settings({**settings, "seed": 0})
+
+
+def event_texts(game: Game, events: list[dict[str, Any]], seat: int | None) -> dict[str, list[str]]:
+    """Events (as `seat` may see them) in words, in every language: the game log."""
+    return {lang: [v.event(e) for e in events] for lang, v in _voices(game, seat).items()}
+
+
+def extras(st: State, seat: int | None) -> dict[str, Any]:
+    """What the web client adds to a seat's view: the words of each legal action (in the order of
+    `st.legal_actions()`, the order of the view's `legal`) and of the pending prompt, `explain` for
+    every region while the seat conquers, the redeployment `plan` it edits, and the game's rounds.
+    A server merges this into its view answer (docs/web.md)."""
     game = st.game
-    view = view_for(st, seat)
-    voices = _voices(game, seat)
+    view_pending = [p for p in st.pending if p.get("seat") == seat or p.get("public")]
     acting = seat is not None and seat == st.acting_seat and st.phase != Phase.OVER
-    legal: list[dict[str, Any]] = []
-    if acting:
-        for a in st.legal_actions():
-            legal.append(
-                {
-                    "action": protocol.action_to_json(game, a),
-                    "text": {lang: describe(st, a, v) for lang, v in voices.items()},
-                }
-            )
+    voices = _voices(game, seat)
+    legal = st.legal_actions() if acting else []
     explain: dict[str, Any] | None = None
     if acting and st.phase == Phase.CONQUER and not st.pending:
         explain = {game.map.ref(r): game.explain(st, r, seat) for r in range(game.map.n)}
     plan: dict[str, Any] | None = None
-    if acting and any(item["action"]["kind"] == DEPLOY for item in legal) and seat is not None:
+    if acting and seat is not None and any(a.kind == DEPLOY for a in legal):
         # The redeployment the client edits: what the seat's regions hold now, as a plan names it.
         plan = {
             "current": {
                 game.map.ref(r): {"tokens": t, **troops} for r, (t, troops) in current_plan(st, seat).items()
             },
-            "offered": sorted({str(i["action"]["region"]) for i in legal if i["action"]["kind"] == DEPLOY}),
+            "offered": sorted(
+                {game.map.ref(a.region) for a in legal if a.kind == DEPLOY and a.region is not None}
+            ),
         }
-    prompt = view["pending"][0] if view["pending"] else None
+    prompt = view_pending[0] if view_pending else None
     return {
-        "view": view,
-        "rounds": game.rounds,
-        "plan": plan,
-        "legal": legal,
+        "texts": {
+            "legal": {lang: [describe(st, a, v) for a in legal] for lang, v in voices.items()},
+            "prompt": {lang: v.prompt(prompt) for lang, v in voices.items()} if prompt else None,
+        },
         "explain": explain,
-        "events_text": {lang: [v.event(e) for e in view["events"]] for lang, v in voices.items()},
-        "prompt_text": {lang: v.prompt(prompt) for lang, v in voices.items()} if prompt else None,
+        "plan": plan,
+        "rounds": game.rounds,
     }
+
+
+def seat_view(st: State, seat: int | None) -> dict[str, Any]:
+    """The seat's view, its legal actions as protocol JSON and the `extras`: what a server's view
+    answer holds for the web client (the stand-in server of the tests sends exactly this)."""
+    game = st.game
+    acting = seat is not None and seat == st.acting_seat and st.phase != Phase.OVER
+    legal = [protocol.action_to_json(game, a) for a in st.legal_actions()] if acting else []
+    return {"seat": seat, "view": view_for(st, seat), "legal": legal, **extras(st, seat)}

@@ -43,26 +43,27 @@ def test_board_names_every_region_once_with_its_map_index_and_neighbours() -> No
 def test_seat_state_offers_exactly_the_engines_legal_actions_in_three_languages() -> None:
     st = _play(3, 2, lambda s: s.phase == Phase.CONQUER and s.ply > 10)
     seat = st.acting_seat
-    p = payload.seat_state(st, seat)
+    p = payload.seat_view(st, seat)
     game = st.game
-    assert [i["action"] for i in p["legal"]] == [protocol.action_to_json(game, a) for a in st.legal_actions()]
-    for item in p["legal"]:
-        for lang in LANGS:
-            text = item["text"][lang]
+    assert p["legal"] == [protocol.action_to_json(game, a) for a in st.legal_actions()]
+    for lang in LANGS:
+        texts = p["texts"]["legal"][lang]
+        assert len(texts) == len(p["legal"])
+        for text in texts:
             assert text and "tui." not in text and "{" not in text, text
     # Only the seat's own coins (§1.3); explain for every region while it conquers.
     assert all(s["coins"] is None for i, s in enumerate(p["view"]["seats"]) if i != seat)
     assert p["view"]["seats"][seat]["coins"] is not None
     assert p["explain"] is not None and set(p["explain"]) == {game.map.ref(r) for r in range(game.map.n)}
-    other = payload.seat_state(st, (seat + 1) % 3)
-    assert other["legal"] == [] and other["explain"] is None
+    other = payload.seat_view(st, (seat + 1) % 3)
+    assert other["legal"] == [] and other["explain"] is None and other["texts"]["legal"]["en"] == []
     json.dumps(p)  # plain JSON all the way
 
 
 def test_redeployment_carries_the_plan_the_client_edits() -> None:
     st = _play(2, 5, lambda s: s.phase == Phase.REDEPLOY and not s.pending)
     seat = st.acting_seat
-    p = payload.seat_state(st, seat)
+    p = payload.seat_view(st, seat)
     assert p["plan"] is not None
     cur = {st.game.map.ref(r): {"tokens": t, **tr} for r, (t, tr) in current_plan(st, seat).items()}
     assert p["plan"]["current"] == cur
@@ -73,6 +74,14 @@ def test_redeployment_carries_the_plan_the_client_edits() -> None:
     plan[target]["tokens"] += st.seats[seat].hand
     st.apply({"kind": "plan", "arg": {target: plan[target]}}, seat=seat)
     assert st.phase != Phase.REDEPLOY or st.acting_seat != seat
+
+
+def test_event_texts_are_the_log_in_words_as_the_seat_sees_them() -> None:
+    st = _play(2, 3, lambda s: any(e["type"] == "score" for e in s.events))
+    texts = payload.event_texts(st.game, st.events, 0)
+    assert set(texts) == set(LANGS)
+    assert all(len(t) == len(st.events) and all(t) for t in texts.values())
+    assert any("{" not in line and line for line in texts["de"])
 
 
 def test_the_web_catalogue_has_every_key_the_client_uses_in_every_language() -> None:

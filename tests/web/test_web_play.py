@@ -58,7 +58,7 @@ def test_whole_game_against_a_bot_to_the_end_screen(page: Page, url: str, lobby:
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "redeployment.png"))
     sent: list[dict[str, object]] = []
-    page.on("request", lambda r: r.url.endswith("/actions") and sent.append(json.loads(r.post_data or "{}")))
+    page.on("request", lambda r: r.url.endswith("/act") and sent.append(json.loads(r.post_data or "{}")))
     kinds.append(step(page))
     assert kinds[-1] == "plan" and sent and sent[0]["action"]["kind"] == "plan"  # type: ignore[index]
     kinds += play_until(page, lambda: int(page.locator("#game").get_attribute("data-ply") or 0) > 40)
@@ -120,7 +120,7 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(pag
     create_game(page, url, "Ada", ["me", "bot"])
     play_until(page, lambda: phase(page) == "conquer" and my_turn(page))
     sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/actions") else None)
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/act") else None)
     before = ply(page)
     # A region not offered and with a refusal in the engine's explain: a water region or one far away.
     refused = page.evaluate(
@@ -138,16 +138,20 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(pag
 def test_a_cut_socket_catches_up_and_a_reload_keeps_the_seat(page: Page, url: str, lobby: Lobby) -> None:
     gid = create_game(page, url, "Ada", ["me", "invite"])
     m = lobby.matches[gid]
+    with lobby.lock:  # Bob takes the invited seat (the game starts when every seat is taken)
+        bob = lobby.new_player({"name": "Bob"})["player_token"]
+        lobby.join(m, bob, {"invite": m.seats[1].invite})
+    page.wait_for_function("() => window.__sw && window.__sw.info.status === 'playing'")
     if m.st.acting_seat == 0:
-        step(page)  # seat 0 picks; seat 1 (no page) is to act
+        page.wait_for_selector("#game[data-acting='yes']")
+        step(page)  # seat 0 picks; now seat 1 is to act
     assert m.st.acting_seat == 1
-    page.evaluate("() => window.__sw.lives.forEach((l) => l.drop())")
+    page.evaluate("() => window.__sw.lives.forEach((l) => l.drop(2500))")
     page.wait_for_selector("#conn[data-status='lost']")
     before = ply(page)
-    # The other seat moves while this page is cut off; the page catches up when it is back.
+    # Bob moves while this page is cut off; the page catches up when it is back.
     with lobby.lock:
-        m.st.apply(m.st.legal_actions()[0], seat=1)
-        m.history.append(m.st.clone())
+        lobby.apply(m, 1, m.st.legal_actions()[0], "human")
     wait_change(page, before)
     assert ply(page) == m.st.ply
     page.reload()

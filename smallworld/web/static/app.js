@@ -44,7 +44,7 @@ class Lobby {
     const seatRow = (s, i) => h("div", { class: "seat-row" },
       h("label", { for: `seat-${i}` }, W.t("seat", { n: i + 1 })),
       h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
-        ...["me", "hotseat", "invite", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
+        ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
       s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
         ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, l))) : null);
     const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
@@ -58,17 +58,25 @@ class Lobby {
         ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
-    const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game_id } },
-      h("span", {}, `${g.game_id} · ${g.seats.map((s) => s.name || "?").join(", ")}`),
-      mine && g.mine.includes(g.to_act) && g.status !== "over" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
+    const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game } },
+      h("span", {}, `${g.title || g.game} · ${g.seats.map((s) => s.name || "?").join(", ")}`),
+      mine && (g.my_seats || []).includes(g.acting_seat) && g.status === "playing" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
       g.status === "over" ? h("span", {}, W.t("game_over")) : null,
-      h("a", { href: `#/game/${g.game_id}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
+      !mine && g.seats.some((s) => s.open && !s.joined)
+        ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
+      h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
       h("h1", {}, W.t("lobby")), form,
       h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
         this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
       h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
         this.open.length ? h("ul", {}, ...this.open.map((g) => gameRow(g, false))) : h("p", {}, W.t("no_games")))));
+  }
+  async joinOpen(g) {
+    const name = document.getElementById("name").value.trim() || "Player";
+    await api.ensurePlayer(name);
+    const seat = g.seats.find((s) => s.open && !s.joined).seat;
+    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(e.message); }
   }
   resize(n) {
     while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
@@ -79,13 +87,15 @@ class Lobby {
     const name = document.getElementById("name").value.trim() || "Player";
     await api.ensurePlayer(name);
     const variant = document.getElementById("variant").value;
-    const spec = { edition: "warcraft", variant, players: this.seats.length, clock: document.getElementById("clock").value,
-      seats: this.seats.map((s) => ({ kind: s.kind, level: s.kind === "bot" ? (s.level || "greedy") : undefined })) };
+    // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
+    const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
+    const spec = { edition: "warcraft", variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
+      seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
     try {
       const r = await api.createGame(spec);
-      const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game_id}/${s.invite}` }));
-      localStorage.setItem(`sw.invites.${r.game_id}`, JSON.stringify(invites));
-      location.hash = `#/game/${r.game_id}`;
+      const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
+      localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
+      location.hash = `#/game/${r.game}`;
     } catch (e) { alert(e.message); }
   }
 }
@@ -95,7 +105,8 @@ async function joinRoute(gameId, invite) {
   app.replaceChildren(h("form", { class: "panel lobby", id: "join-form", onsubmit: async (e) => {
     e.preventDefault();
     await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
-    try { await api.join(gameId, invite); location.hash = `#/game/${gameId}`; } catch (err) { alert(err.message); }
+    const name = document.getElementById("name").value.trim() || "Player";
+    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(err.message); }
   } }, h("h2", {}, W.t("join")),
   h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
   h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
@@ -107,9 +118,10 @@ class GameScreen {
     this.id = gameId;
     this.info = null;
     this.tokens = api.seatTokens(gameId); // {seat: token}
-    this.states = {}; // per held seat (or "spectator") the latest seat state
-    this.log = []; // [{ply, texts: {lang: [...]}}]
-    this.scores = {}; // seat -> the last `score` event text and items
+    this.states = {}; // per held seat (or "spectator") the latest view answer
+    this.log = []; // [{ply, texts: {lang: [...]}}], one entry per move
+    this.logPly = 0;
+    this.scores = {}; // seat -> the last `score` event, in words
     this.selected = null;
     this.plan = null; // the redeployment being edited: {ref: {tokens, ...troops}}
     this.planHistory = [];
@@ -122,17 +134,21 @@ class GameScreen {
   async start() {
     try {
       this.info = await api.gameInfo(this.id);
+      this.board = await api.board(this.id);
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
-    this.index = regionIndex(this.info.board);
+    this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
     for (const k of keys) {
       const token = k === "spectator" ? null : this.tokens[k];
-      const s = await api.state(this.id, token);
-      this.states[k] = s;
-      const live = new api.Live(this.id, token, s.view.ply, (st) => this.receive(k, st), (status) => this.setStatus(status));
+      const answer = await api.view(this.id, token);
+      this.states[k] = answer;
+      // The primary seat's stream fills the log, from the first move of the game.
+      const since = k === keys[0] ? 0 : answer.view.ply;
+      const live = new api.Live(this.id, token, since, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st));
       this.lives.push(live);
+      if (k === keys[0]) await live.catchUp();
     }
-    window.__sw = this; // test hook (docs/web.md): the screen, its state and its sockets
+    window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
     this.render();
   }
   close() { for (const l of this.lives) l.close(); window.__sw = null; }
@@ -143,22 +159,48 @@ class GameScreen {
     c.textContent = status === "lost" ? W.t("connection_lost") : "";
   }
   primaryKey() { return this.heldSeats().length ? this.heldSeats()[0] : "spectator"; }
-  receive(key, st) {
-    const prev = this.states[key];
-    if (prev && prev.view.ply >= st.view.ply) return;
-    this.states[key] = st;
+  receive(key, answer, moves) {
     if (key === this.primaryKey()) {
-      this.log.push({ ply: st.view.ply, texts: st.events_text });
-      st.view.events.forEach((ev, i) => {
-        if (ev.type === "score") this.scores[ev.seat] = { texts: Object.fromEntries(Object.entries(st.events_text).map(([l, t]) => [l, t[i]])), ev };
-        if (ev.type === "die") this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
-      });
+      for (const m of moves) {
+        if (m.ply < this.logPly) continue;
+        this.logPly = m.ply + 1;
+        const texts = m.texts || { [W.current()]: m.events.map((ev) => this.eventFallback(ev)) };
+        this.log.push({ ply: m.ply, texts });
+        m.events.forEach((ev, i) => {
+          const one = Object.fromEntries(Object.entries(texts).map(([l, t]) => [l, [t[i]]]));
+          if (ev.type === "score") this.scores[ev.seat] = one;
+          if (ev.type === "die") this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
+        });
+      }
     }
-    this.plan = null;
-    this.planHistory = [];
+    const prev = this.states[key];
+    if (answer.seats) this.info = { ...this.info, seats: answer.seats, status: answer.status };
+    if (!prev || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
+      this.plan = null;
+      this.planHistory = [];
+    }
+    this.states[key] = answer;
     this.render();
   }
-  // The state to show: the seat to act among those this browser holds (hot-seat), else the first.
+  eventFallback(ev) {
+    return Object.entries(ev).map(([k, v]) => (k === "type" ? v : `${k} ${JSON.stringify(v)}`)).join(", ");
+  }
+  // The legal actions with their words: [{action, text: {lang: words} | null}].
+  items(st) {
+    const texts = (st.texts && st.texts.legal) || {};
+    return st.legal.map((action, i) => ({
+      action,
+      text: Object.fromEntries(Object.entries(texts).map(([l, t]) => [l, t[i]])),
+    }));
+  }
+  actionWords(item) {
+    const w = W.pick(item.text);
+    if (w) return w;
+    const a = item.action;
+    const r = a.region && this.index[a.region];
+    return [a.kind, r ? `${r.n} ${r.name}` : "", a.arg === undefined || a.arg === null ? "" : JSON.stringify(a.arg)].join(" ").trim();
+  }
+  // The answer to show: the seat to act among those this browser holds (hot-seat), else the first.
   shown() {
     const held = this.heldSeats();
     if (!held.length) return { key: "spectator", st: this.states.spectator };
@@ -177,14 +219,15 @@ class GameScreen {
     const token = this.tokens[key];
     this.message = null;
     try {
-      await api.act(this.id, token, st.view.ply, action);
+      await api.act(this.id, token, Number(key), st.view.ply, action);
     } catch (e) {
       const b = e.body || {};
       this.message = { error: true, text: `${W.t("error")}: ${b.rule ? `${b.rule} ` : ""}${e.message}` };
       this.render();
       return;
     }
-    // Catch up through `updates`: the bots' moves come in too, each with its events for the log.
+    // Catch up at once (the socket's update may come too; nothing is applied twice): the moves
+    // in between, the bots' included, come with their events for the log.
     await Promise.all(this.lives.map((l) => l.catchUp()));
   }
   render() {
@@ -200,13 +243,13 @@ class GameScreen {
     this.notified = acting;
     const redeploy = st.plan && !v.pending.length;
     if (redeploy && !this.plan) this.plan = JSON.parse(JSON.stringify(st.plan.current));
-    const offered = new Set(st.legal.filter((l) => l.action.region).map((l) => l.action.region));
+    const offered = new Set(st.legal.filter((l) => l.region).map((l) => l.region));
     if (redeploy) for (const r of st.plan.offered) offered.add(r);
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
     const shownView = redeploy ? this.planView(v) : v;
-    drawBoard(svg, this.info.board, shownView, offered, this.selected);
+    drawBoard(svg, this.board, shownView, offered, this.selected);
     this.wireBoard(svg, st);
     const root = h("div", { id: "game", class: "game", dataset: { ply: v.ply, phase: v.phase, viewer: viewer ?? "", acting: acting ? "yes" : "no" } },
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
@@ -277,7 +320,7 @@ class GameScreen {
   }
   actionButton(item, extra = {}) {
     return h("button", { class: `action kind-${item.action.kind}`, dataset: { action: actionJson(item.action) },
-      onclick: () => this.send(item.action), ...extra }, W.pick(item.text));
+      onclick: () => this.send(item.action), ...extra }, this.actionWords(item));
   }
   statusPanel(st, key) {
     const v = st.view;
@@ -285,11 +328,11 @@ class GameScreen {
     const who = v.acting_seat >= 0 ? this.seatLabel(v.acting_seat, v.viewer) : "";
     const held = this.heldSeats();
     return h("section", { class: "panel status", id: "status", "aria-live": "polite" },
-      h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds })} · ${W.phase(v.phase)}`),
+      h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds ?? "?" })} · ${W.phase(v.phase)}`),
       h("div", { class: acting ? "turn mine" : "turn" },
         v.phase === "over" ? W.t("game_over") : acting ? W.t("your_turn") : W.t("waiting", { who })),
       held.length > 1 && acting ? h("div", { class: "hotseat" }, W.t("hotseat_pass", { who: this.seatLabel(+key, -1) })) : null,
-      st.prompt_text ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.prompt_text)) : null,
+      st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.texts.prompt)) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
       h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
         this.notify = e.target.checked;
@@ -302,7 +345,7 @@ class GameScreen {
   }
   decisionsPanel(st) {
     // Decisions that name no region and are not picks: end, decline, expand, pass, prompt answers.
-    const items = st.legal.filter((l) => !l.action.region && l.action.kind !== "pick");
+    const items = this.items(st).filter((l) => !l.action.region && l.action.kind !== "pick");
     if (!items.length) return null;
     return h("section", { class: "panel decisions", id: "decisions", "aria-label": W.t("actions") },
       h("h2", {}, W.t("actions")), h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))));
@@ -311,7 +354,7 @@ class GameScreen {
     if (!this.selected || !this.index[this.selected]) return null;
     const ref = this.selected;
     const f = this.regionFacts(ref, st);
-    const items = st.legal.filter((l) => l.action.region === ref);
+    const items = this.items(st).filter((l) => l.action.region === ref);
     const ex = st.explain ? st.explain[ref] : null;
     let explainBox = null;
     if (ex && ex.reasons.length) {
@@ -374,11 +417,11 @@ class GameScreen {
         h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))),
       // The engine's own token-by-token moves stay offered too (and so do any other decisions).
       h("details", {}, h("summary", {}, W.t("actions")),
-        h("div", { class: "buttons" }, ...st.legal.map((i) => this.actionButton(i)))));
+        h("div", { class: "buttons" }, ...this.items(st).map((i) => this.actionButton(i)))));
   }
   combosPanel(st) {
     const v = st.view;
-    const picks = st.legal.filter((l) => l.action.kind === "pick");
+    const picks = this.items(st).filter((l) => l.action.kind === "pick");
     const byArg = new Map(picks.map((p) => [p.action.arg ?? 0, p]));
     const rows = (v.row || []).map((c, i) => {
       const item = byArg.get(i);
@@ -386,7 +429,7 @@ class GameScreen {
         h("span", { class: "emblem", style: `background:${raceColour(c.race)}` }, abbrev(c.race)),
         h("span", { class: "combo-name" }, h("strong", {}, `${W.unitName(c.power)} ${W.unitName(c.race)}`),
           h("small", {}, ` · ${W.t("cost", { n: i })}${c.coins ? ` · ${W.t("coins_on", { n: c.coins })}` : ""}`)),
-        item ? this.actionButton(item, { "aria-label": W.pick(item.text) }) : null,
+        item ? this.actionButton(item, { "aria-label": this.actionWords(item) }) : null,
         h("details", { class: "cards" }, h("summary", {}, W.t("card")),
           h("p", {}, h("strong", {}, W.unitName(c.race)), ": ", W.card(c.race)),
           h("p", {}, h("strong", {}, W.unitName(c.power)), ": ", W.card(c.power))));
@@ -425,15 +468,16 @@ class GameScreen {
   }
   roundPanel(st) {
     const v = st.view;
-    return h("section", { class: "panel rounds", id: "rounds", "aria-label": W.t("round", { n: v.round, of: st.rounds }) },
-      h("ol", { class: "track" }, ...[...Array(st.rounds).keys()].map((i) =>
+    const rounds = st.rounds || v.round;
+    return h("section", { class: "panel rounds", id: "rounds", "aria-label": W.t("round", { n: v.round, of: rounds }) },
+      h("ol", { class: "track" }, ...[...Array(rounds).keys()].map((i) =>
         h("li", { class: i + 1 === v.round ? "now" : i + 1 < v.round ? "past" : "", "aria-current": i + 1 === v.round ? "step" : null }, i + 1))));
   }
   scorePanel(st) {
     const entries = Object.entries(this.scores);
     if (!entries.length) return null;
     return h("section", { class: "panel scoring", id: "scoring" }, h("h2", {}, W.t("score")),
-      h("ul", {}, ...entries.map(([seat, s]) => h("li", { dataset: { seat } }, W.pick(s.texts)))));
+      h("ul", {}, ...entries.map(([seat, s]) => h("li", { dataset: { seat } }, W.pick(s)))));
   }
   invitePanel() {
     let invites = [];
@@ -469,38 +513,40 @@ class GameScreen {
 
 // ------------------------------------------------------------------------------- replay
 class Replay {
-  constructor(gameId) { this.id = gameId; this.ply = 0; this.plies = 0; this.start(); }
+  constructor(gameId) { this.id = gameId; this.ply = 0; this.start(); }
   async start() {
-    this.info = await api.gameInfo(this.id);
-    const first = await api.replayAt(this.id, 0);
-    this.plies = first.plies;
-    this.show(first);
+    try {
+      this.info = await api.gameInfo(this.id);
+      this.board = await api.board(this.id);
+      this.data = await api.replay(this.id); // every state of the finished game
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    this.render();
   }
   close() {}
-  async go(ply) {
-    this.ply = Math.max(0, Math.min(this.plies, ply));
-    this.show(await api.replayAt(this.id, this.ply));
-  }
-  show(st) { this.st = st; this.render(); }
+  go(ply) { this.ply = Math.max(0, Math.min(this.data.states.length - 1, ply)); this.render(); }
   render() {
-    if (!this.st) return;
-    const v = this.st.view;
+    if (!this.data) return;
+    const last = this.data.states.length - 1;
+    const v = this.data.states[this.ply];
+    const texts = this.data.texts ? this.data.texts[this.ply] : null;
+    const lines = texts ? W.pick(texts) : (v.events || []).map((ev) => ev.type);
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("class", "board");
-    drawBoard(svg, this.info.board, v);
+    drawBoard(svg, this.board, v);
     app.replaceChildren(h("div", { id: "replay", class: "game replay", dataset: { ply: v.ply, phase: v.phase } },
       h("section", { class: "board-wrap" }, svg),
       h("aside", { class: "side" },
         h("section", { class: "panel" }, h("h2", {}, W.t("replay")),
-          h("div", {}, `${W.t("ply", { n: v.ply })} / ${this.plies} · ${W.t("round", { n: v.round, of: this.st.rounds })} · ${W.phase(v.phase)}`),
-          h("input", { type: "range", id: "replay-slider", min: 0, max: this.plies, value: this.ply, "aria-label": W.t("replay"),
-            onchange: (e) => this.go(+e.target.value) }),
+          h("div", {}, `${W.t("ply", { n: v.ply })} / ${last} · ${W.phase(v.phase)}`),
+          h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: this.ply, "aria-label": W.t("replay"),
+            oninput: (e) => this.go(+e.target.value), onchange: (e) => this.go(+e.target.value) }),
           h("div", { class: "buttons" },
             h("button", { id: "replay-first", onclick: () => this.go(0) }, W.t("first")),
             h("button", { id: "replay-prev", onclick: () => this.go(this.ply - 1) }, W.t("prev")),
             h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
-            h("button", { id: "replay-last", onclick: () => this.go(this.plies) }, W.t("last")))),
-        h("section", { class: "panel log" }, h("ol", {}, ...W.pick(this.st.events_text).map((t) => h("li", {}, t)))))));
+            h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
+        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, t)))))));
+    document.getElementById("replay-slider")?.focus({ preventScroll: true });
   }
 }
 
