@@ -233,6 +233,7 @@ class GameScreen {
   render() {
     const { key, st } = this.shown();
     if (!st) return;
+    tooltip.hidden = true; // its region element is about to be replaced
     const v = st.view;
     const viewer = v.viewer;
     const acting = st.legal.length > 0;
@@ -275,7 +276,12 @@ class GameScreen {
       g.addEventListener("mouseenter", (e) => this.showTip(ref, st, e));
       g.addEventListener("mousemove", (e) => this.moveTip(e));
       g.addEventListener("mouseleave", () => { tooltip.hidden = true; });
-      g.addEventListener("focus", () => { const b = g.getBoundingClientRect(); this.showTip(ref, st, { clientX: b.right, clientY: b.top }); });
+      g.addEventListener("focus", () => {
+        // Keyboard focus shows the facts a mouse would; a focus restored after a click does not.
+        if (!g.matches(":focus-visible")) return;
+        const b = g.getBoundingClientRect();
+        this.showTip(ref, st, { clientX: b.right, clientY: b.top });
+      });
       g.addEventListener("blur", () => { tooltip.hidden = true; });
     }
   }

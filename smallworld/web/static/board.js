@@ -91,25 +91,30 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
     el("polygon", { points: pts(side.outline), fill: "#f3e6bf", stroke: "#3b3128", "stroke-width": 0.8 }, g);
     const title = el("text", { x: 50, y: 4, "text-anchor": "middle", class: "side-title" }, g);
     title.textContent = `${side.name} (${side.id})`;
+    // Two layers: the shapes (each a region element, clickable), then everything drawn on them,
+    // so that no shape hides a neighbour's name or stack.
+    const shapes = el("g", { class: "shapes" }, g);
+    const marks = el("g", { class: "marks" }, g);
     for (const r of side.regions) {
       const here = view ? view.regions[r.ref] : null;
       const rg = el("g", {
         class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
         "data-region": r.ref, tabindex: 0, role: "button",
-      }, g);
+      }, shapes);
       const holder = here && here.race ? `${raceName(here.race)} ×${here.tokens}` : W.t("nobody");
       rg.setAttribute("aria-label", `${r.n} ${r.name}, ${W.terrain(r.terrain)}, ${W.t("holder")}: ${holder}`);
       el("polygon", { points: pts(r.polygon), fill: `url(#t-${r.terrain})`, class: "shape" }, rg);
+      const mg = el("g", { class: "region-marks", "data-marks-of": r.ref }, marks);
       const [lx, ly] = r.label;
       const dark = ["Forest", "Swamp", "Sea"].includes(r.terrain);
-      const name = el("text", { x: lx, y: ly - 3.2, "text-anchor": "middle", class: `rname${dark ? " light" : ""}` }, rg);
+      const name = el("text", { x: lx, y: ly - 3.2, "text-anchor": "middle", class: `rname${dark ? " light" : ""}` }, mg);
       name.textContent = `${r.n} ${r.name}`;
       // Feature glyphs in a row above the name; Mountains get their marker (§2.3).
       const glyphs = [...r.features];
       if (r.terrain === "Mountain") glyphs.push("Mountain");
       glyphs.forEach((f, i) => {
         const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
-        const fg = el("g", { class: `feature feature-${f}` }, rg);
+        const fg = el("g", { class: `feature feature-${f}` }, mg);
         el("circle", { cx: gx, cy: ly - 7.4, r: 1.6, class: "glyph-disc" }, fg);
         const tx = el("text", { x: gx, y: ly - 6.75, "text-anchor": "middle", class: "glyph" }, fg);
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
@@ -119,7 +124,7 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         const dec = declined(here.race);
         const seat = owner(here.race);
         const sg = el("g", { class: `stack${dec ? " declined" : ""}`, "data-race": here.race,
-          "data-tokens": here.tokens }, rg);
+          "data-tokens": here.tokens }, mg);
         el("rect", { x: lx - 6.5, y: ly - 1.6, width: 13, height: 5, rx: 1.2,
           fill: dec ? "url(#declined)" : raceColour(here.race),
           stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7,
@@ -149,7 +154,7 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       }
       chips.forEach((c, i) => {
         const cy = ly + 5 + i * 3.4;
-        const cg = el("g", { class: c.cls, "data-piece": c.kind }, rg);
+        const cg = el("g", { class: c.cls, "data-piece": c.kind }, mg);
         const w = Math.min(22, 2 + c.text.length * 1.05);
         el("rect", { x: lx - w / 2, y: cy - 1.2, width: w, height: 3, rx: 0.8 }, cg);
         const tx = el("text", { x: lx, y: cy + 0.9, "text-anchor": "middle", class: "chip-text" }, cg);
