@@ -75,6 +75,12 @@ def test_whole_game_against_a_bot_to_the_end_screen(page: Page, url: str, lobby:
     assert page.locator("#log li").count() > 20  # the game log, in words
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "end-screen.png"))
+    # The lobby now lists the game under "my games".
+    page.goto(url)
+    page.wait_for_selector(f"#my-games [data-game='{gid}']")
+    page.screenshot(path=str(shots / "lobby.png"))
+    page.goto(f"{url}#/game/{gid}")
+    page.wait_for_selector("#end-screen")
     elapsed = time.monotonic() - started
     (shots / "timing.txt").write_text(
         f"whole 2-player game through the page: {elapsed:.1f} s, {len(kinds)} decisions\n"
@@ -192,7 +198,18 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     ref = region.get_attribute("data-region")
     assert page.locator(f"#region-info[data-region='{ref}']").count() == 1
     page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
-    wide = new_page(1280, 800)
-    wide.goto(url)
-    wide.wait_for_selector("#lobby")
-    wide.screenshot(path=str(shots / "lobby.png"))
+
+
+def test_hot_seat_one_screen_plays_both_seats(page: Page, url: str, lobby: Lobby) -> None:
+    gid = create_game(page, url, "Ada", ["me", "hotseat"])
+    m = lobby.matches[gid]
+    seen = set()
+    for _ in range(80):  # a turn is many decisions: play until the second seat has had one
+        if seen == {0, 1}:
+            break
+        page.wait_for_selector("#game[data-acting='yes']")
+        viewer = int(page.locator("#game").get_attribute("data-viewer") or -1)
+        assert viewer == m.st.acting_seat  # the screen shows the seat to act
+        seen.add(viewer)
+        step(page)
+    assert seen == {0, 1}

@@ -71,14 +71,15 @@ export async function join(gameId, how, name) {
 // --- a game -------------------------------------------------------------------------------------
 // The seat's view answer: the game summary, `seat`, `view`, `legal` (protocol actions) and the web
 // client's extras (`texts`, `explain`, `plan`, `rounds`; smallworld/web/payload.py).
-export const view = (gameId, seatToken) => call("GET", `/api/games/${gameId}/view`, { token: seatToken });
+// `client=web` asks the server for the extras (they cost it time, so other clients go without).
+export const view = (gameId, seatToken) => call("GET", `/api/games/${gameId}/view?client=web`, { token: seatToken });
 // Moves from ply `since` on: [{ply, seat, by, action, events, texts}] as this seat may see them.
 export const moves = async (gameId, seatToken, since) =>
-  (await call("GET", `/api/games/${gameId}/moves?since=${since}`, { token: seatToken })).moves;
+  (await call("GET", `/api/games/${gameId}/moves?since=${since}&client=web`, { token: seatToken })).moves;
 export const act = (gameId, seatToken, seat, ply, action) =>
   call("POST", `/api/games/${gameId}/act`, { body: { seat, ply, action }, token: seatToken });
 // A finished game: {states: [...], texts: [...], actions, seats, result}.
-export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay`);
+export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay?client=web`);
 
 // Live updates: one WebSocket per seat (or spectator) at /api/games/ID/ws?token=SEAT_TOKEN. The
 // server sends {"type": "hello"|"update", "moves": [...], ...the view answer}. After a lost socket
@@ -102,7 +103,7 @@ export class Live {
     if (this.closed) return;
     if (this.failures >= 2 || !("WebSocket" in window)) { this.poll(); return; }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const q = this.seatToken ? `?token=${encodeURIComponent(this.seatToken)}` : "";
+    const q = `?client=web${this.seatToken ? `&token=${encodeURIComponent(this.seatToken)}` : ""}`;
     let opened = false;
     try {
       this.ws = new WebSocket(`${proto}://${location.host}/api/games/${this.gameId}/ws${q}`);
@@ -112,8 +113,9 @@ export class Live {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if ((msg.type === "hello" || msg.type === "update") && msg.view) {
-        // A hello after a reconnect carries no moves: fetch what was missed first.
-        if (msg.type === "hello" && msg.view.ply > this.lastPly) this.catchUp();
+        // A socket message without the web client's extras (or a hello after a reconnect, which
+        // carries no moves) is a signal: fetch the moves and the view with them.
+        if (!msg.texts || (msg.type === "hello" && msg.view.ply > this.lastPly)) this.catchUp();
         else this.deliver(msg, msg.moves || []);
       }
     };

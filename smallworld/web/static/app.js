@@ -174,6 +174,7 @@ class GameScreen {
       }
     }
     const prev = this.states[key];
+    if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
     if (answer.seats) this.info = { ...this.info, seats: answer.seats, status: answer.status };
     if (!prev || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
       this.plan = null;
@@ -459,7 +460,10 @@ class GameScreen {
         const s = v.seats[i];
         const races = [
           s.active ? h("div", { class: "race active" }, h("span", { class: "emblem", style: `background:${raceColour(s.active)}` }, abbrev(s.active)),
-            ` ${W.unitName(s.power)} ${raceName(s.active)} (${W.t("active")})`, h("span", { class: "card-tip", title: `${W.card(s.active)} ${W.card(s.power)}` }, " ⓘ")) : null,
+            ` ${W.unitName(s.power)} ${raceName(s.active)} (${W.t("active")})`,
+            h("details", { class: "cards" }, h("summary", {}, W.t("card")),
+              h("p", {}, h("strong", {}, raceName(s.active)), ": ", W.card(s.active)),
+              h("p", {}, h("strong", {}, W.unitName(s.power)), ": ", W.card(s.power)))) : null,
           ...[s.declined, ...(s.more_declined || [])].filter(Boolean).map((r) => h("div", { class: "race declined" },
             h("span", { class: "emblem declined" }, `↓${abbrev(r)}`), ` ${raceName(r)} (${W.t("declined")})`)),
         ];
@@ -469,8 +473,21 @@ class GameScreen {
           v.factions ? h("span", { class: "faction", dataset: { faction: v.factions[i] } }, ` · ${W.faction(v.factions[i])}`) : null,
           i === v.acting_seat ? h("em", {}, ` · ${W.t("to_act")}`) : null,
           h("div", { class: "coins", dataset: { coins: s.coins ?? "hidden" } }, s.coins === null ? W.t("coins_hidden") : `${s.coins} ${W.t("coins")}`),
+          this.clockLine(i),
           h("div", {}, `${s.hand} ${W.t("tokens")} ${W.t("hand")}`), ...races);
       })));
+  }
+  // The seat's clock as the server reports it: a live game's time bank, or a decision's deadline.
+  clockLine(i) {
+    const s = (this.info.seats || [])[i] || {};
+    const bits = [];
+    if (typeof s.bank_ms === "number") {
+      const sec = Math.max(0, Math.round(s.bank_ms / 1000));
+      bits.push(`⏱ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`);
+    }
+    if (s.deadline) bits.push(`⏱ ${new Date(typeof s.deadline === "number" ? s.deadline * 1000 : s.deadline).toLocaleString(W.current())}`);
+    if (s.away) bits.push(W.t("away"));
+    return bits.length ? h("div", { class: "clock", dataset: { seatClock: i } }, bits.join(" · ")) : null;
   }
   roundPanel(st) {
     const v = st.view;
@@ -584,6 +601,9 @@ async function main() {
     else route();
   });
   window.addEventListener("hashchange", route);
+  // The board's layout follows the screen (one column on a phone held upright).
+  const narrow = window.matchMedia("(max-width: 760px)");
+  narrow.addEventListener("change", () => { if (screen && screen.board) screen.render(); });
   route();
 }
 main();

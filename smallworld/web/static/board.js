@@ -70,8 +70,16 @@ export function regionIndex(board) {
   return idx;
 }
 
+function oneColumn(board) {
+  const gap = 6;
+  const sides = board.sides.map((s, i) => ({ ...s, x: 0, y: i * (100 + gap) }));
+  return { ...board, sides, width: 100, height: sides.length * (100 + gap) - gap };
+}
+
 // Draw the whole table. `view` may be null (no state yet); `offered` is a Set of region refs.
 export function drawBoard(svg, board, view, offered = new Set(), selected = null) {
+  // A phone held upright gets the islands one under another; wider screens keep the server's grid.
+  if (window.matchMedia("(max-width: 760px)").matches && board.sides.length > 1) board = oneColumn(board);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   if (view && view.tray) setRaces(Object.keys(view.tray));
   const m = 3;
