@@ -148,10 +148,20 @@ class GameScreen {
       this.lives.push(live);
       if (k === keys[0]) await live.catchUp();
     }
+    // Until every seat is taken the game waits on others and no ply marks the moment it starts:
+    // look again every 2 s (a socket message, where the server sends one, comes sooner).
+    this.opener = setInterval(() => {
+      if (this.info.status !== "open") clearInterval(this.opener);
+      else for (const l of this.lives) l.catchUp();
+    }, 2000);
     window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
     this.render();
   }
-  close() { for (const l of this.lives) l.close(); window.__sw = null; }
+  close() {
+    for (const l of this.lives) l.close();
+    clearInterval(this.opener);
+    window.__sw = null;
+  }
   setStatus(status) {
     this.status = status;
     const c = document.getElementById("conn");
@@ -258,7 +268,7 @@ class GameScreen {
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
         redeploy ? this.redeployPanel(st) : this.decisionsPanel(st),
-        this.regionPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
+        this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
     const focused = document.activeElement && document.activeElement.id;
     const sideScroll = document.querySelector(".side")?.scrollTop;
@@ -337,7 +347,8 @@ class GameScreen {
     return h("section", { class: "panel status", id: "status", "aria-live": "polite" },
       h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds ?? "?" })} · ${W.phase(v.phase)}`),
       h("div", { class: acting ? "turn mine" : "turn" },
-        v.phase === "over" ? W.t("game_over") : acting ? W.t("your_turn") : W.t("waiting", { who })),
+        v.phase === "over" ? W.t("game_over") : this.info.status === "open" ? W.t("not_started")
+          : acting ? W.t("your_turn") : W.t("waiting", { who })),
       held.length > 1 && acting ? h("div", { class: "hotseat" }, W.t("hotseat_pass", { who: this.seatLabel(+key, -1) })) : null,
       st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.texts.prompt)) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
@@ -356,6 +367,14 @@ class GameScreen {
     if (!items.length) return null;
     return h("section", { class: "panel decisions", id: "decisions", "aria-label": W.t("actions") },
       h("h2", {}, W.t("actions")), h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))));
+  }
+  // Every offered decision in one list, in the engine's order: the way to play without the map
+  // (a screen reader, the keyboard alone), each button with its data-action.
+  allActionsPanel(st) {
+    if (!st.legal.length) return null;
+    return h("section", { class: "panel all-actions", id: "all-actions" },
+      h("details", {}, h("summary", {}, `${W.t("all_actions")} (${st.legal.length})`),
+        h("div", { class: "buttons column" }, ...this.items(st).map((i) => this.actionButton(i)))));
   }
   regionPanel(st) {
     if (!this.selected || !this.index[this.selected]) return null;
@@ -422,9 +441,8 @@ class GameScreen {
       h("div", { class: "buttons" },
         h("button", { id: "plan-undo", disabled: !this.planHistory.length, onclick: () => { this.plan = JSON.parse(this.planHistory.pop()); this.render(); } }, W.t("undo")),
         h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))),
-      // The engine's own token-by-token moves stay offered too (and so do any other decisions).
-      h("details", {}, h("summary", {}, W.t("actions")),
-        h("div", { class: "buttons" }, ...this.items(st).map((i) => this.actionButton(i)))));
+      // The engine's own token-by-token moves stay offered too, in "all decisions" below.
+    );
   }
   combosPanel(st) {
     const v = st.view;
