@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,9 @@ from pathlib import Path
 from playwright.sync_api import Page
 from web_driver import create_game, my_turn, phase, ply, step, wait_change
 from web_fixture_server import Lobby
+
+from smallworld.engine.game import Game
+from smallworld.engine.state import Phase
 
 
 def play_until(page: Page, done: Callable[[], bool], limit: int = 600) -> list[str]:
@@ -49,9 +53,9 @@ def test_whole_game_against_a_bot_to_the_end_screen(page: Page, url: str, lobby:
     # Redeployment: + and - per region, undo, then one plan for the whole of it.
     left = int(page.locator("#plan-left").get_attribute("data-left") or 0)
     first = page.locator("#redeploy li[data-plan-region]").first
-    count = int(first.locator(".plan-count").inner_text())
+    count = int(first.locator(".plan-tokens .plan-count").inner_text())
     if count > 1:
-        first.locator("button.minus").click()
+        first.locator(".plan-tokens button.minus").click()
         assert int(page.locator("#plan-left").get_attribute("data-left") or 0) == left + 1
         page.click("#plan-undo")
         assert int(page.locator("#plan-left").get_attribute("data-left") or 0) == left
@@ -198,6 +202,32 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     ref = region.get_attribute("data-region")
     assert page.locator(f"#region-info[data-region='{ref}']").count() == 1
     page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
+
+
+def test_redeployment_places_troop_pieces_too(page: Page, url: str, lobby: Lobby) -> None:
+    # A position where the seat to act redeploys with a troop piece in hand (a Beast), found by
+    # playing random legal moves from a fixed seed.
+    game = Game.from_settings({"players": 2, "seed": 1})
+    st = game.new_initial_state()
+    rng = random.Random(1)
+    while not (st.phase == Phase.REDEPLOY and not st.pending and any(st.seats[st.acting_seat].held.values())):
+        assert st.result is None
+        st.apply(rng.choice(st.legal_actions()), seat=st.acting_seat)
+    seat = st.acting_seat
+    held = {k: n for k, n in st.seats[seat].held.items() if n}
+    with lobby.lock:
+        gid, token = lobby.adopt(game, st, seat)
+    page.goto(url)
+    page.evaluate(f"() => localStorage.setItem('sw.seats.{gid}', JSON.stringify({{{seat}: '{token}'}}))")
+    page.goto(f"{url}#/game/{gid}")
+    page.wait_for_selector("#redeploy")
+    for kind in held:
+        assert page.locator(f"#redeploy .plan-{kind}").count() > 0
+    before = st.ply
+    step(page)  # places every token and troop with +, then sends the plan
+    m = lobby.matches[gid]
+    assert m.moves[0].ply == before and m.moves[0].action["kind"] == "plan"
+    assert not any(m.st.seats[seat].held.values())
 
 
 def test_hot_seat_one_screen_plays_both_seats(page: Page, url: str, lobby: Lobby) -> None:

@@ -68,6 +68,7 @@ def step(page: Page) -> str:
     before = ply(page)
     if page.locator("#redeploy").count():
         # Place every token left in hand with the + buttons, then send the whole plan.
+        # (tokens and troop pieces alike: `data-left` counts both).
         while int(page.locator("#plan-left").get_attribute("data-left") or 0) > 0:
             page.locator("#redeploy button.plus:not([disabled])").first.click()
         page.click("#plan-done")

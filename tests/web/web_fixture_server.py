@@ -143,6 +143,26 @@ class Lobby:
         self.run_bots(m)
         return {"game": gid, "player": me, "seats": answer, "settings": public}
 
+    def adopt(self, game: Game, st: State, human: int) -> tuple[str, str]:
+        """A game already under way (a test's position): `human` is a creator's seat, the others
+        bots. Answers the game id and the seat token."""
+        me = self.new_player({"name": "Ada"})
+        seats: list[Seat] = []
+        for i in range(game.players):
+            if i == human:
+                seats.append(Seat("human", "Ada", secrets.token_hex(16), me["player"]["id"]))
+            else:
+                bot = make_bot("greedy")
+                bot.start(game, i)
+                seats.append(Seat("bot", "greedy bot", bot=bot))
+        public = {**game.settings.to_json(), "boards": [s.id for s in game.map.sides]}
+        del public["seed"]
+        gid = secrets.token_hex(5)
+        self.matches[gid] = Match(gid, public, game, st, seats, None)
+        token = seats[human].token
+        assert token is not None
+        return gid, token
+
     def match(self, gid: str) -> Match:
         if gid not in self.matches:
             raise ApiError(404, "not_found", f"no game {gid!r}")

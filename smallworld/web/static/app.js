@@ -405,18 +405,29 @@ class GameScreen {
     return out;
   }
   planRace(v) { const s = v.seats[v.viewer]; return s ? s.active : null; }
+  // What is left in hand of each thing a plan places: "tokens" and each troop piece (the Champion,
+  // Beasts...). Every one of them must be placed (docs/protocol.md, whole plans).
   planLeft(st) {
-    const cur = st.plan.current;
-    const total = (p) => Object.values(p).reduce((a, r) => a + r.tokens, 0);
-    return st.view.seats[st.view.viewer].hand + total(cur) - total(this.plan);
+    const seat = st.view.seats[st.view.viewer];
+    const kinds = new Set(["tokens", ...Object.keys(seat.held || {}).filter((k) => seat.held[k] > 0)]);
+    for (const p of Object.values(st.plan.current)) for (const k of Object.keys(p)) kinds.add(k);
+    const sum = (plan, k) => Object.values(plan).reduce((n, r) => n + (r[k] || 0), 0);
+    const left = {};
+    for (const k of kinds) {
+      const inHand = k === "tokens" ? seat.hand : (seat.held || {})[k] || 0;
+      left[k] = inHand + sum(st.plan.current, k) - sum(this.plan, k);
+    }
+    return left;
   }
   redeployPanel(st) {
     const left = this.planLeft(st);
+    const kinds = Object.keys(left);
     const refs = [...new Set([...Object.keys(this.plan), ...st.plan.offered])].sort();
-    const change = (ref, d) => {
+    const change = (ref, k, d) => {
       this.planHistory.push(JSON.stringify(this.plan));
       const p = this.plan[ref] || { tokens: 0 };
-      p.tokens = Math.max(0, p.tokens + d);
+      p[k] = Math.max(0, (p[k] || 0) + d);
+      if (!p[k] && k !== "tokens") delete p[k];
       this.plan[ref] = p;
       this.render();
     };
@@ -426,23 +437,31 @@ class GameScreen {
       if (!c || JSON.stringify(c) !== JSON.stringify(p)) changed[ref] = p;
     }
     const planAction = { kind: "plan", arg: changed };
+    const label = (k) => (k === "tokens" ? W.t("tokens") : W.piece(this.board.pieces[k], k, 2));
+    const control = (ref, r, k) => {
+      const n = (this.plan[ref] || {})[k] || 0;
+      const name = k === "tokens" ? r.name : `${label(k)} ${r.name}`;
+      return h("span", { class: `plan-control plan-${k}`, dataset: { kind: k } },
+        k === "tokens" ? null : h("small", {}, label(k)),
+        h("button", { class: "minus", "aria-label": `− ${name}`, disabled: n <= 0, onclick: () => change(ref, k, -1) }, "−"),
+        h("span", { class: "plan-count", "aria-live": "polite" }, n),
+        h("button", { class: "plus", "aria-label": `+ ${name}`, disabled: left[k] <= 0, onclick: () => change(ref, k, 1) }, "+"));
+    };
+    const tokensLeft = left.tokens;
+    const troopsLeft = kinds.filter((k) => k !== "tokens" && left[k] > 0).map((k) => `${left[k]} ${label(k)}`);
     return h("section", { class: "panel redeploy", id: "redeploy" },
       h("h2", {}, W.t("redeploy")),
-      h("div", { id: "plan-left", dataset: { left } }, W.t("plan_left", { n: left })),
+      h("div", { id: "plan-left", dataset: { left: kinds.reduce((n, k) => n + Math.max(0, left[k]), 0), tokens: tokensLeft } },
+        W.t("plan_left", { n: tokensLeft }), troopsLeft.length ? ` · ${troopsLeft.join(", ")}` : ""),
       h("ul", { class: "plan" }, ...refs.map((ref) => {
         const r = this.index[ref];
-        const n = (this.plan[ref] || { tokens: 0 }).tokens;
         return h("li", { dataset: { planRegion: ref } },
-          h("span", { class: "plan-name" }, `${r.n} ${r.name}`),
-          h("button", { class: "minus", "aria-label": `− ${r.name}`, disabled: n <= 0, onclick: () => change(ref, -1) }, "−"),
-          h("span", { class: "plan-count", "aria-live": "polite" }, n),
-          h("button", { class: "plus", "aria-label": `+ ${r.name}`, disabled: left <= 0, onclick: () => change(ref, 1) }, "+"));
+          h("span", { class: "plan-name" }, `${r.n} ${r.name}`), ...kinds.map((k) => control(ref, r, k)));
       })),
       h("div", { class: "buttons" },
         h("button", { id: "plan-undo", disabled: !this.planHistory.length, onclick: () => { this.plan = JSON.parse(this.planHistory.pop()); this.render(); } }, W.t("undo")),
-        h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))),
-      // The engine's own token-by-token moves stay offered too, in "all decisions" below.
-    );
+        h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))));
+    // The engine's own token-by-token moves stay offered too, in "all decisions" below.
   }
   combosPanel(st) {
     const v = st.view;
