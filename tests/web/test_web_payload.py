@@ -103,3 +103,19 @@ def test_the_page_loads_only_files_the_package_ships() -> None:
     for js in STATIC.glob("*.js"):
         for ref in re.findall(r'from "\./([^"]+)"', js.read_text("utf-8")):
             assert (STATIC / ref).is_file(), f"{js.name} imports {ref}"
+
+
+def test_a_defender_places_withdrawn_tokens_with_a_plan() -> None:
+    # §6.12: the defender puts its withdrawn tokens back right after the attacker redeploys.
+    st = _play(3, 1, lambda s: s.phase == Phase.WITHDRAWN and not s.pending)
+    seat = st.acting_seat
+    assert seat != st.turn_seat
+    p = payload.seat_view(st, seat)
+    assert p["plan"] is not None and p["plan"]["offered"]
+    target = p["plan"]["offered"][0]
+    final = dict(p["plan"]["current"][target])
+    final["tokens"] += st.seats[seat].hand
+    for kind, n in st.seats[seat].held.items():
+        final[kind] = final.get(kind, 0) + n
+    st.apply({"kind": "plan", "arg": {target: final}}, seat=seat)
+    assert st.acting_seat != seat or st.phase != Phase.WITHDRAWN
