@@ -141,6 +141,12 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(pag
     assert box.count() == 1
     assert "§" in box.inner_text()
     assert page.locator("#region-info button[data-action]").count() == 0
+    english = box.inner_text()
+    page.select_option("#lang", "de")  # the reason in the player's language
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    german = page.locator("#explain.refused").inner_text()
+    assert german != english and "Kann nicht angegriffen werden" in german and "§" in german
+    page.select_option("#lang", "en")
     page.wait_for_timeout(300)
     assert not sent and ply(page) == before
 

@@ -385,7 +385,10 @@ class GameScreen {
     let explainBox = null;
     if (ex && ex.reasons.length) {
       explainBox = h("div", { class: "explain refused", id: "explain" }, h("strong", {}, W.t("cannot_attack")),
-        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code } }, `${r.rule}: ${r.message}`))));
+        // The reason in the player's language where the client knows its code; the engine's own
+        // sentence (English) stays as the tooltip and where the code is new to the client.
+        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code }, title: r.message },
+          `${r.rule}: ${W.has("web", `reason.${r.code}`) && W.current() !== "en" ? W.t(`reason.${r.code}`) : r.message}`))));
     } else if (ex && ex.ways.length) {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
         ...ex.ways.map((w) => h("div", { class: "way" },
