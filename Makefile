@@ -16,6 +16,7 @@ play: $(STAMP)
 	$(BIN)/smallworld play
 
 test: $(STAMP)
+	sh tools/install-chromium.sh
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

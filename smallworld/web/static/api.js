@@ -1,0 +1,167 @@
+// The one module that talks to the game server (smallworld/server, issue 12); docs/web.md lists
+// every call. Everything else in the client gets data from here and sends decisions through here.
+// Identity: the player token (ties a person's seats together) and, per game, the seat tokens this
+// browser holds (several for hot-seat), kept in localStorage so that a reload keeps the seats.
+// Both travel as `Authorization: Bearer TOKEN`.
+
+const store = window.localStorage;
+
+export function playerToken() { return store.getItem("sw.player"); }
+export function playerName() { return store.getItem("sw.name") || ""; }
+
+export function seatTokens(gameId) {
+  try { return JSON.parse(store.getItem(`sw.seats.${gameId}`) || "{}"); } catch { return {}; }
+}
+function saveSeat(gameId, seat, token) {
+  const all = seatTokens(gameId);
+  all[seat] = token;
+  store.setItem(`sw.seats.${gameId}`, JSON.stringify(all));
+}
+function savePlayer(answer, name) {
+  if (answer && answer.player_token) store.setItem("sw.player", answer.player_token);
+  if (answer && answer.player && answer.player.name) store.setItem("sw.name", answer.player.name);
+  else if (name) store.setItem("sw.name", name);
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.message ? body.message : `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+// --- lobby --------------------------------------------------------------------------------------
+export async function ensurePlayer(name) {
+  if (playerToken() && (!name || name === playerName())) return;
+  savePlayer(await call("POST", "/api/players", { body: { name: name || "Player" } }), name);
+}
+export const words = () => call("GET", "/api/words");
+export const openGames = async () => (await call("GET", "/api/games")).games;
+export const myGames = async () => (await call("GET", "/api/me/games", { token: playerToken() })).games;
+export const gameInfo = (gameId) => call("GET", `/api/games/${gameId}`);
+export const board = (gameId) => call("GET", `/api/games/${gameId}/board`);
+
+// spec: {edition, variant, players, seats: [{kind: "creator"|"invite"|"open"|"bot", level}], clock: {kind}}
+export async function createGame(spec) {
+  const r = await call("POST", "/api/games", { body: spec, token: playerToken() });
+  savePlayer(r);
+  for (const s of r.seats) if (s.token) saveSeat(r.game, s.seat, s.token);
+  return r;
+}
+// how: {invite} (a link's) or {seat} (an open seat); answers {seat, token}
+export async function join(gameId, how, name) {
+  const r = await call("POST", `/api/games/${gameId}/join`, { body: { ...how, name }, token: playerToken() });
+  savePlayer(r);
+  saveSeat(gameId, r.seat, r.token);
+  return r;
+}
+
+// --- a game -------------------------------------------------------------------------------------
+// The seat's view answer: the game summary, `seat`, `view`, `legal` (protocol actions) and the web
+// client's extras (`texts`, `explain`, `plan`, `rounds`; smallworld/web/payload.py).
+// `client=web` asks the server for the extras (they cost it time, so other clients go without).
+export const view = (gameId, seatToken) => call("GET", `/api/games/${gameId}/view?client=web`, { token: seatToken });
+// Moves from ply `since` on: [{ply, seat, by, action, events, texts}] as this seat may see them.
+export const moves = async (gameId, seatToken, since) =>
+  (await call("GET", `/api/games/${gameId}/moves?since=${since}&client=web`, { token: seatToken })).moves;
+export const act = (gameId, seatToken, seat, ply, action) =>
+  call("POST", `/api/games/${gameId}/act`, { body: { seat, ply, action }, token: seatToken });
+// A finished game: {states: [...], texts: [...], actions, seats, result}.
+export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay?client=web`);
+
+// Live updates: one WebSocket per seat (or spectator) at /api/games/ID/ws?token=SEAT_TOKEN. The
+// server sends {"type": "hello"|"update", "moves": [...], ...the view answer}. After a lost socket
+// the client reconnects and catches up with `moves` and `view`; where no socket opens at all, it
+// polls them, the same catch-up.
+export class Live {
+  constructor(gameId, seatToken, lastPly, onUpdate, onStatus) {
+    this.gameId = gameId;
+    this.seatToken = seatToken;
+    this.lastPly = lastPly; // moves before this ply have been delivered
+    this.onUpdate = onUpdate; // (viewAnswer, moves)
+    this.onStatus = onStatus;
+    this.closed = false;
+    this.paused = false;
+    this.failures = 0;
+    this.ws = null;
+    this.poller = null;
+    this.connect();
+  }
+  connect() {
+    if (this.closed) return;
+    if (this.failures >= 2 || !("WebSocket" in window)) { this.poll(); return; }
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = `?client=web${this.seatToken ? `&token=${encodeURIComponent(this.seatToken)}` : ""}`;
+    let opened = false;
+    try {
+      this.ws = new WebSocket(`${proto}://${location.host}/api/games/${this.gameId}/ws${q}`);
+    } catch { this.failures += 1; this.connect(); return; }
+    this.ws.onopen = () => { opened = true; this.failures = 0; this.onStatus("online"); };
+    this.ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if ((msg.type === "hello" || msg.type === "update") && msg.view) {
+        // A socket message without the web client's extras (or a hello after a reconnect, which
+        // carries no moves) is a signal: fetch the moves and the view with them.
+        if (!msg.texts || (msg.type === "hello" && msg.view.ply > this.lastPly)) this.catchUp();
+        else this.deliver(msg, msg.moves || []);
+      }
+    };
+    this.ws.onclose = () => {
+      this.ws = null;
+      if (this.closed) return;
+      if (!opened) this.failures += 1;
+      this.onStatus(opened ? "lost" : "polling");
+      setTimeout(() => this.catchUp().finally(() => this.connect()), opened ? 800 : 0);
+    };
+  }
+  deliver(answer, newMoves) {
+    const fresh = newMoves.filter((m) => m.ply >= this.lastPly);
+    if (fresh.length) this.lastPly = fresh[fresh.length - 1].ply + 1;
+    this.onUpdate(answer, fresh);
+  }
+  async catchUp() {
+    if (this.paused) return false;
+    try {
+      const missed = await moves(this.gameId, this.seatToken, this.lastPly);
+      const answer = await view(this.gameId, this.seatToken);
+      this.deliver(answer, missed);
+      return true;
+    } catch { return false; }
+  }
+  poll() {
+    if (this.poller || this.closed) return;
+    const tick = async () => {
+      if (this.closed) return;
+      const ok = await this.catchUp();
+      this.onStatus(ok ? "polling" : "lost");
+      this.poller = setTimeout(tick, ok ? 1500 : 3000);
+    };
+    this.poller = setTimeout(tick, 1500);
+  }
+  // The connection drops as a network failure would (the tests' hook): the socket closes, or the
+  // polling stops for a moment, and the catch-up brings the page back.
+  drop(ms = 1500) {
+    if (this.ws) { this.ws.close(); return; }
+    this.paused = true;
+    this.onStatus("lost");
+    setTimeout(() => { this.paused = false; }, ms);
+  }
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+    if (this.poller) clearTimeout(this.poller);
+  }
+}

@@ -1,0 +1,649 @@
+// The web client: lobby, game screen, end screen and replay. Routes live in the hash
+// (#/, #/game/ID, #/join/ID/INVITE, #/replay/ID) so any server only serves index.html and /static.
+// The client shows what the engine offers (the payload's `legal`, `explain`, `plan`) and sends
+// exactly those actions; it never decides legality itself.
+import * as api from "./api.js";
+import * as W from "./i18n.js";
+import { drawBoard, regionIndex, raceColour, raceName, abbrev, SEAT_COLOURS } from "./board.js";
+
+const app = document.getElementById("app");
+const tooltip = document.getElementById("tooltip");
+let screen = null; // the current screen object: {render(), close()}
+
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+const actionJson = (a) => JSON.stringify(a);
+
+// ------------------------------------------------------------------------------- lobby
+class Lobby {
+  constructor() {
+    // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
+    this.seats = [{ kind: "me" }, { kind: "bot", level: "greedy" }];
+    this.form = { name: api.playerName(), variant: "standard", clock: "turns" };
+    this.mine = [];
+    this.open = [];
+    this.load();
+  }
+  async load() {
+    try { if (api.playerToken()) this.mine = await api.myGames(); } catch { this.mine = []; }
+    try { this.open = await api.openGames(); } catch { this.open = []; }
+    this.render();
+  }
+  close() {}
+  render() {
+    const players = this.seats.length;
+    const seatRow = (s, i) => h("div", { class: "seat-row" },
+      h("label", { for: `seat-${i}` }, W.t("seat", { n: i + 1 })),
+      h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
+        ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
+      s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
+        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, l))) : null);
+    const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h("h2", {}, W.t("create")),
+      h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
+      h("label", {}, W.t("players"), " ", h("select", { id: "players", onchange: (e) => this.resize(+e.target.value) },
+        ...[2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === players }, n)))),
+      h("label", {}, W.t("variant"), " ", h("select", { id: "variant", onchange: (e) => { this.form.variant = e.target.value; } },
+        ...["standard", "team"].map((k) => h("option", { value: k, selected: this.form.variant === k }, W.t(`variant.${k}`))))),
+      h("label", {}, W.t("clock"), " ", h("select", { id: "clock", onchange: (e) => { this.form.clock = e.target.value; } },
+        ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
+      h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
+      h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
+    const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game } },
+      h("span", {}, `${g.title || g.game} · ${g.seats.map((s) => s.name || "?").join(", ")}`),
+      mine && (g.my_seats || []).includes(g.acting_seat) && g.status === "playing" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
+      g.status === "over" ? h("span", {}, W.t("game_over")) : null,
+      !mine && g.seats.some((s) => s.open && !s.joined)
+        ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
+      h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
+    app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
+      h("h1", {}, W.t("lobby")), form,
+      h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
+        this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
+      h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
+        this.open.length ? h("ul", {}, ...this.open.map((g) => gameRow(g, false))) : h("p", {}, W.t("no_games")))));
+  }
+  async joinOpen(g) {
+    const name = document.getElementById("name").value.trim() || "Player";
+    await api.ensurePlayer(name);
+    const seat = g.seats.find((s) => s.open && !s.joined).seat;
+    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(e.message); }
+  }
+  resize(n) {
+    while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
+    this.seats.length = n;
+    this.render();
+  }
+  async create() {
+    const name = document.getElementById("name").value.trim() || "Player";
+    await api.ensurePlayer(name);
+    const variant = document.getElementById("variant").value;
+    // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
+    const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
+    const spec = { edition: "warcraft", variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
+      seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
+    try {
+      const r = await api.createGame(spec);
+      const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
+      localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
+      location.hash = `#/game/${r.game}`;
+    } catch (e) { alert(e.message); }
+  }
+}
+
+// ------------------------------------------------------------------------------- join
+async function joinRoute(gameId, invite) {
+  app.replaceChildren(h("form", { class: "panel lobby", id: "join-form", onsubmit: async (e) => {
+    e.preventDefault();
+    await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
+    const name = document.getElementById("name").value.trim() || "Player";
+    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(err.message); }
+  } }, h("h2", {}, W.t("join")),
+  h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
+  h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
+}
+
+// ------------------------------------------------------------------------------- game
+class GameScreen {
+  constructor(gameId) {
+    this.id = gameId;
+    this.info = null;
+    this.tokens = api.seatTokens(gameId); // {seat: token}
+    this.states = {}; // per held seat (or "spectator") the latest view answer
+    this.log = []; // [{ply, texts: {lang: [...]}}], one entry per move
+    this.logPly = 0;
+    this.scores = {}; // seat -> the last `score` event, in words
+    this.selected = null;
+    this.plan = null; // the redeployment being edited: {ref: {tokens, ...troops}}
+    this.planHistory = [];
+    this.message = null;
+    this.lives = [];
+    this.status = "online";
+    this.start();
+  }
+  heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+  async start() {
+    try {
+      this.info = await api.gameInfo(this.id);
+      this.board = await api.board(this.id);
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    this.index = regionIndex(this.board);
+    const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
+    for (const k of keys) {
+      const token = k === "spectator" ? null : this.tokens[k];
+      const answer = await api.view(this.id, token);
+      this.states[k] = answer;
+      // The primary seat's stream fills the log, from the first move of the game.
+      const since = k === keys[0] ? 0 : answer.view.ply;
+      const live = new api.Live(this.id, token, since, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st));
+      this.lives.push(live);
+      if (k === keys[0]) await live.catchUp();
+    }
+    // Until every seat is taken the game waits on others and no ply marks the moment it starts:
+    // look again every 2 s (a socket message, where the server sends one, comes sooner).
+    this.opener = setInterval(() => {
+      if (this.info.status !== "open") clearInterval(this.opener);
+      else for (const l of this.lives) l.catchUp();
+    }, 2000);
+    window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
+    this.render();
+  }
+  close() {
+    for (const l of this.lives) l.close();
+    clearInterval(this.opener);
+    window.__sw = null;
+  }
+  setStatus(status) {
+    this.status = status;
+    const c = document.getElementById("conn");
+    c.dataset.status = status;
+    c.textContent = status === "lost" ? W.t("connection_lost") : "";
+  }
+  primaryKey() { return this.heldSeats().length ? this.heldSeats()[0] : "spectator"; }
+  receive(key, answer, moves) {
+    if (key === this.primaryKey()) {
+      for (const m of moves) {
+        if (m.ply < this.logPly) continue;
+        this.logPly = m.ply + 1;
+        const texts = m.texts || { [W.current()]: m.events.map((ev) => this.eventFallback(ev)) };
+        this.log.push({ ply: m.ply, texts });
+        m.events.forEach((ev, i) => {
+          const one = Object.fromEntries(Object.entries(texts).map(([l, t]) => [l, [t[i]]]));
+          if (ev.type === "score") this.scores[ev.seat] = one;
+          if (ev.type === "die") this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
+        });
+      }
+    }
+    const prev = this.states[key];
+    if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
+    if (answer.seats) this.info = { ...this.info, seats: answer.seats, status: answer.status };
+    if (!prev || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
+      this.plan = null;
+      this.planHistory = [];
+    }
+    this.states[key] = answer;
+    this.render();
+  }
+  eventFallback(ev) {
+    return Object.entries(ev).map(([k, v]) => (k === "type" ? v : `${k} ${JSON.stringify(v)}`)).join(", ");
+  }
+  // The legal actions with their words: [{action, text: {lang: words} | null}].
+  items(st) {
+    const texts = (st.texts && st.texts.legal) || {};
+    return st.legal.map((action, i) => ({
+      action,
+      text: Object.fromEntries(Object.entries(texts).map(([l, t]) => [l, t[i]])),
+    }));
+  }
+  actionWords(item) {
+    const w = W.pick(item.text);
+    if (w) return w;
+    const a = item.action;
+    const r = a.region && this.index[a.region];
+    return [a.kind, r ? `${r.n} ${r.name}` : "", a.arg === undefined || a.arg === null ? "" : JSON.stringify(a.arg)].join(" ").trim();
+  }
+  // The answer to show: the seat to act among those this browser holds (hot-seat), else the first.
+  shown() {
+    const held = this.heldSeats();
+    if (!held.length) return { key: "spectator", st: this.states.spectator };
+    const latest = held.map((k) => this.states[k]).filter(Boolean).reduce((a, b) => (b.view.ply > a.view.ply ? b : a));
+    const acting = held.find((k) => this.states[k] && this.states[k].view.ply === latest.view.ply && this.states[k].legal.length);
+    const key = acting ?? held[0];
+    return { key, st: this.states[key] };
+  }
+  seatLabel(i, viewer) {
+    const s = this.info.seats[i];
+    const name = s && s.name ? s.name : W.t("seat", { n: i + 1 });
+    return i === viewer ? `${name} (${W.t("you")})` : name;
+  }
+  async send(action) {
+    const { key, st } = this.shown();
+    const token = this.tokens[key];
+    this.message = null;
+    try {
+      await api.act(this.id, token, Number(key), st.view.ply, action);
+    } catch (e) {
+      const b = e.body || {};
+      this.message = { error: true, text: `${W.t("error")}: ${b.rule ? `${b.rule} ` : ""}${e.message}` };
+      this.render();
+      return;
+    }
+    // Catch up at once (the socket's update may come too; nothing is applied twice): the moves
+    // in between, the bots' included, come with their events for the log.
+    await Promise.all(this.lives.map((l) => l.catchUp()));
+  }
+  render() {
+    const { key, st } = this.shown();
+    if (!st) return;
+    tooltip.hidden = true; // its region element is about to be replaced
+    const v = st.view;
+    const viewer = v.viewer;
+    const acting = st.legal.length > 0;
+    document.title = acting ? `● ${W.t("your_turn")} — ${W.t("title")}` : W.t("title");
+    if (acting && this.notify && !this.notified && document.hidden && "Notification" in window) {
+      try { new Notification(W.t("your_turn")); } catch { /* notifications are optional */ }
+    }
+    this.notified = acting;
+    const redeploy = st.plan && !v.pending.length;
+    if (redeploy && !this.plan) this.plan = JSON.parse(JSON.stringify(st.plan.current));
+    const offered = new Set(st.legal.filter((l) => l.region).map((l) => l.region));
+    if (redeploy) for (const r of st.plan.offered) offered.add(r);
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("id", "board");
+    svg.setAttribute("class", "board");
+    const shownView = redeploy ? this.planView(v) : v;
+    drawBoard(svg, this.board, shownView, offered, this.selected);
+    this.wireBoard(svg, st);
+    const root = h("div", { id: "game", class: "game", dataset: { ply: v.ply, phase: v.phase, viewer: viewer ?? "", acting: acting ? "yes" : "no" } },
+      h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
+      h("aside", { class: "side" },
+        this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
+        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st),
+        this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
+        this.scorePanel(st), this.invitePanel(), this.logPanel()));
+    const focused = document.activeElement && document.activeElement.id;
+    const sideScroll = document.querySelector(".side")?.scrollTop;
+    app.replaceChildren(root);
+    if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    else if (this.selected) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
+  }
+  wireBoard(svg, st) {
+    for (const g of svg.querySelectorAll("[data-region]")) {
+      const ref = g.dataset.region;
+      g.addEventListener("click", () => { this.selected = ref; this.message = null; this.render(); });
+      g.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.selected = ref; this.render(); }
+      });
+      g.addEventListener("mouseenter", (e) => this.showTip(ref, st, e));
+      g.addEventListener("mousemove", (e) => this.moveTip(e));
+      g.addEventListener("mouseleave", () => { tooltip.hidden = true; });
+      g.addEventListener("focus", () => {
+        // Keyboard focus shows the facts a mouse would; a focus restored after a click does not.
+        if (!g.matches(":focus-visible")) return;
+        const b = g.getBoundingClientRect();
+        this.showTip(ref, st, { clientX: b.right, clientY: b.top });
+      });
+      g.addEventListener("blur", () => { tooltip.hidden = true; });
+    }
+  }
+  regionFacts(ref, st) {
+    const r = this.index[ref];
+    const here = st.view.regions[ref];
+    const holder = here && here.race
+      ? `${raceName(here.race)} ×${here.tokens}${this.ownerOf(st.view, here.race) !== null ? ` (${this.seatLabel(this.ownerOf(st.view, here.race), st.view.viewer)})` : ""}`
+      : W.t("nobody");
+    return {
+      title: `${r.n} ${r.name}`,
+      terrain: [W.terrain(r.terrain), ...r.features.map((f) => W.feature(f).trim())].join(", "),
+      neighbours: r.adjacent.map((a) => this.index[a].name).join(", "),
+      holder,
+    };
+  }
+  ownerOf(view, race) {
+    const i = view.seats.findIndex((s) => s.active === race || s.declined === race || (s.more_declined || []).includes(race));
+    return i < 0 ? null : i;
+  }
+  showTip(ref, st, e) {
+    const f = this.regionFacts(ref, st);
+    tooltip.replaceChildren(h("strong", {}, f.title), h("div", {}, `${W.t("terrain")}: ${f.terrain}`),
+      h("div", {}, `${W.t("holder")}: ${f.holder}`), h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`));
+    tooltip.hidden = false;
+    tooltip.dataset.region = ref;
+    this.moveTip(e);
+  }
+  moveTip(e) {
+    const x = Math.min(e.clientX + 14, window.innerWidth - tooltip.offsetWidth - 4);
+    const y = Math.min(e.clientY + 14, window.innerHeight - tooltip.offsetHeight - 4);
+    tooltip.style.left = `${Math.max(4, x)}px`;
+    tooltip.style.top = `${Math.max(4, y)}px`;
+  }
+  dieBox() {
+    if (!this.die || Date.now() - this.die.at > 8000) return null;
+    // The reinforcement die shows 0 to 3 (§1.4: faces 0, 0, 0, 1, 2, 3): the face is the number.
+    return h("div", { class: `die ${this.die.success ? "won" : "lost"}`, id: "die", role: "status", "aria-live": "polite",
+      dataset: { roll: this.die.roll } },
+      h("span", { class: "die-face", "aria-hidden": "true" }, this.die.roll),
+      `${W.t("die")}: ${this.die.roll}`);
+  }
+  actionButton(item, extra = {}) {
+    return h("button", { class: `action kind-${item.action.kind}`, dataset: { action: actionJson(item.action) },
+      onclick: () => this.send(item.action), ...extra }, this.actionWords(item));
+  }
+  statusPanel(st, key) {
+    const v = st.view;
+    const acting = st.legal.length > 0;
+    const who = v.acting_seat >= 0 ? this.seatLabel(v.acting_seat, v.viewer) : "";
+    const held = this.heldSeats();
+    return h("section", { class: "panel status", id: "status", "aria-live": "polite" },
+      h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds ?? "?" })} · ${W.phase(v.phase)}`),
+      h("div", { class: acting ? "turn mine" : "turn" },
+        v.phase === "over" ? W.t("game_over") : this.info.status === "open" ? W.t("not_started")
+          : acting ? W.t("your_turn") : W.t("waiting", { who })),
+      held.length > 1 && acting ? h("div", { class: "hotseat" }, W.t("hotseat_pass", { who: this.seatLabel(+key, -1) })) : null,
+      st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.texts.prompt)) : null,
+      key === "spectator" ? h("div", {}, W.t("spectator")) : null,
+      h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
+        this.notify = e.target.checked;
+        if (this.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+      } }), " ", W.t("notify")));
+  }
+  messagePanel() {
+    if (!this.message) return null;
+    return h("section", { class: `panel message${this.message.error ? " error" : ""}`, id: "message", role: "alert" }, this.message.text);
+  }
+  decisionsPanel(st) {
+    // Decisions that name no region and are not picks: end, decline, expand, pass, prompt answers.
+    const items = this.items(st).filter((l) => !l.action.region && l.action.kind !== "pick");
+    if (!items.length) return null;
+    return h("section", { class: "panel decisions", id: "decisions", "aria-label": W.t("actions") },
+      h("h2", {}, W.t("actions")), h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))));
+  }
+  // Every offered decision in one list, in the engine's order: the way to play without the map
+  // (a screen reader, the keyboard alone), each button with its data-action.
+  allActionsPanel(st) {
+    if (!st.legal.length) return null;
+    return h("section", { class: "panel all-actions", id: "all-actions" },
+      h("details", {}, h("summary", {}, `${W.t("all_actions")} (${st.legal.length})`),
+        h("div", { class: "buttons column" }, ...this.items(st).map((i) => this.actionButton(i)))));
+  }
+  regionPanel(st) {
+    if (!this.selected || !this.index[this.selected]) return null;
+    const ref = this.selected;
+    const f = this.regionFacts(ref, st);
+    const items = this.items(st).filter((l) => l.action.region === ref);
+    const ex = st.explain ? st.explain[ref] : null;
+    let explainBox = null;
+    if (ex && ex.reasons.length) {
+      explainBox = h("div", { class: "explain refused", id: "explain" }, h("strong", {}, W.t("cannot_attack")),
+        // The reason in the player's language where the client knows its code; the engine's own
+        // sentence (English) stays as the tooltip and where the code is new to the client.
+        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code }, title: r.message },
+          `${r.rule}: ${W.has("web", `reason.${r.code}`) && W.current() !== "en" ? W.t(`reason.${r.code}`) : r.message}`))));
+    } else if (ex && ex.ways.length) {
+      explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
+        ...ex.ways.map((w) => h("div", { class: "way" },
+          h("ul", {}, ...w.terms.map((t) => h("li", {}, `${W.has("web", `term.${t.term}`) ? W.t(`term.${t.term}`) : t.term}${t.unit && t.unit !== "core" ? ` (${W.unitName(t.unit)})` : ""}: ${t.value > 0 && t.term !== "base" && t.term !== "minimum" ? "+" : ""}${t.value}`))),
+          h("div", { class: "total" }, `${w.option ? `${w.option} · ` : ""}${W.t("total")}: ${w.cost}${w.dues && w.dues.length ? ` · ${W.t("dues")}: ${JSON.stringify(w.dues)}` : ""}`))));
+    }
+    return h("section", { class: "panel region-info", id: "region-info", dataset: { region: ref } },
+      h("h2", {}, f.title),
+      h("div", {}, `${W.t("terrain")}: ${f.terrain}`), h("div", {}, `${W.t("holder")}: ${f.holder}`),
+      h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
+      explainBox, items.length && !st.plan ? h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))) : null);
+  }
+  // --- redeployment: +/- per region, undo, and one "done" that sends the whole plan
+  planView(v) {
+    const out = { ...v, regions: { ...v.regions } };
+    for (const [ref, p] of Object.entries(this.plan)) out.regions[ref] = { ...(v.regions[ref] || {}), race: (v.regions[ref] || {}).race || this.planRace(v), tokens: p.tokens };
+    return out;
+  }
+  planRace(v) { const s = v.seats[v.viewer]; return s ? s.active : null; }
+  // What is left in hand of each thing a plan places: "tokens" and each troop piece (the Champion,
+  // Beasts...). Every one of them must be placed (docs/protocol.md, whole plans).
+  planLeft(st) {
+    const seat = st.view.seats[st.view.viewer];
+    const kinds = new Set(["tokens", ...Object.keys(seat.held || {}).filter((k) => seat.held[k] > 0)]);
+    for (const p of Object.values(st.plan.current)) for (const k of Object.keys(p)) kinds.add(k);
+    const sum = (plan, k) => Object.values(plan).reduce((n, r) => n + (r[k] || 0), 0);
+    const left = {};
+    for (const k of kinds) {
+      const inHand = k === "tokens" ? seat.hand : (seat.held || {})[k] || 0;
+      left[k] = inHand + sum(st.plan.current, k) - sum(this.plan, k);
+    }
+    return left;
+  }
+  redeployPanel(st) {
+    const left = this.planLeft(st);
+    const kinds = Object.keys(left);
+    const refs = [...new Set([...Object.keys(this.plan), ...st.plan.offered])].sort();
+    const change = (ref, k, d) => {
+      this.planHistory.push(JSON.stringify(this.plan));
+      const p = this.plan[ref] || { tokens: 0 };
+      p[k] = Math.max(0, (p[k] || 0) + d);
+      if (!p[k] && k !== "tokens") delete p[k];
+      this.plan[ref] = p;
+      this.render();
+    };
+    const changed = {};
+    for (const [ref, p] of Object.entries(this.plan)) {
+      const c = st.plan.current[ref];
+      if (!c || JSON.stringify(c) !== JSON.stringify(p)) changed[ref] = p;
+    }
+    const planAction = { kind: "plan", arg: changed };
+    const label = (k) => (k === "tokens" ? W.t("tokens") : W.piece(this.board.pieces[k], k, 2));
+    const control = (ref, r, k) => {
+      const n = (this.plan[ref] || {})[k] || 0;
+      const name = k === "tokens" ? r.name : `${label(k)} ${r.name}`;
+      return h("span", { class: `plan-control plan-${k}`, dataset: { kind: k } },
+        k === "tokens" ? null : h("small", {}, label(k)),
+        h("button", { class: "minus", "aria-label": `− ${name}`, disabled: n <= 0, onclick: () => change(ref, k, -1) }, "−"),
+        h("span", { class: "plan-count", "aria-live": "polite" }, n),
+        h("button", { class: "plus", "aria-label": `+ ${name}`, disabled: left[k] <= 0, onclick: () => change(ref, k, 1) }, "+"));
+    };
+    const tokensLeft = left.tokens;
+    const troopsLeft = kinds.filter((k) => k !== "tokens" && left[k] > 0).map((k) => `${left[k]} ${label(k)}`);
+    return h("section", { class: "panel redeploy", id: "redeploy" },
+      h("h2", {}, W.t("redeploy")),
+      h("div", { id: "plan-left", dataset: { left: kinds.reduce((n, k) => n + Math.max(0, left[k]), 0), tokens: tokensLeft } },
+        W.t("plan_left", { n: tokensLeft }), troopsLeft.length ? ` · ${troopsLeft.join(", ")}` : ""),
+      h("ul", { class: "plan" }, ...refs.map((ref) => {
+        const r = this.index[ref];
+        return h("li", { dataset: { planRegion: ref } },
+          h("span", { class: "plan-name" }, `${r.n} ${r.name}`), ...kinds.map((k) => control(ref, r, k)));
+      })),
+      h("div", { class: "buttons" },
+        h("button", { id: "plan-undo", disabled: !this.planHistory.length, onclick: () => { this.plan = JSON.parse(this.planHistory.pop()); this.render(); } }, W.t("undo")),
+        h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))));
+    // The engine's own token-by-token moves stay offered too, in "all decisions" below.
+  }
+  combosPanel(st) {
+    const v = st.view;
+    const picks = this.items(st).filter((l) => l.action.kind === "pick");
+    const byArg = new Map(picks.map((p) => [p.action.arg ?? 0, p]));
+    const rows = (v.row || []).map((c, i) => {
+      const item = byArg.get(i);
+      return h("li", { class: "combo", dataset: { position: i } },
+        h("span", { class: "emblem", style: `background:${raceColour(c.race)}` }, abbrev(c.race)),
+        h("span", { class: "combo-name" }, h("strong", {}, `${W.unitName(c.power)} ${W.unitName(c.race)}`),
+          h("small", {}, ` · ${W.t("cost", { n: i })}${c.coins ? ` · ${W.t("coins_on", { n: c.coins })}` : ""}`)),
+        item ? this.actionButton(item, { "aria-label": this.actionWords(item) }) : null,
+        h("details", { class: "cards" }, h("summary", {}, W.t("card")),
+          h("p", {}, h("strong", {}, W.unitName(c.race)), ": ", W.card(c.race)),
+          h("p", {}, h("strong", {}, W.unitName(c.power)), ": ", W.card(c.power))));
+    });
+    // Other picks (the team variant's columns) are listed as the engine words them.
+    const other = picks.filter((p) => !(v.row || []).length || !byArg.has(p.action.arg ?? 0));
+    const offer = v.offer ? Object.entries(v.offer).map(([col, o]) => h("div", { class: "offer-col", dataset: { column: col } },
+      h("strong", {}, col === "powers" ? W.t("powers") : W.faction(col)),
+      h("ul", {}, ...o.rows.map((u) => h("li", { title: W.card(u) }, W.unitName(u)))), o.hidden ? h("small", {}, `+${o.hidden}`) : null)) : [];
+    return h("section", { class: "panel combos", id: "combos" }, h("h2", {}, W.t("combos")),
+      rows.length ? h("ol", { start: 0 }, ...rows) : null,
+      offer.length ? h("div", { class: "offer", id: "offer" }, ...offer) : null,
+      (v.row || []).length ? null : h("div", { class: "buttons" }, ...other.map((i) => this.actionButton(i))));
+  }
+  playersPanel(st) {
+    const v = st.view;
+    const n = v.seats.length;
+    const order = [...Array(n).keys()].map((i) => (v.first_seat + i) % n);
+    return h("section", { class: "panel players", id: "players" }, h("h2", {}, W.t("players")),
+      h("ol", {}, ...order.map((i) => {
+        const s = v.seats[i];
+        const races = [
+          s.active ? h("div", { class: "race active" }, h("span", { class: "emblem", style: `background:${raceColour(s.active)}` }, abbrev(s.active)),
+            ` ${W.unitName(s.power)} ${raceName(s.active)} (${W.t("active")})`,
+            h("details", { class: "cards" }, h("summary", {}, W.t("card")),
+              h("p", {}, h("strong", {}, raceName(s.active)), ": ", W.card(s.active)),
+              h("p", {}, h("strong", {}, W.unitName(s.power)), ": ", W.card(s.power)))) : null,
+          ...[s.declined, ...(s.more_declined || [])].filter(Boolean).map((r) => h("div", { class: "race declined" },
+            h("span", { class: "emblem declined" }, `↓${abbrev(r)}`), ` ${raceName(r)} (${W.t("declined")})`)),
+        ];
+        return h("li", { class: `player${i === v.acting_seat ? " to-act" : ""}`, dataset: { seat: i } },
+          h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1),
+          h("strong", {}, this.seatLabel(i, v.viewer)),
+          v.factions ? h("span", { class: "faction", dataset: { faction: v.factions[i] } }, ` · ${W.faction(v.factions[i])}`) : null,
+          i === v.acting_seat ? h("em", {}, ` · ${W.t("to_act")}`) : null,
+          h("div", { class: "coins", dataset: { coins: s.coins ?? "hidden" } }, s.coins === null ? W.t("coins_hidden") : `${s.coins} ${W.t("coins")}`),
+          this.clockLine(i),
+          h("div", {}, `${s.hand} ${W.t("tokens")} ${W.t("hand")}`), ...races);
+      })));
+  }
+  // The seat's clock as the server reports it: a live game's time bank, or a decision's deadline.
+  clockLine(i) {
+    const s = (this.info.seats || [])[i] || {};
+    const bits = [];
+    if (typeof s.bank_ms === "number") {
+      const sec = Math.max(0, Math.round(s.bank_ms / 1000));
+      bits.push(`⏱ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`);
+    }
+    if (s.deadline) bits.push(`⏱ ${new Date(typeof s.deadline === "number" ? s.deadline * 1000 : s.deadline).toLocaleString(W.current())}`);
+    if (s.away) bits.push(W.t("away"));
+    return bits.length ? h("div", { class: "clock", dataset: { seatClock: i } }, bits.join(" · ")) : null;
+  }
+  roundPanel(st) {
+    const v = st.view;
+    const rounds = st.rounds || v.round;
+    return h("section", { class: "panel rounds", id: "rounds", "aria-label": W.t("round", { n: v.round, of: rounds }) },
+      h("ol", { class: "track" }, ...[...Array(rounds).keys()].map((i) =>
+        h("li", { class: i + 1 === v.round ? "now" : i + 1 < v.round ? "past" : "", "aria-current": i + 1 === v.round ? "step" : null }, i + 1))));
+  }
+  scorePanel(st) {
+    const entries = Object.entries(this.scores);
+    if (!entries.length) return null;
+    return h("section", { class: "panel scoring", id: "scoring" }, h("h2", {}, W.t("score")),
+      h("ul", {}, ...entries.map(([seat, s]) => h("li", { dataset: { seat } }, W.pick(s)))));
+  }
+  invitePanel() {
+    let invites = [];
+    try { invites = JSON.parse(localStorage.getItem(`sw.invites.${this.id}`) || "[]"); } catch { invites = []; }
+    if (!invites.length) return null;
+    return h("section", { class: "panel invites", id: "invites" }, h("h2", {}, W.t("invite_link")),
+      ...invites.map((i) => h("div", { class: "invite" }, `${W.t("seat", { n: i.seat + 1 })}: `,
+        h("input", { readonly: true, value: i.link, class: "invite-link", "aria-label": W.t("invite_link") }),
+        h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(i.link) }, W.t("copy")))));
+  }
+  logPanel() {
+    const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, t)));
+    return h("section", { class: "panel log", id: "log" }, h("h2", {}, W.t("log")), h("ol", { reversed: true }, ...lines.reverse()));
+  }
+  resultPanel(st) {
+    const res = st.view.result;
+    if (!res) return null;
+    const v = st.view;
+    const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
+    return h("section", { class: "panel result", id: "end-screen" }, h("h2", {}, W.t("game_over")),
+      h("table", {}, h("tbody", {}, ...order.map((i) => h("tr", { class: res.winners.includes(i) ? "winner" : "", dataset: { seat: i } },
+        h("td", {}, res.winners.includes(i) ? "★ " : "", this.seatLabel(i, v.viewer)),
+        v.factions ? h("td", {}, W.faction(v.factions[i])) : null,
+        h("td", { class: "score" }, res.scores[i]))))),
+      res.factions ? h("div", { id: "faction-scores" }, `${W.t("team_factions")}: `,
+        Object.entries(res.factions).map(([f, s]) => `${W.faction(f)} ${s}`).join(" · "),
+        res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
+      res.tiebreak ? h("div", { id: "tiebreak" }, JSON.stringify(res.tiebreak)) : null,
+      h("div", {}, `${W.t("winners")}: ${res.winners.map((i) => this.seatLabel(i, v.viewer)).join(", ")}`),
+      h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
+  }
+}
+
+// ------------------------------------------------------------------------------- replay
+class Replay {
+  constructor(gameId) { this.id = gameId; this.ply = 0; this.start(); }
+  async start() {
+    try {
+      this.info = await api.gameInfo(this.id);
+      this.board = await api.board(this.id);
+      this.data = await api.replay(this.id); // every state of the finished game
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    this.render();
+  }
+  close() {}
+  go(ply) { this.ply = Math.max(0, Math.min(this.data.states.length - 1, ply)); this.render(); }
+  render() {
+    if (!this.data) return;
+    const last = this.data.states.length - 1;
+    const v = this.data.states[this.ply];
+    const texts = this.data.texts ? this.data.texts[this.ply] : null;
+    const lines = texts ? W.pick(texts) : (v.events || []).map((ev) => ev.type);
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "board");
+    drawBoard(svg, this.board, v);
+    app.replaceChildren(h("div", { id: "replay", class: "game replay", dataset: { ply: v.ply, phase: v.phase } },
+      h("section", { class: "board-wrap" }, svg),
+      h("aside", { class: "side" },
+        h("section", { class: "panel" }, h("h2", {}, W.t("replay")),
+          h("div", {}, `${W.t("ply", { n: v.ply })} / ${last} · ${W.phase(v.phase)}`),
+          h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: this.ply, "aria-label": W.t("replay"),
+            oninput: (e) => this.go(+e.target.value), onchange: (e) => this.go(+e.target.value) }),
+          h("div", { class: "buttons" },
+            h("button", { id: "replay-first", onclick: () => this.go(0) }, W.t("first")),
+            h("button", { id: "replay-prev", onclick: () => this.go(this.ply - 1) }, W.t("prev")),
+            h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
+            h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
+        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, t)))))));
+    document.getElementById("replay-slider")?.focus({ preventScroll: true });
+  }
+}
+
+// ------------------------------------------------------------------------------- router
+function route() {
+  if (screen) screen.close();
+  tooltip.hidden = true;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  if (parts[0] === "game" && parts[1]) screen = new GameScreen(parts[1]);
+  else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
+  else if (parts[0] === "join" && parts[1]) { screen = null; joinRoute(parts[1], parts[2]); }
+  else screen = new Lobby();
+}
+
+function relabel() {
+  document.documentElement.lang = W.current();
+  document.getElementById("lang").value = W.current();
+  document.getElementById("lang-label").textContent = W.t("language");
+  document.getElementById("brand").textContent = W.t("title");
+}
+
+async function main() {
+  W.load(await api.words());
+  relabel();
+  document.getElementById("lang").addEventListener("change", (e) => {
+    W.setLang(e.target.value);
+    relabel();
+    if (screen) screen.render();
+    else route();
+  });
+  window.addEventListener("hashchange", route);
+  // The board's layout follows the screen (one column on a phone held upright).
+  const narrow = window.matchMedia("(max-width: 760px)");
+  narrow.addEventListener("change", () => { if (screen && screen.board) screen.render(); });
+  route();
+}
+main();

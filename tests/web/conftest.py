@@ -1,0 +1,81 @@
+"""Browser tests: Playwright's Python package driving Debian's Chromium (never `playwright install`).
+`make test` installs /usr/bin/chromium when it is missing (tools/install-chromium.sh)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from web_driver import ARGS, CHROMIUM, SHOTS
+from web_fixture_server import Lobby, serve
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: run tools/install-chromium.sh (make test does)")
+    home = tmp_path_factory.mktemp("chromium-home")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[tuple[str, Lobby]]:
+    srv, lobby = serve()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/", lobby
+    srv.shutdown()
+
+
+@pytest.fixture
+def url(server: tuple[str, Lobby]) -> str:
+    return server[0]
+
+
+@pytest.fixture
+def lobby(server: tuple[str, Lobby]) -> Lobby:
+    return server[1]
+
+
+def _context(browser: Browser, width: int, height: int) -> BrowserContext:
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.set_default_timeout(20000)
+    return ctx
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    ctx = _context(browser, 1280, 800)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[object]:
+    """Pages in fresh contexts (another person's browser), any viewport."""
+    ctxs: list[BrowserContext] = []
+
+    def make(width: int = 1280, height: int = 800) -> Page:
+        ctx = _context(browser, width, height)
+        ctxs.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for c in ctxs:
+        c.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    path = Path(SHOTS)
+    path.mkdir(parents=True, exist_ok=True)
+    return path

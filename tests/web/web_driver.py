@@ -1,0 +1,106 @@
+"""Playing through the page: the browser tests' helpers (they click what a person would click)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from typing import Any
+
+from playwright.sync_api import Page
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = os.environ.get("SMALLWORLD_SHOTS") or os.path.join(tempfile.gettempdir(), "smallworld-web-shots")
+
+
+def ply(page: Page) -> int:
+    return int(page.locator("#game").get_attribute("data-ply") or -1)
+
+
+def phase(page: Page) -> str:
+    return page.locator("#game").get_attribute("data-phase") or ""
+
+
+def wait_change(page: Page, before: int, timeout: float = 15000) -> None:
+    """Until the game moves past `before` or the page shows a refusal."""
+    page.wait_for_function(
+        "b => { const g = document.querySelector('#game');"
+        " return (g && +g.dataset.ply > b) || document.querySelector('#message.error'); }",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def create_game(page: Page, url: str, name: str, seats: list[str], variant: str = "standard") -> str:
+    """Create a game from the lobby form; `seats` are the kinds ("me", "bot", "invite", "hotseat")."""
+    page.goto(url)
+    page.wait_for_selector("#lobby")
+    page.fill("#name", name)
+    page.select_option("#players", str(len(seats)))
+    page.select_option("#variant", variant)
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    page.click("#create-game")
+    page.wait_for_selector("#game")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("#game").get_attribute("data-acting") == "yes"
+
+
+def action_of(el: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(el.get_attribute("data-action"))
+    return data
+
+
+def step(page: Page) -> str:
+    """Make one decision through the page the way a person would, and say what it was."""
+    before = ply(page)
+    if page.locator("#redeploy").count():
+        # Place every token left in hand with the + buttons, then send the whole plan.
+        # (tokens and troop pieces alike: `data-left` counts both).
+        while int(page.locator("#plan-left").get_attribute("data-left") or 0) > 0:
+            page.locator("#redeploy button.plus:not([disabled])").first.click()
+        page.click("#plan-done")
+        wait_change(page, before)
+        return "plan"
+    offered = page.locator("#board .region.offered")
+    if phase(page) == "conquer" or (offered.count() and page.locator("#prompt").count()):
+        for i in range(offered.count()):
+            offered.nth(i).click()
+            buttons = page.locator("#region-info button[data-action]")
+            kinds = [action_of(buttons.nth(j))["kind"] for j in range(buttons.count())]
+            # Conquer first; the final die attempt only when nothing else is left to do.
+            for j, kind in enumerate(kinds):
+                if kind not in ("abandon", "final"):
+                    buttons.nth(j).click()
+                    wait_change(page, before)
+                    return kind
+    buttons = page.locator("#decisions button[data-action], #combos button[data-action]")
+    if buttons.count():
+        kinds = [action_of(buttons.nth(j))["kind"] for j in range(buttons.count())]
+        # Expanding is the usual choice; `end` closes the conquests when no region was taken.
+        for want in ("expand", "pick", "end"):
+            if want in kinds:
+                buttons.nth(kinds.index(want)).click()
+                wait_change(page, before)
+                return want
+        buttons.first.click()
+        wait_change(page, before)
+        return kinds[0]
+    if offered.count():
+        offered.first.click()
+        page.locator("#region-info button[data-action]").first.click()
+        wait_change(page, before)
+        return "region"
+    raise AssertionError(f"nothing to do at ply {before}, phase {phase(page)}")
