@@ -13,7 +13,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from smallworld.engine.errors import SmallworldError
@@ -22,6 +23,8 @@ from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.service import Service
 from smallworld.server.store import Store
+from smallworld.web import STATIC
+from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
@@ -140,6 +143,21 @@ def create_app(
             return _err(ServerError("too_large", f"the request is over {max_body} bytes"))
         return await call_next(request)
 
+    # The web client (docs/web.md): its files, its words and each game's board.
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/words")
+    async def words() -> dict[str, Any]:
+        return web_payload.words(web_payload.public_game({"players": 2}))
+
+    @app.get("/api/games/{gid}/board")
+    async def board(gid: str) -> dict[str, Any]:
+        return web_payload.board((await svc().get(gid)).game)
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         s = svc()
@@ -191,13 +209,15 @@ def create_app(
     @app.get("/api/games/{gid}/view")
     async def view(gid: str, request: Request) -> dict[str, Any]:
         live, seat = await _seat(gid, request)
-        return svc().view(live, seat)
+        return svc().view(live, seat, request.query_params.get("client") == "web")
 
     @app.get("/api/games/{gid}/moves")
     async def moves(gid: str, request: Request) -> dict[str, Any]:
         live, seat = await _seat(gid, request)
         since = _int_param(request.query_params.get("since"), "since") or 0
-        return {"game": gid, "seat": seat, "ply": live.state.ply, "moves": svc().moves(live, seat, since)}
+        web = request.query_params.get("client") == "web"
+        moves = svc().moves(live, seat, since, web)
+        return {"game": gid, "seat": seat, "ply": live.state.ply, "moves": moves}
 
     @app.post("/api/games/{gid}/act")
     async def act(gid: str, request: Request) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from smallworld.server.errors import ServerError
 from smallworld.server.metrics import Metrics
 from smallworld.server.store import PlyTaken, Store
 from smallworld.server.tokens import matches, new_token, token_hash
+from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 
@@ -490,15 +491,22 @@ class Service:
             "result": st.result,
         }
 
-    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
+    def view(self, live: Live, seat: int | None, web: bool = False) -> dict[str, Any]:
         st = live.state
         legal: list[dict[str, Any]] = []
         if seat is not None and st.acting_seat == seat and live.status == "playing":
             legal = [action_to_json(live.game, a) for a in st.legal_actions()]
-        return {**self.summary(live), "seat": seat, "view": view_for(st, seat), "legal": legal}
+        out = {**self.summary(live), "seat": seat, "view": view_for(st, seat), "legal": legal}
+        if web:  # the web client's words, explain and plan (docs/web.md)
+            out.update(web_payload.extras(st, seat))
+        return out
 
-    def moves(self, live: Live, seat: int | None, since: int) -> list[dict[str, Any]]:
-        return [self._move_for(live, m, seat) for m in live.moves[max(0, since) :]]
+    def moves(self, live: Live, seat: int | None, since: int, web: bool = False) -> list[dict[str, Any]]:
+        out = [self._move_for(live, m, seat) for m in live.moves[max(0, since) :]]
+        if web:
+            for m in out:
+                m["texts"] = web_payload.event_texts(live.game, m["events"], seat)
+        return out
 
     def replay(self, live: Live) -> dict[str, Any]:
         """A finished game in full: settings with the seed, every action, the state at every ply."""
@@ -515,6 +523,7 @@ class Service:
             "seats": self.seats_json(live),
             "actions": [{"ply": m.ply, "seat": m.seat, "by": m.by, "action": m.action} for m in live.moves],
             "states": states,
+            "texts": [web_payload.event_texts(live.game, s["events"], None) for s in states],
             "result": live.state.result,
         }
 
