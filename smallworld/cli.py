@@ -218,15 +218,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
     sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5))
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--bots", default="greedy,random", help="comma-separated: random, greedy, mcts")
+    sim.add_argument(
+        "--bots", default="greedy,random", help="comma-separated: random, greedy, mcts, openspiel-mcts"
+    )
     sim.add_argument("--workers", type=int, default=1, help="worker processes")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed S+i")
     sim.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     sim.add_argument("--json", action="store_true")
     sim.add_argument("--plots", type=Path, default=None, metavar="DIR", help="write PNG charts into DIR")
     budget = sim.add_mutually_exclusive_group()
-    budget.add_argument("--mcts-seconds", type=float, default=None, help="MCTS time per decision")
-    budget.add_argument("--mcts-playouts", type=int, default=None, help="MCTS playouts per decision (200)")
+    budget.add_argument("--mcts-seconds", type=float, default=None, help="time per decision (both MCTSs)")
+    budget.add_argument(
+        "--mcts-playouts", type=int, default=None, help="playouts per decision (200; both MCTSs)"
+    )
     sim.add_argument(
         "--ray", default=None, metavar="ADDRESS", help="run games as Ray tasks ('local': start one)"
     )

@@ -9,22 +9,29 @@ from smallworld.bots.determinize import Determinizer, determinize, public_game
 from smallworld.bots.greedy import GreedyBot
 from smallworld.bots.mcts import MctsBot
 
-BOT_NAMES = ("random", "greedy", "mcts")
+BOT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts")
+# Bots that take a search budget (`seconds`, `playouts`).
+SEARCH_BOTS = ("mcts", "openspiel-mcts")
 
 
 def make_bot(name: str, **options: Any) -> Bot:
-    """A fresh bot by name; `options` go to the MCTS bot (`seconds`, `playouts`)."""
+    """A fresh bot by name; `options` go to the search bots (`seconds`, `playouts`)."""
     if name == "random":
         return RandomBot()
     if name == "greedy":
         return GreedyBot()
     if name == "mcts":
         return MctsBot(**options)
+    if name == "openspiel-mcts":  # OpenSpiel's MCTSBot: needs the optional open-spiel package
+        from smallworld.bots.openspiel_mcts import OpenSpielMctsBot
+
+        return OpenSpielMctsBot(**options)
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
 
 
 __all__ = [
     "BOT_NAMES",
+    "SEARCH_BOTS",
     "Bot",
     "Determinizer",
     "GreedyBot",

@@ -1,5 +1,6 @@
 """Interfaces for reinforcement learning (docs/rl.md): a fixed action encoding, per-seat observation
-vectors, a PettingZoo AEC environment and a Gymnasium single-agent environment.
+vectors, a PettingZoo AEC environment and a Gymnasium single-agent environment; importing
+`smallworld.env.openspiel` registers the OpenSpiel game `smallworld`.
 
 Needs the optional `rl` dependencies (numpy; gymnasium and pettingzoo for the environments). The
 environments are imported on first use so that the encoders work with numpy alone.

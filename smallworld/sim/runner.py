@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from smallworld.bots import make_bot, public_game
+from smallworld.bots import SEARCH_BOTS, make_bot, public_game
 from smallworld.engine.actions import PICK
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
@@ -32,7 +32,7 @@ class GameJob:
     seed: int  # the game's seed (boards, shuffles, dice)
     bots: tuple[str, ...]  # bot name of each seat (repeated cyclically when shorter)
     variant: str = "standard"
-    bot_options: dict[str, Any] = field(default_factory=dict)  # MCTS: seconds / playouts
+    bot_options: dict[str, Any] = field(default_factory=dict)  # search bots: seconds / playouts
     overrides: dict[str, Any] = field(default_factory=dict)  # an options file (docs/options.md)
     edition: str = DEFAULT_EDITION
 
@@ -77,7 +77,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     game = Game(make_settings(job.players, job.seed, job.variant, job.overrides, job.edition))
     seen = public_game(game)
     names = [job.bots[seat % len(job.bots)] for seat in range(job.players)]
-    bots = [make_bot(name, **(job.bot_options if name == "mcts" else {})) for name in names]
+    bots = [make_bot(name, **(job.bot_options if name in SEARCH_BOTS else {})) for name in names]
     for seat, b in enumerate(bots):
         b.start(seen, seat)
     rngs = [bot_rng(job.seed, seat) for seat in range(job.players)]

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from smallworld.bots import BOT_NAMES
+from smallworld.bots import BOT_NAMES, SEARCH_BOTS
 from smallworld.sim.runner import SimulationError, make_jobs, run_jobs
 from smallworld.sim.stats import summarise
 
@@ -32,6 +32,13 @@ def simulate(
     for b in bots:
         if b not in BOT_NAMES:
             raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
+    if "openspiel-mcts" in bots:
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            raise SimulationError(
+                "bot openspiel-mcts needs the optional dependency open-spiel: pip install 'smallworld[rl]'"
+            ) from None
     if games < 1:
         raise SimulationError("--games must be at least 1")
     if workers < 1:
@@ -57,7 +64,7 @@ def simulate(
         {"mcts_seconds": mcts_seconds}
         if mcts_seconds is not None
         else {"mcts_playouts": options.get("playouts", 200)}
-        if "mcts" in bots
+        if any(b in SEARCH_BOTS for b in bots)
         else {}
     )
     meta = {"players": players, "variant": variant, "seed": seed, "bot_list": list(bots), **budget}
