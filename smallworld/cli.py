@@ -207,8 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_bench)
     bsub = b.add_subparsers(dest="bench_command", required=False)
     bs = bsub.add_parser("server", help="load test of the game server: concurrent WebSocket games")
-    bs.add_argument("--games", dest="server_games", type=int, default=200, help="concurrent games")
-    bs.add_argument("--players", dest="server_players", type=int, default=3, choices=(2, 3, 4, 5))
+    bs.add_argument("--games", dest="server_games", metavar="G", type=int, default=200, help="games at once")
+    bs.add_argument("--players", dest="server_players", metavar="N", type=int, default=3,
+                    choices=(2, 3, 4, 5))
     bs.add_argument("--think-ms", type=float, default=500, help="mean think time per decision (exponential)")
     bs.add_argument("--seconds", type=float, default=60)
     bs.add_argument("--db", default=None, help="database URL of the server started here (default: SQLite)")

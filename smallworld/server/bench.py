@@ -35,6 +35,11 @@ class Stats:
     games: set[str] = field(default_factory=set)
 
 
+def _error(stats: Stats, code: str) -> None:
+    stats.errors += 1
+    stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+
+
 def _free_port() -> int:
     import socket
 
@@ -108,7 +113,8 @@ async def _seat(
     """One seat's client; True when its game ended (the caller starts another)."""
     ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}&token={token}"
     acted: set[int] = set()
-    async with connect(ws_url, max_size=2**24, compression=None) as ws:
+    # A generous opening timeout: hundreds of sockets open at once on a busy machine.
+    async with connect(ws_url, max_size=2**24, compression=None, open_timeout=120) as ws:
         while True:
             left = stop_at - time.perf_counter()
             if left <= 0:
@@ -121,9 +127,7 @@ async def _seat(
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "error":
-                stats.errors += 1
-                code = msg["error"]["code"]
-                stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+                _error(stats, msg["error"]["code"])
                 continue
             if kind == "ack":
                 stats.acked.append((gid, msg["move"]["ply"], msg["move"]["action"]))
@@ -157,11 +161,15 @@ async def _game_loop(
 ) -> None:
     """Keep one game going until the time is up: a finished game is replaced by a new one."""
     while time.perf_counter() < stop_at:
-        r = await http.post(
-            url + "/api/games", json={"players": players, "seats": [{"kind": "creator"}] * players}
-        )
+        try:
+            body = {"players": players, "seats": [{"kind": "creator"}] * players}
+            r = await http.post(url + "/api/games", json=body)
+        except httpx.TransportError as e:  # e.g. a kept-alive connection the server just closed
+            _error(stats, type(e).__name__)
+            await asyncio.sleep(0.1)
+            continue
         if r.status_code != 200:
-            stats.errors += 1
+            _error(stats, f"http {r.status_code}")
             await asyncio.sleep(0.5)
             continue
         g = r.json()
@@ -176,7 +184,7 @@ async def _game_loop(
         results = await asyncio.gather(*tasks, return_exceptions=True)
         for res in results:
             if isinstance(res, BaseException):
-                stats.errors += 1
+                _error(stats, type(res).__name__)
         if not any(res is True for res in results):
             return
 
@@ -191,7 +199,8 @@ def _percentile(xs: list[float], q: float) -> float:
 async def _run(url: str, games: int, think_ms: float, seconds: float, players: int, seed: int) -> Stats:
     stats = Stats()
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=50)
+    # No kept-alive connections: reusing one the server is closing fails now and then.
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         stop_at = time.perf_counter() + seconds
         loops = [

@@ -353,6 +353,15 @@ class Service:
     # --- auth ------------------------------------------------------------------------------------
     async def authorize(self, live: Live, seat: Any, token: str | None) -> int:
         """The seat a token may act for: its own seat token, or the token of the player holding it."""
+        try:
+            return await self._authorize(live, seat, token)
+        except ServerError:
+            if not self.multi:
+                raise
+            await self._reload_seats(live)  # the seat may have been joined through another process
+            return await self._authorize(live, seat, token)
+
+    async def _authorize(self, live: Live, seat: Any, token: str | None) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise ServerError("invalid_input", "seat: the seat number you act for", "seat")
         if not token:
@@ -401,6 +410,8 @@ class Service:
         async with live.lock:
             if self.multi:
                 await self._catch_up(live)
+                if live.status == "open":  # a seat may have been taken through another process
+                    await self._reload_seats(live)
             if by == "human":
                 seat = await self.authorize(live, seat, token)
             st = live.state

@@ -5,15 +5,18 @@ or a resend racing the first send) exactly one wins and the other gets `PlyTaken
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -84,13 +87,22 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(url)
         migrate(self.engine)
+        # SQLite has one writer at a time, and a writer that finds the database locked sleeps in
+        # SQLite's busy handler (up to 100 ms a try). One lock per process hands the turn over at
+        # once instead. (Several processes on one SQLite file still work, through that handler.)
+        self._write = threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        with self._write, self.engine.begin() as c:
+            yield c
 
     def close(self) -> None:
         self.engine.dispose()
 
     # --- players ---------------------------------------------------------------------------------
     def create_player(self, player_id: str, name: str, token_hash: str) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 insert(t.players).values(id=player_id, name=name, token_hash=token_hash, created=time.time())
             )
@@ -113,7 +125,7 @@ class Store:
         status = (
             "open" if any(s["kind"] == "human" and s.get("player_id") is None for s in seats) else "playing"
         )
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 insert(t.games).values(
                     id=game_id,
@@ -154,7 +166,7 @@ class Store:
             return [r[0] for r in c.execute(q)]
 
     def set_status(self, game_id: str, status: str) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 update(t.games).where(t.games.c.id == game_id).values(status=status, updated=time.time())
             )
@@ -166,7 +178,7 @@ class Store:
             return [_row(r) for r in c.execute(q)]
 
     def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 update(t.seats).where(t.seats.c.game_id == game_id, t.seats.c.seat == seat).values(**values)
             )
@@ -174,7 +186,7 @@ class Store:
     def take_seat(self, game_id: str, seat: int, player_id: str, name: str, token_hash: str) -> bool:
         """Give a free human seat to a player; False when someone took it first (one UPDATE with the
         seat's freedom in its WHERE, so two joins cannot both win)."""
-        with self.engine.begin() as c:
+        with self._begin() as c:
             res = c.execute(
                 update(t.seats)
                 .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
@@ -214,7 +226,7 @@ class Store:
             values["status"] = "over"
             values["result"] = json.dumps(result)
         try:
-            with self.engine.begin() as c:
+            with self._begin() as c:
                 c.execute(
                     insert(t.actions).values(
                         game_id=game_id, ply=ply, seat=seat, action=json.dumps(action), by=by, created=now
