@@ -275,3 +275,24 @@ def test_gym_opponents_can_be_named_bots() -> None:
     while not done:
         obs, _reward, done, _trunc, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert env.state is not None and env.state.is_over()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_classic_edition_environments(players: int) -> None:
+    """The environments take an edition: classic games play to the end through both APIs, with
+    the classic edition's own action verbs (issue 14, classic-rules.md §12)."""
+    env = SmallWorldAEC(players=players, seed=3, edition="classic")
+    api_test(env, num_cycles=2000)
+    env.reset(seed=4)
+    assert env.game.edition.id == "classic"
+    verbs = {kind for kind, _ in env.actions.global_verbs + env.actions.region_verbs}
+    assert "make_peace" in verbs and "steal" not in verbs  # Diplomat's action, no Ethereals
+    trace, _ = _play_aec(env, 5)
+    assert env.state is not None and env.state.result is not None
+    assert len(env.state.result["scores"]) == players and len(trace) > 50
+    check_env(SmallWorldEnv(players=2, seed=1, edition="classic"), skip_render_check=True)
+
+
+def test_unknown_edition_is_refused() -> None:
+    with pytest.raises(Exception, match="classic"):
+        SmallWorldAEC(players=2, edition="nope")

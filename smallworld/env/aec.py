@@ -9,7 +9,9 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from smallworld.engine.actions import Action
+from smallworld.engine.edition import get_edition
 from smallworld.engine.flow import apply_unchecked
+from smallworld.engine.settings import DEFAULT_EDITION
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.env.core import (
@@ -49,6 +51,7 @@ class SmallWorldAEC(AECEnv):
         render_mode: str | None = None,
         settings: dict[str, Any] | None = None,
         max_regions: int | None = None,
+        edition: str = DEFAULT_EDITION,
     ) -> None:
         super().__init__()
         check_modes(reward, invalid_action, render_mode, self.metadata["render_modes"])
@@ -58,8 +61,10 @@ class SmallWorldAEC(AECEnv):
         self.invalid_action = invalid_action
         self.render_mode = render_mode
         self.settings = settings
-        self.actions = ActionEncoder(max_regions)
-        self.observations = ObservationEncoder(self.actions.max_regions)
+        self.edition = edition
+        ed = get_edition(edition)  # an unknown edition is refused here, naming the known ones
+        self.actions = ActionEncoder(max_regions, edition=ed)
+        self.observations = ObservationEncoder(self.actions.max_regions, edition=ed)
         self.possible_agents = [f"seat_{i}" for i in range(players)]
         obs_space, act_space = spaces(self.observations, self.actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -88,7 +93,7 @@ class SmallWorldAEC(AECEnv):
         self.game_seed = game_seed
         # The replacement of invalid actions is seeded with the game, so episodes replay exactly.
         self._rng = random.Random(game_seed)
-        self.game = make_game(self.players, game_seed, self.variant, self.settings)
+        self.game = make_game(self.players, game_seed, self.variant, self.settings, self.edition)
         self.state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

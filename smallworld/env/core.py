@@ -10,7 +10,7 @@ import numpy as np
 
 from smallworld.engine.actions import Action
 from smallworld.engine.game import Game
-from smallworld.engine.settings import Settings
+from smallworld.engine.settings import DEFAULT_EDITION, Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.env.encoding import ActionEncoder
@@ -28,8 +28,11 @@ def random_policy(view: dict[str, Any], legal: Sequence[Action], rng: random.Ran
     return legal[rng.randrange(len(legal))]
 
 
-def make_game(players: int, seed: int, variant: str, settings: dict[str, Any] | None) -> Game:
-    data: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, **(settings or {})}
+def make_game(
+    players: int, seed: int, variant: str, settings: dict[str, Any] | None, edition: str = DEFAULT_EDITION
+) -> Game:
+    data: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, "edition": edition}
+    data.update(settings or {})
     return Game(Settings.from_json(data))
 
 

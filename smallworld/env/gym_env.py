@@ -9,7 +9,9 @@ import gymnasium as gym
 import numpy as np
 
 from smallworld.engine.actions import Action
+from smallworld.engine.edition import get_edition
 from smallworld.engine.flow import apply_unchecked
+from smallworld.engine.settings import DEFAULT_EDITION
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.env.core import (
@@ -53,6 +55,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         render_mode: str | None = None,
         settings: dict[str, Any] | None = None,
         max_regions: int | None = None,
+        edition: str = DEFAULT_EDITION,
     ) -> None:
         check_modes(reward, invalid_action, render_mode, self.metadata["render_modes"])
         if learner is not None and not 0 <= learner < players:
@@ -71,8 +74,10 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         self.invalid_action = invalid_action
         self.render_mode = render_mode
         self.settings = settings
-        self.actions = ActionEncoder(max_regions)
-        self.observations = ObservationEncoder(self.actions.max_regions)
+        self.edition = edition
+        ed = get_edition(edition)  # an unknown edition is refused here, naming the known ones
+        self.actions = ActionEncoder(max_regions, edition=ed)
+        self.observations = ObservationEncoder(self.actions.max_regions, edition=ed)
         self.observation_space, self.action_space = spaces(self.observations, self.actions)
         self._first_seed = seed
         self.state: State | None = None
@@ -92,7 +97,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         if self.fixed_learner is None:
             self.learner = int(self.np_random.integers(self.players))
         self.game_seed = game_seed
-        self.game = make_game(self.players, game_seed, self.variant, self.settings)
+        self.game = make_game(self.players, game_seed, self.variant, self.settings, self.edition)
         self.state = self.game.new_initial_state()
         self._policies = self._opponents()
         self._play_opponents()
