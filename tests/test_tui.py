@@ -22,6 +22,7 @@ def play_args(tmp_path: Path, **kw: object) -> argparse.Namespace:
         "seat": 0,
         "load": None,
         "save": tmp_path / "save.json",
+        "bots": "random",
     }
     base.update(kw)
     return argparse.Namespace(**base)

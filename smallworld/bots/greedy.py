@@ -362,6 +362,14 @@ class GreedyBot(Bot):
         st = Determinizer(view, self._game()).sample(rng)
         return self.decide(st, legal, rng)
 
+    def memory(self) -> dict[str, Any]:
+        return {"turn": list(self._turn_key) if self._turn_key else None, "content_used": self._content_used}
+
+    def recall(self, memory: dict[str, Any]) -> None:
+        turn = memory.get("turn")
+        self._turn_key = (int(turn[0]), int(turn[1])) if isinstance(turn, list) and len(turn) == 2 else None
+        self._content_used = int(memory.get("content_used", 0))
+
     def decide(self, st: State, legal: list[Action], rng: random.Random) -> Action:
         me = st.acting_seat
         ph = st.phase

@@ -6,6 +6,8 @@ import argparse
 import contextlib
 import os
 import random
+import shlex
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from smallworld.bots import BOT_NAMES, Bot, make_bot, public_game
 from smallworld.engine import Game, conquest, view_for
 from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.errors import SmallworldError
+from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.files import load_options_file
 from smallworld.engine.settings import make_settings
 from smallworld.engine.state import State
@@ -79,32 +81,56 @@ class Session:
         read: Reader,
         write: Writer,
         style: screen.Style,
-        bots: str = "random",
+        bots: str | list[str | None] = "random",
         lang: str = DEFAULT,
+        memory: dict[str, Any] | None = None,
     ) -> None:
         self.st = st
         self.rec = rec
         self.human = human
         self.save_path = save_path
+        # Written after every turn of the human, so that Ctrl-C or a crash loses at most one turn.
+        self.autosave_path = save_path.with_name(save_path.stem + ".autosave" + (save_path.suffix or ".json"))
+        self.autosaved = False
+        self.autosave_warned = False
+        self.written: set[Path] = set()  # files this session wrote: saving again needs no question
         self.read = read
         self.write = write
         self.style = style
+        self.lang = lang
         self.v: Voice = voice(st.game, lang, human)
-        # Seeded from the game and its length so a replayed session makes the same bot moves.
+        # The bots' own generator: seeded from the game for a new one, restored from the save for a
+        # loaded one (`memory`), so a resumed game goes on exactly as it would have.
         self.bots = random.Random(f"bots:{rec.settings.seed}:{len(rec.actions)}")
-        self.bot_kind = bots
+        # The bot kind of every seat (None: the human's).
+        n = len(st.seats)
+        self.kinds: list[str | None] = list(bots) if isinstance(bots, list) else [bots] * n
+        self.kinds[human] = None
         # Bots other than `random` see only their seat's view (smallworld.bots), like in `simulate`.
         self.players: dict[int, Bot] = {}
-        if bots != "random":
-            seen = public_game(st.game)
-            for seat in range(len(st.seats)):
-                if seat != human:
-                    self.players[seat] = make_bot(bots)
-                    self.players[seat].start(seen, seat)
+        seen = public_game(st.game) if any(k not in (None, "random") for k in self.kinds) else None
+        for seat, kind in enumerate(self.kinds):
+            if kind is not None and kind != "random" and seen is not None:
+                self.players[seat] = make_bot(kind)
+                self.players[seat].start(seen, seat)
+        if memory:
+            self.bots.setstate(memory["rng"])
+            for seat, bot in self.players.items():
+                bot.recall(memory["bots"].get(seat, {}))
         self.shown: tuple[object, ...] | None = None
         self.bot_notes: dict[int, list[str]] = {}
         # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
         self.bot_deployed: dict[int, tuple[str, int]] = {}
+
+    def meta(self) -> dict[str, Any]:
+        """What a save records besides the moves: who plays which seat and what the bots remember."""
+        version, internal, gauss = self.bots.getstate()
+        return {
+            "human": self.human,
+            "bots": list(self.kinds),
+            "bot_rng": [version, list(internal), gauss],
+            "bot_memory": {str(seat): bot.memory() for seat, bot in self.players.items()},
+        }
 
     def t(self, key: str, **params: Any) -> str:
         return say(self.v, key, **params)
@@ -206,6 +232,15 @@ class Session:
                     self.play(self.bot_move())
         except Quit:
             return 0
+        except KeyboardInterrupt:
+            # Ctrl-C asks nothing: it says what is kept and how to come back.
+            self.say("")
+            if self.autosaved:
+                path = self.autosave_path
+                self.say(self.t("interrupted.autosave", path=path, command=self.resume(path)))
+            else:
+                self.say(self.t("interrupted.none"))
+            return 130
         self.flush_bots()
         self.finish()
         return 0
@@ -272,14 +307,48 @@ class Session:
                 # An illegal move's text starts with its rule, e.g. "§6.5: ..."
                 self.say(self.style.bad(f"  ✗ {self.v.error(e)}"))
 
-    def save(self, path: Path) -> None:
+    def resume(self, path: Path) -> str:
+        """The command that resumes a save of this game (the save holds the seats and the bots)."""
+        lang = f" --lang {self.lang}" if self.lang != DEFAULT else ""
+        return f"{command_name()} play --load {shlex.quote(str(path))}{lang}"
+
+    def write_save(self, path: Path) -> None:
+        """Write the game to `path` (atomically: `records.save`), creating its folder."""
+        self.rec.meta = self.meta()
         try:
-            records.save(path, self.rec, self.st)
+            path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
+            raise PositionError("save", f"cannot write {path}: {e.strerror or e}") from None
+        records.save(path, self.rec, self.st)
+        self.written.add(path.resolve())
+
+    def save(self, path: Path) -> None:
+        if path.exists() and path.resolve() not in self.written:
+            try:
+                answer = self.read(self.t("save.overwrite", path=path)).strip().lower()
+            except EOFError:
+                answer = ""
+            if answer[:1] not in ("y", "s", "j"):  # yes, sim, ja
+                self.say("  " + self.t("save.kept", path=path))
+                return
+        try:
+            self.write_save(path)
+        except SmallworldError as e:
             self.say(self.style.bad(f"  ✗ {self.t('save.fail', path=path, error=e)}"))
             return
-        seat = f" --seat {self.human}" if self.human else ""
-        self.say("  " + self.t("save.done", path=path, seat=seat))
+        self.say("  " + self.t("save.done", path=path, command=self.resume(path)))
+
+    def autosave(self) -> None:
+        """After each turn of the human; a failure is told once and does not stop the game."""
+        try:
+            self.write_save(self.autosave_path)
+        except SmallworldError as e:
+            if not self.autosave_warned:
+                self.autosave_warned = True
+                self.say(self.style.bad(f"  ✗ {self.t('save.fail', path=self.autosave_path, error=e)}"))
+            self.autosaved = False
+            return
+        self.autosaved = True
 
     # --- applying a move and telling what happened ---------------------------------------------
     def play(self, action: Action) -> None:
@@ -296,6 +365,8 @@ class Session:
         if action.kind in (CONQUER, FINAL):
             self._loss(seat, action, before)
         if st.is_over() or st.turn_seat != turn_seat or st.round != rnd:
+            if turn_seat == self.human and not st.is_over():
+                self.autosave()
             self.flush_bots()
             if not st.is_over() and st.round != rnd:
                 self.say(self.style.dim(self.t("round", round=st.round, rounds=st.game.rounds)))
@@ -439,16 +510,88 @@ def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[st
     return overrides
 
 
-def _start(args: argparse.Namespace, lang: str, write: Writer) -> tuple[State, records.Record] | None:
+def command_name() -> str:
+    """How the user can type this command again: `smallworld` when it is on the PATH, else the path
+    they ran (`.venv/bin/smallworld` after `make play`)."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "smallworld":
+        return "smallworld"
+    found = shutil.which("smallworld")
+    if found and Path(found).resolve() == argv0.resolve():
+        return "smallworld"
+    try:
+        return shlex.quote(os.path.relpath(argv0))
+    except ValueError:  # another drive (Windows)
+        return shlex.quote(str(argv0))
+
+
+@dataclass
+class Seating:
+    """Who plays which seat, and what the bots remember: from a save's `meta`, or fresh."""
+
+    human: int | None = None
+    bots: list[str | None] | None = None
+    memory: dict[str, Any] | None = None
+
+
+def seating(meta: dict[str, Any], players: int) -> Seating:
+    """Read the seats of a save (`Session.meta`); a save without them (an older one) gives an empty
+    Seating. Raises PositionError naming the field."""
+    out = Seating()
+    if "human" in meta:
+        human = meta["human"]
+        if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < players:
+            raise PositionError("meta.human", f"must be a seat 0..{players - 1}")
+        out.human = human
+    if "bots" in meta:
+        bots = meta["bots"]
+        if not isinstance(bots, list) or len(bots) != players:
+            raise PositionError("meta.bots", f"must list the {players} seats")
+        for i, kind in enumerate(bots):
+            if kind is not None and kind not in BOT_NAMES:
+                raise PositionError(f"meta.bots[{i}]", f"unknown bot {kind!r}; known: {', '.join(BOT_NAMES)}")
+        out.bots = list(bots)
+    if "bot_rng" in meta:
+        rng = meta["bot_rng"]
+        memory = meta.get("bot_memory", {})
+        try:
+            version, internal, gauss = rng
+            state = (int(version), tuple(int(x) for x in internal), gauss)
+            random.Random().setstate(state)  # checks the length and values
+        except (TypeError, ValueError) as e:
+            raise PositionError("meta.bot_rng", f"not a generator state ({e})") from None
+        if not isinstance(memory, dict) or not all(isinstance(m, dict) for m in memory.values()):
+            raise PositionError("meta.bot_memory", "must map seats to objects")
+        try:
+            bots_memory = {int(k): m for k, m in memory.items()}
+        except ValueError:
+            raise PositionError("meta.bot_memory", "its keys must be seat numbers") from None
+        out.memory = {"rng": state, "bots": bots_memory}
+    return out
+
+
+def _start(
+    args: argparse.Namespace, lang: str, write: Writer
+) -> tuple[State, records.Record, Seating] | None:
+    """The game to play (new or loaded) and its seats; None after an error was told (exit code 2).
+    --seat is checked before anything else is printed."""
+    seat = getattr(args, "seat", None)
     load: Path | None = getattr(args, "load", None)
     if load is not None:
         try:
             rec, st = records.load(load)
+            seats = seating(rec.meta, len(st.seats))
         except SmallworldError as e:
             write(said(lang, "load.fail", path=load, error=e))
             return None
+        if seat is not None and not 0 <= seat < len(st.seats):
+            write(said(lang, "bad.seat", last=len(st.seats) - 1))
+            return None
         write(said(lang, "load.done", path=load, n=len(rec.actions)))
-        return st, rec
+        return st, rec, seats
+    if seat is not None and not 0 <= seat < args.players:
+        write(said(lang, "bad.seat", last=args.players - 1))
+        return None
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**9)
     try:
         overrides = _options_file(args, lang, write)
@@ -459,7 +602,11 @@ def _start(args: argparse.Namespace, lang: str, write: Writer) -> tuple[State, r
         return None
     sides = ", ".join(said(lang, "island", name=s.name, id=s.id) for s in st.game.map.sides)
     write(said(lang, "new", players=args.players, sides=sides))
-    return st, records.Record(settings)
+    return st, records.Record(settings), Seating()
+
+
+DEFAULT_BOTS = "greedy"  # the opponents of `play` unless --bots says otherwise
+SAVES = Path("saves")  # where `save` writes by default (ignored by git)
 
 
 def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer | None = None) -> int:
@@ -471,24 +618,37 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     if lang not in LANGS:
         out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
         return 2
+    bots: str | None = getattr(args, "bots", None)
+    if bots is not None and bots not in BOT_NAMES:
+        out(said(lang, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
+        return 2
     started = _start(args, lang, out)
     if started is None:
         return 2
-    st, rec = started
+    st, rec, seats = started
     v = voice(st.game, lang, None)
-    human = int(getattr(args, "seat", 0) or 0)
-    if not 0 <= human < len(st.seats):
-        out(say(v, "bad.seat", last=len(st.seats) - 1))
-        return 2
-    bots = getattr(args, "bots", None) or "random"
-    if bots not in BOT_NAMES:
-        out(say(v, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
-        return 2
-    kind = say(v, "bots.random") if bots == "random" else say(v, "bots.named", bots=bots)
+    seat = getattr(args, "seat", None)
+    human = seat if seat is not None else seats.human if seats.human is not None else 0
+    # A loaded game keeps its bots (and what they remember) unless --bots names others.
+    kinds: str | list[str | None] = bots or DEFAULT_BOTS
+    memory = None
+    if bots is None and seats.bots is not None:
+        kinds = seats.bots
+        if human != seats.human:  # the human took another seat: the one they left gets a bot
+            kinds[seats.human if seats.human is not None else 0] = DEFAULT_BOTS
+        memory = seats.memory
+    named = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k is not None]
+    kind = (
+        say(v, "bots.random")
+        if set(named) <= {"random"}
+        else say(v, "bots.named", bots=", ".join(dict.fromkeys(named)))
+    )
     out(say(v, "welcome", seat=human, kind=kind))
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
-    save_path = getattr(args, "save", None) or Path("smallworld-save.json")
-    session = Session(st, rec, human, Path(save_path), read or input, out, screen.Style(color), bots, lang)
+    save_path = getattr(args, "save", None) or SAVES / "game.json"
+    session = Session(
+        st, rec, human, Path(save_path), read or input, out, screen.Style(color), kinds, lang, memory
+    )
     return session.run()

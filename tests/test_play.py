@@ -1,0 +1,127 @@
+"""Issue 11: the terminal game as a new user meets it. Each test drives `smallworld play` (or the
+command line around it) through its input and reads its output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_tui import Script, play_args, run
+
+from smallworld.cli import main
+from smallworld.engine import record as records
+
+BAD_BYTE = b'{"format": "smallworld-save/2", "x": "\xff"}'
+
+
+# --- 1. unreadable files --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--load", "{file}"],
+        ["scenario", "run", "{file}"],
+        ["play", "--options", "{file}", "--seed", "1"],
+        ["bench", "--options", "{file}", "--games", "1"],
+    ],
+)
+def test_a_file_that_is_not_utf8_gives_one_line_and_exit_code_2(
+    tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(BAD_BYTE)
+    rc = main([a.replace("{file}", str(bad)) for a in argv])
+    got = capsys.readouterr()
+    text = got.out + got.err
+    assert rc == 2
+    assert "Traceback" not in text
+    assert "not UTF-8 text: byte 38" in text  # the byte offset of \xff
+    if argv[0] != "scenario":  # `scenario run` answers in JSON; the others in one line
+        assert len(text.strip().splitlines()) == 1, text
+
+
+# --- 2. faithful saves ------------------------------------------------------------------------------
+def _bot_lines(out: list[str]) -> list[str]:
+    """What the game told: bot summaries, the human's own moves and the final scores (not the
+    tables, which a resumed game prints once more on its first screen)."""
+    return [line for line in out if line.startswith(("  Seat ", "  You ", " Final", " This game"))]
+
+
+# Seeds and save points where a resumed game went another way before saves kept the bots' generator.
+@pytest.mark.parametrize(("bots", "seed", "answers"), [("greedy", 1, 6), ("random", 11, 12)])
+def test_a_saved_game_resumes_exactly_as_the_unsaved_one_goes_on(
+    tmp_path: Path, bots: str, seed: int, answers: int
+) -> None:
+    save = tmp_path / "mid.json"
+    # The whole game: the human answers 1 a few times, saves, then answers 1 to the end.
+    first = Script(["1"] * answers + [f"save {save}"], then="1")
+    rc, whole = run(play_args(tmp_path, players=3, seed=seed, bots=bots, seat=1), first)
+    assert rc == 0 and " Final scores:" in whole
+    at = next(i for i, line in enumerate(whole) if line.startswith("  Saved to"))
+    assert f"play --load {save}" in whole[at]  # the full command; --seat and --bots are in the save
+    meta = json.loads(save.read_text(encoding="utf-8"))["meta"]
+    assert meta["human"] == 1 and meta["bots"] == [bots, None, bots]
+    assert "bot_rng" in meta and set(meta["bot_memory"]) == ({"0", "2"} if bots == "greedy" else set())
+
+    # Resumed with no --seat or --bots: the save's own, and the same bot choices from there on.
+    rc, resumed = run(play_args(tmp_path, load=save, seat=None, bots=None, seed=None), Script([], then="1"))
+    assert rc == 0
+    assert "You are seat 1" in resumed[1] and ("greedy" in resumed[1]) == (bots == "greedy")
+    told = _bot_lines(resumed)
+    assert len(told) > 20 and told == _bot_lines(whole[at + 1 :])
+    assert resumed[-4:] == whole[-4:]
+
+
+# --- 3. saving: atomic, asks before overwriting, saves/ by default, Ctrl-C, autosave -------------------
+def test_save_asks_before_overwriting_and_a_failed_save_leaves_nothing(tmp_path: Path) -> None:
+    there = tmp_path / "there.json"
+    there.write_text("keep me", encoding="utf-8")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    lines = [f"save {there}", "n", f"save {there}", "y", f"save {there}", f"save {folder}", "y"]
+    rc, out = run(play_args(tmp_path), Script(lines))
+    text = "\n".join(out)
+    assert rc == 0
+    assert "Not saved: " in text  # "n" kept the old file
+    assert text.count(f"Saved to {there}") == 2  # after "y", and again without asking
+    records.load(there)  # a real save now
+    assert "cannot save to" in text  # the folder cannot be replaced by a file...
+    assert not list(tmp_path.glob("*.tmp")) and folder.is_dir()  # ...and nothing is left behind
+
+
+def test_save_goes_under_saves_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    rc, out = run(play_args(tmp_path, save=None), Script(["save"]))
+    assert rc == 0 and any(line.startswith("  Saved to saves/game.json") for line in out)
+    records.load(tmp_path / "saves" / "game.json")
+    assert (Path(__file__).resolve().parents[1] / ".gitignore").read_text().count("/saves/") == 1
+
+
+def test_the_game_autosaves_after_each_turn_and_ctrl_c_says_so(tmp_path: Path) -> None:
+    class CtrlC(Script):
+        def __call__(self, prompt: str) -> str:
+            if not self.lines:
+                raise KeyboardInterrupt
+            return super().__call__(prompt)
+
+    auto = tmp_path / "save.autosave.json"
+    rc, out = run(play_args(tmp_path), CtrlC([]))  # at the first question: nothing saved yet
+    assert rc == 130 and "was not saved" in out[-1] and "first turn" in out[-1]
+    assert not auto.exists()
+    rc, out = run(play_args(tmp_path), CtrlC(["1"] * 20))
+    assert rc == 130 and "was not saved now" in out[-1] and str(auto) in out[-1]
+    rec, st = records.load(auto)
+    assert rec.meta["human"] == 0 and st.turn_seat == 1  # saved at the end of a turn of ours
+    rc, resumed = run(play_args(tmp_path, load=auto, seat=None), Script([]))
+    assert rc == 0 and f"{len(rec.actions)} moves replayed" in resumed[0]
+
+
+# --- 4. --seat ------------------------------------------------------------------------------------
+def test_seat_out_of_range_is_refused_before_anything_is_printed(tmp_path: Path) -> None:
+    for seat in (3, -1):
+        rc, out = run(play_args(tmp_path, players=3, seat=seat), Script([]))
+        assert rc == 2 and out == ["smallworld play: --seat must be 0..2"]
+    save = tmp_path / "two.json"
+    run(play_args(tmp_path), Script([f"save {save}"]))
+    rc, out = run(play_args(tmp_path, load=save, seat=2), Script([]))
+    assert rc == 2 and out == ["smallworld play: --seat must be 0..1"]
