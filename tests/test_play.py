@@ -125,3 +125,26 @@ def test_seat_out_of_range_is_refused_before_anything_is_printed(tmp_path: Path)
     run(play_args(tmp_path), Script([f"save {save}"]))
     rc, out = run(play_args(tmp_path, load=save, seat=2), Script([]))
     assert rc == 2 and out == ["smallworld play: --seat must be 0..1"]
+
+
+# --- 5. make play ---------------------------------------------------------------------------------
+def test_make_play_installs_only_the_game_and_passes_its_args() -> None:
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    dry = subprocess.run(
+        ["make", "-n", "-B", "play", "ARGS=--players 3 --bots greedy"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    installs = [line for line in dry.splitlines() if "pip install" in line and "-e" in line]
+    assert installs == [".venv/bin/python -m pip install --quiet -e ."]  # no [dev] extras
+    assert ".venv/bin/smallworld play --players 3 --bots greedy" in dry.splitlines()
+    test = subprocess.run(["make", "-n", "-B", "test"], cwd=root, capture_output=True, text=True).stdout
+    assert "-e '.[dev]'" in test
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Playing in the terminal") :]
+    for flag in ("--bots", "--seat", "--lang", "--load", ".venv/bin/smallworld", 'ARGS="'):
+        assert flag in section, flag

@@ -265,14 +265,14 @@ class Session:
             try:
                 line = self.read(self.t("ask", n=len(legal))).strip()
             except EOFError:
-                self.say("", self.t("eof"))
+                self.say("", self.t("eof", **self.kept()))
                 raise Quit from None
             if not line:
                 continue
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("quit", "exit", "q"):
-                self.say(self.t("bye"))
+                self.say(self.t("bye", **self.kept()))
                 raise Quit
             if word in ("help", "h", "?"):
                 self.say(self.t("help"))
@@ -311,6 +311,10 @@ class Session:
         """The command that resumes a save of this game (the save holds the seats and the bots)."""
         lang = f" --lang {self.lang}" if self.lang != DEFAULT else ""
         return f"{command_name()} play --load {shlex.quote(str(path))}{lang}"
+
+    def kept(self) -> dict[str, Any]:
+        """The parameters `saved` and `command` of a goodbye: is there an autosave to resume?"""
+        return {"saved": self.autosaved, "command": self.resume(self.autosave_path)}
 
     def write_save(self, path: Path) -> None:
         """Write the game to `path` (atomically: `records.save`), creating its folder."""
