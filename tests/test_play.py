@@ -11,6 +11,7 @@ from test_tui import Script, play_args, run
 
 from smallworld.cli import main
 from smallworld.engine import record as records
+from smallworld.engine.state import State
 
 BAD_BYTE = b'{"format": "smallworld-save/2", "x": "\xff"}'
 
@@ -66,7 +67,7 @@ def test_a_saved_game_resumes_exactly_as_the_unsaved_one_goes_on(
     # Resumed with no --seat or --bots: the save's own, and the same bot choices from there on.
     rc, resumed = run(play_args(tmp_path, load=save, seat=None, bots=None, seed=None), Script([], then="1"))
     assert rc == 0
-    assert "You are seat 1" in resumed[1] and ("greedy" in resumed[1]) == (bots == "greedy")
+    assert "Turn order: Seat 0, You, Seat 2" in resumed[1] and ("greedy" in resumed[1]) == (bots == "greedy")
     told = _bot_lines(resumed)
     assert len(told) > 20 and told == _bot_lines(whole[at + 1 :])
     assert resumed[-4:] == whole[-4:]
@@ -148,3 +149,71 @@ def test_make_play_installs_only_the_game_and_passes_its_args() -> None:
     section = readme[readme.index("## Playing in the terminal") :]
     for flag in ("--bots", "--seat", "--lang", "--load", ".venv/bin/smallworld", 'ARGS="'):
         assert flag in section, flag
+
+
+# --- 9. combos counted 1..6 -----------------------------------------------------------------------
+def test_combos_are_numbered_from_1_and_pick_n_is_menu_entry_n(tmp_path: Path) -> None:
+    rc, typed = run(play_args(tmp_path, players=3, seed=5), Script(["pick 3"]))
+    rc2, menu = run(play_args(tmp_path, players=3, seed=5), Script(["3"]))
+    assert rc == rc2 == 0
+    row = [line.split()[0] for line in typed if line.startswith("  ") and " + " in line and ")" not in line]
+    assert row[:7] == ["pos", "1", "2", "3", "4", "5", "6"]  # the row as the rulebook counts it
+    picked = [line for line in typed if line.startswith("  You pick ")]
+    assert picked and picked == [line for line in menu if line.startswith("  You pick ")]
+    assert "paying 2 coins" in picked[0]  # position 3 costs 2 (one per combo above)
+    rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["pick 0", "pick 7"]))
+    assert sum("pick 1..6" in line for line in out) == 2
+
+
+# --- 12. the conquest step ends by itself when `end` is all that is left ----------------------------
+def _state_after(seed: int, moves: int) -> tuple[records.Record, State]:
+    import random
+
+    from smallworld.engine import Game, Settings
+
+    game = Game(Settings(players=3, seed=seed))
+    st = game.new_initial_state()
+    rec = records.Record(game.settings)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        a = rng.choice(st.legal_actions())
+        st.apply(a)
+        rec.actions.append(a)
+    return rec, st
+
+
+@pytest.mark.parametrize(("seed", "moves", "race"), [(0, 69, "gnomes"), (56, 69, "tauren")])
+def test_a_conquest_step_with_only_end_left_ends_by_itself(
+    tmp_path: Path, seed: int, moves: int, race: str
+) -> None:
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    rec, st = _state_after(seed, moves)
+    seat = st.acting_seat
+    assert st.seats[seat].active == race and [a.kind for a in st.legal_actions()] == ["end"]
+    out: list[str] = []
+    session = Session(st, rec, seat, tmp_path / "s.json", Script([]), out.append, Style(False))
+    assert session.run() == 0
+    assert "  No other move: your conquests end." in out
+    assert not any(line.strip().startswith("1) end conquests") for line in out)
+    assert session.st.phase != "conquer" or session.st.turn_seat != seat
+
+
+# --- 15. wording ----------------------------------------------------------------------------------
+def test_wording_counts_and_names(tmp_path: Path) -> None:
+    import re
+
+    bad = re.compile(r"\b1 (tokens|moves|coins)\b|\ball 1 tokens\b|\ba [AEIOU]\w+ token|\bSeat 0\b")
+    for seed in (0, 3):
+        rc, out = run(play_args(tmp_path, players=2, seed=seed, bots="greedy"), Script([], then="1"))
+        assert rc == 0 and not [line for line in out if bad.search(line)]
+    save = tmp_path / "one.json"
+    rec, st = _state_after(3, 1)
+    records.save(save, rec, st)
+    rc, out = run(play_args(tmp_path, load=save, seat=None), Script([]))
+    assert out[0].endswith(": 1 move replayed.")
+    assert "Turn order: Seat 1, Seat 2, You." in out[1]  # the player is "you", not seat 0
+    rc, out = run(play_args(tmp_path), Script(["conquer a"]))
+    several = next(line for line in out if "matches several regions" in line)
+    assert re.search(r", and \d+ more$", several)  # a list cut short says so

@@ -98,12 +98,12 @@ def test_bad_input_is_rejected_with_a_reason_and_the_game_goes_on(tmp_path: Path
 def test_moves_in_words(tmp_path: Path) -> None:
     game = Game(Settings(players=2, seed=3))
     st = game.new_initial_state()
-    assert parse_move(st, "pick 2") == [Action("pick", None, 2)]
+    assert parse_move(st, "pick 2") == [Action("pick", None, 1)]  # counted from 1, as the row shows
     name = game.map.regions[5].name
     assert parse_move(st, f"conquer {name.lower()}") == [Action("conquer", 5)]
     assert parse_move(st, "deploy 5 all") == [Action("deploy", 5, "all")]
     assert parse_move(st, "end") == [Action("end")]
-    for bad in ("conquer nowhere", "pick", "deploy 99", "dance"):
+    for bad in ("conquer nowhere", "pick", "pick 0", "pick 7", "deploy 99", "dance"):
         try:
             parse_move(st, bad)
         except InputError:

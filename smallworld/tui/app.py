@@ -22,6 +22,7 @@ from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EX
 from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.files import load_options_file
 from smallworld.engine.settings import make_settings
+from smallworld.engine.state import CONQUER as CONQUER_STEP
 from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
@@ -260,6 +261,12 @@ class Session:
             self.shown = key
             self.say(*screen.full_screen(st, self.v, self.style))
         legal = st.legal_actions()
+        if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
+            # Ending conquests is all that is left (a Champion or a Gnome move that is spent): the
+            # step ends by itself, as the engine ends it for a seat with nothing left in hand.
+            self.say("  " + self.t("auto.end"))
+            self.play(legal[0])
+            return
         self.moves(legal)
         while True:
             try:
@@ -538,6 +545,9 @@ class Seating:
     memory: dict[str, Any] | None = None
 
 
+META = "meta"  # the field of a save that holds the seats (error messages name it)
+
+
 def seating(meta: dict[str, Any], players: int) -> Seating:
     """Read the seats of a save (`Session.meta`); a save without them (an older one) gives an empty
     Seating. Raises PositionError naming the field."""
@@ -545,15 +555,16 @@ def seating(meta: dict[str, Any], players: int) -> Seating:
     if "human" in meta:
         human = meta["human"]
         if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < players:
-            raise PositionError("meta.human", f"must be a seat 0..{players - 1}")
+            raise PositionError(f"{META}.human", f"must be a seat 0..{players - 1}")
         out.human = human
     if "bots" in meta:
         bots = meta["bots"]
         if not isinstance(bots, list) or len(bots) != players:
-            raise PositionError("meta.bots", f"must list the {players} seats")
+            raise PositionError(f"{META}.bots", f"must list the {players} seats")
         for i, kind in enumerate(bots):
             if kind is not None and kind not in BOT_NAMES:
-                raise PositionError(f"meta.bots[{i}]", f"unknown bot {kind!r}; known: {', '.join(BOT_NAMES)}")
+                known = ", ".join(BOT_NAMES)
+                raise PositionError(f"{META}.bots[{i}]", f"unknown bot {kind!r}; known: {known}")
         out.bots = list(bots)
     if "bot_rng" in meta:
         rng = meta["bot_rng"]
@@ -563,13 +574,13 @@ def seating(meta: dict[str, Any], players: int) -> Seating:
             state = (int(version), tuple(int(x) for x in internal), gauss)
             random.Random().setstate(state)  # checks the length and values
         except (TypeError, ValueError) as e:
-            raise PositionError("meta.bot_rng", f"not a generator state ({e})") from None
+            raise PositionError(f"{META}.bot_rng", f"not a generator state ({e})") from None
         if not isinstance(memory, dict) or not all(isinstance(m, dict) for m in memory.values()):
-            raise PositionError("meta.bot_memory", "must map seats to objects")
+            raise PositionError(f"{META}.bot_memory", "must map seats to objects")
         try:
             bots_memory = {int(k): m for k, m in memory.items()}
         except ValueError:
-            raise PositionError("meta.bot_memory", "its keys must be seat numbers") from None
+            raise PositionError(f"{META}.bot_memory", "its keys must be seat numbers") from None
         out.memory = {"rng": state, "bots": bots_memory}
     return out
 
@@ -647,7 +658,9 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
         if set(named) <= {"random"}
         else say(v, "bots.named", bots=", ".join(dict.fromkeys(named)))
     )
-    out(say(v, "welcome", seat=human, kind=kind))
+    n = len(st.seats)
+    order = ", ".join(voice(st.game, lang, human).seat((st.first_seat + k) % n) for k in range(n))
+    out(say(v, "welcome", kind=kind, order=order))
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)

@@ -112,7 +112,7 @@ def combo_row(st: State, v: Voice, style: Style, seat: int | None = None) -> lis
     for pos, (race, power, coins) in enumerate(combos):
         rows.append(
             [
-                str(pos),
+                str(pos + 1),  # counted from 1 as the rulebook does; `pick N` takes the same N
                 _combo(v, race, power),
                 str(combo_tokens(st, race, power)) if race and power else "",
                 str(pos),

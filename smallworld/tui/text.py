@@ -254,10 +254,13 @@ def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
         if len(hits) == 1:
             return hits[0], words[k:]
         if len(hits) > 1 and k == 1:
-            names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:4])
-            raise InputError("input.several", phrase=phrase, names=names)
+            names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:SHOWN])
+            more = len(hits) - SHOWN
+            raise InputError("input.several", phrase=phrase, names=names, more=more, more_any=more > 0)
     raise InputError("input.no_region", text=" ".join(words))
 
+
+SHOWN = 4  # ambiguous names listed before "and N more"
 
 ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPLOY, "done": END, "stop": END}
 
@@ -274,10 +277,12 @@ def parse_move(st: State, text: str) -> list[Action]:
     kind = ALIASES.get(words[0].lower(), words[0].lower())
     rest = words[1:]
     if kind == PICK:
-        if len(rest) != 1 or not rest[0].isdigit():
-            last = max(len(st.game.variant.combos(st, st.acting_seat)) - 1, 0)
+        # Positions are counted 1..6 as the rulebook counts them (and as the menu and the row show);
+        # the engine's argument is the number of combos above, 0..5.
+        last = len(st.game.variant.combos(st, st.acting_seat))
+        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= max(last, 1):
             raise InputError("input.pick", last=last)
-        return [Action(PICK, None, int(rest[0]))]
+        return [Action(PICK, None, int(rest[0]) - 1)]
     spec = st.game.action_specs.get(kind)
     if spec is not None and spec.unit == CORE and not spec.region and spec.takes(Arg.NONE):
         if rest:
