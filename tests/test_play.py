@@ -217,3 +217,43 @@ def test_wording_counts_and_names(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path), Script(["conquer a"]))
     several = next(line for line in out if "matches several regions" in line)
     assert re.search(r", and \d+ more$", several)  # a list cut short says so
+
+
+# --- 11. messages that misled ----------------------------------------------------------------------
+def _human_from(tmp_path: Path, seed: int, moves: int, lines: list[str]) -> list[str]:
+    """Random moves up to a position, then the seat to act is the human, answering `lines` then 1."""
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    rec, st = _state_after(seed, moves)
+    out: list[str] = []
+    script = Script(lines, then="1", limit=800)
+    Session(st, rec, st.acting_seat, tmp_path / "s.json", script, out.append, Style(False)).run()
+    return out
+
+
+def test_the_orcs_coin_is_told_at_once_and_counted_in_the_turn_score(tmp_path: Path) -> None:
+    out = _human_from(tmp_path, 0, 23, ["conquer 6"])  # the Orcs take an Alliance region (§8.12)
+    at = next(i for i, line in enumerate(out) if "from the Alliance" in line and "+1 coin (Orcs)" in line)
+    assert "end of the turn" not in out[at]
+    score = next(line for line in out[at:] if line.startswith("  You score "))
+    assert "(and 1 coin earlier this turn, counted at once)" in score
+
+
+def test_the_last_conquest_says_the_tokens_are_to_redeploy_not_left_in_hand(tmp_path: Path) -> None:
+    out = _human_from(tmp_path, 0, 24, ["conquer 22"])
+    line = next(line for line in out if line.startswith("  You conquer 22 "))
+    assert line.endswith("; conquests are over: 6 tokens to redeploy"), line
+    assert "left in hand" not in line
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_team_game_names_the_winning_faction(tmp_path: Path, seat: int) -> None:
+    rc, out = run(
+        play_args(tmp_path, players=4, seed=1, seat=seat, variant="team"), Script([], then="1")
+    )
+    assert rc == 0
+    text = "\n".join(out[out.index(" Final scores:") :])
+    assert "Shared victory" not in text  # one faction won outright (§11.4)
+    won = "The Horde wins (Seat 1 and Seat 3)." if seat == 0 else "Your faction, the Horde, wins!"
+    assert won in text, text

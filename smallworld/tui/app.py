@@ -119,6 +119,7 @@ class Session:
             for seat, bot in self.players.items():
                 bot.recall(memory["bots"].get(seat, {}))
         self.shown: tuple[object, ...] | None = None
+        self.earned = 0  # coins the human gained during their turn before its scoring
         self.bot_notes: dict[int, list[str]] = {}
         # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
         self.bot_deployed: dict[int, tuple[str, int]] = {}
@@ -367,8 +368,13 @@ class Session:
         st = self.st
         seat, turn_seat, rnd = st.acting_seat, st.turn_seat, st.round
         before = self._before(action)
+        coins = st.seats[self.human].coins
         st.apply(action)
         self.rec.actions.append(action)
+        scored = any(e.get("type") == "score" for e in st.events)
+        if turn_seat == self.human and action.kind != PICK and not scored:
+            # Coins a race or power gives at once (the Orcs' conquests...): the score line says them.
+            self.earned += max(st.seats[self.human].coins - coins, 0)
         texts = [(e, event_text(st, e, self.v)) for e in st.events if not told(action.kind, e)]
         self._after(seat, action, before, bool(texts))
         for e, text in texts:
@@ -390,7 +396,9 @@ class Session:
         if e.get("type") == "score" and e.get("seat") == self.human:
             self.flush_bots()
             coins = self.st.seats[self.human].coins
-            self.say(self.style.you(f"  {text}{self.t('score.now', coins=coins)}."))
+            earlier = self.t("score.earlier", n=self.earned) if self.earned else ""
+            self.earned = 0
+            self.say(self.style.you(f"  {text}{earlier}{self.t('score.now', coins=coins)}."))
             return
         self.note(seat, text)
 
@@ -441,7 +449,8 @@ class Session:
             self.note(
                 seat,
                 self.t("done.conquer", region=name, cost=b.cost, dues=b.dues, paying=bool(b.dues),
-                       hand=st.seats[seat].hand, **{"from": frm}, **who),
+                       hand=st.seats[seat].hand, over=not conquest.conquests_open(st, seat), **{"from": frm},
+                       **who),
             )  # fmt: skip
         elif a.kind == FINAL:
             self.note(
@@ -499,7 +508,17 @@ class Session:
             parts = ", ".join(f"{v.faction(name)} {score}" for name, score in factions.items())
             self.say(self.t("final.factions", scores=parts))
         winners = list(result["winners"])
-        if winners == [self.human]:
+        won = result.get("winning_factions")
+        if factions and won:  # §11.4: a faction wins (the seats listed are its players)
+            seats = v.join((v.seat(w, listed=True) for w in winners), last=True)
+            if len(won) > 1:
+                names = v.join((v.faction(f) for f in won), last=True)
+                self.say(self.t("final.factions_shared", factions=names))
+            elif self.human in winners:
+                self.say(self.style.you(self.t("final.faction_you", faction=v.faction(won[0]))))
+            else:
+                self.say(self.t("final.faction_one", faction=v.faction(won[0]), seats=seats))
+        elif winners == [self.human]:
             self.say(self.style.you(self.t("final.you")))
         elif len(winners) == 1:
             self.say(self.t("final.one", seat=v.seat(winners[0])))
