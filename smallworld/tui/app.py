@@ -263,8 +263,8 @@ class Session:
             self.say(*screen.full_screen(st, self.v, self.style))
         legal = st.legal_actions()
         if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
-            # Ending conquests is all that is left (a Champion or a Gnome move that is spent): the
-            # step ends by itself, as the engine ends it for a seat with nothing left in hand.
+            # Ending conquests is all that is left (a race's or power's own move, now spent, kept the
+            # step open): it ends by itself, as the engine ends it for a seat with nothing in hand.
             self.say("  " + self.t("auto.end"))
             self.play(legal[0])
             return
@@ -373,7 +373,7 @@ class Session:
         self.rec.actions.append(action)
         scored = any(e.get("type") == "score" for e in st.events)
         if turn_seat == self.human and action.kind != PICK and not scored:
-            # Coins a race or power gives at once (the Orcs' conquests...): the score line says them.
+            # Coins a race or power gives at once (a bonus per conquest...): the score line says them.
             self.earned += max(st.seats[self.human].coins - coins, 0)
         texts = [(e, event_text(st, e, self.v)) for e in st.events if not told(action.kind, e)]
         self._after(seat, action, before, bool(texts))
