@@ -257,3 +257,45 @@ def test_a_team_game_names_the_winning_faction(tmp_path: Path, seat: int) -> Non
     assert "Shared victory" not in text  # one faction won outright (§11.4)
     won = "The Horde wins (Seat 1 and Seat 3)." if seat == 0 else "Your faction, the Horde, wins!"
     assert won in text, text
+
+
+# --- 14. the greedy bot: default opponent, no undoing swaps, bombs in words --------------------------
+def test_greedy_bots_are_the_default_and_never_repeat_a_content_action_in_a_turn(tmp_path: Path) -> None:
+    import random
+
+    from smallworld.bots import make_bot, public_game
+    from smallworld.engine import Game, Settings, view_for
+
+    rc, out = run(play_args(tmp_path, players=3, bots=None), Script([]))
+    assert rc == 0 and "You play against the greedy bot." in out[1] and "Turn order: " in out[1]
+
+    # Seeds where the Portal Mage swapped the same two regions twice in a turn (undoing itself).
+    for seed in (0, 9):
+        st = Game(Settings(players=3, seed=seed)).new_initial_state()
+        seen = public_game(st.game)
+        bots = [make_bot("greedy") for _ in st.seats]
+        for i, bot in enumerate(bots):
+            bot.start(seen, i)
+        rng = random.Random(seed)
+        taken: dict[tuple[int, int], list[object]] = {}
+        swaps = 0
+        while not st.is_over():
+            seat = st.acting_seat
+            a = bots[seat].choose(view_for(st, seat), st.legal_actions(), rng)
+            if a.kind == "portal" and not st.pending:
+                swaps += 1
+                turn = taken.setdefault((st.round, st.turn_seat), [])
+                assert a not in turn, (seed, a)
+                turn.append(a)
+            st.apply(a)
+        assert swaps  # the Portal Mage was played
+
+
+def test_a_goblin_that_places_no_bomb_is_not_said_to_place_no_more() -> None:
+    from smallworld.engine import Game, Settings
+    from smallworld.engine.actions import Action
+    from smallworld.tui.text import describe, voice
+
+    st = Game(Settings(players=3, seed=1)).new_initial_state()
+    words = describe(st, Action("bomb_done"), voice(st.game, "en", 1))
+    assert words == "keep the rest of the bomb stack for a later turn"  # true with 0 or 3 bombs placed
