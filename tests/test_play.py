@@ -4,10 +4,11 @@ command line around it) through its input and reads its output."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from test_tui import Script, play_args, run
+from test_tui import Script, joined, play_args, run
 
 from smallworld.cli import main
 from smallworld.engine import record as records
@@ -59,7 +60,7 @@ def test_a_saved_game_resumes_exactly_as_the_unsaved_one_goes_on(
     rc, whole = run(play_args(tmp_path, players=3, seed=seed, bots=bots, seat=1), first)
     assert rc == 0 and " Final scores:" in whole
     at = next(i for i, line in enumerate(whole) if line.startswith("  Saved to"))
-    assert f"play --load {save}" in whole[at]  # the full command; --seat and --bots are in the save
+    assert f"play --load {save}" in joined(whole[at : at + 4])  # the full command: seats are saved
     meta = json.loads(save.read_text(encoding="utf-8"))["meta"]
     assert meta["human"] == 1 and meta["bots"] == [bots, None, bots]
     assert "bot_rng" in meta and set(meta["bot_memory"]) == ({"0", "2"} if bots == "greedy" else set())
@@ -67,7 +68,8 @@ def test_a_saved_game_resumes_exactly_as_the_unsaved_one_goes_on(
     # Resumed with no --seat or --bots: the save's own, and the same bot choices from there on.
     rc, resumed = run(play_args(tmp_path, load=save, seat=None, bots=None, seed=None), Script([], then="1"))
     assert rc == 0
-    assert "Turn order: Seat 0, You, Seat 2" in resumed[1] and ("greedy" in resumed[1]) == (bots == "greedy")
+    head = joined(resumed[:6])
+    assert "Turn order: Seat 0, You, Seat 2" in head and ("greedy" in head) == (bots == "greedy")
     told = _bot_lines(resumed)
     assert len(told) > 20 and told == _bot_lines(whole[at + 1 :])
     assert resumed[-4:] == whole[-4:]
@@ -81,7 +83,7 @@ def test_save_asks_before_overwriting_and_a_failed_save_leaves_nothing(tmp_path:
     folder.mkdir()
     lines = [f"save {there}", "n", f"save {there}", "y", f"save {there}", f"save {folder}", "y"]
     rc, out = run(play_args(tmp_path), Script(lines))
-    text = "\n".join(out)
+    text = joined(out)
     assert rc == 0
     assert "Not saved: " in text  # "n" kept the old file
     assert text.count(f"Saved to {there}") == 2  # after "y", and again without asking
@@ -107,14 +109,15 @@ def test_the_game_autosaves_after_each_turn_and_ctrl_c_says_so(tmp_path: Path) -
 
     auto = tmp_path / "save.autosave.json"
     rc, out = run(play_args(tmp_path), CtrlC([]))  # at the first question: nothing saved yet
-    assert rc == 130 and "was not saved" in out[-1] and "first turn" in out[-1]
+    assert rc == 130 and "was not saved" in joined(out[-3:]) and "first turn" in joined(out[-3:])
     assert not auto.exists()
     rc, out = run(play_args(tmp_path), CtrlC(["1"] * 20))
-    assert rc == 130 and "was not saved now" in out[-1] and str(auto) in out[-1]
+    tail = joined(out[-4:])
+    assert rc == 130 and "was not saved now" in tail and f"play --load {auto}" in tail
     rec, st = records.load(auto)
     assert rec.meta["human"] == 0 and st.turn_seat == 1  # saved at the end of a turn of ours
     rc, resumed = run(play_args(tmp_path, load=auto, seat=None), Script([]))
-    assert rc == 0 and f"{len(rec.actions)} moves replayed" in resumed[0]
+    assert rc == 0 and f"{len(rec.actions)} moves replayed" in joined(resumed[:3])
 
 
 # --- 4. --seat ------------------------------------------------------------------------------------
@@ -202,8 +205,6 @@ def test_a_conquest_step_with_only_end_left_ends_by_itself(
 
 # --- 15. wording ----------------------------------------------------------------------------------
 def test_wording_counts_and_names(tmp_path: Path) -> None:
-    import re
-
     bad = re.compile(r"\b1 (tokens|moves|coins)\b|\ball 1 tokens\b|\ba [AEIOU]\w+ token|\bSeat 0\b")
     for seed in (0, 3):
         rc, out = run(play_args(tmp_path, players=2, seed=seed, bots="greedy"), Script([], then="1"))
@@ -212,11 +213,10 @@ def test_wording_counts_and_names(tmp_path: Path) -> None:
     rec, st = _state_after(3, 1)
     records.save(save, rec, st)
     rc, out = run(play_args(tmp_path, load=save, seat=None), Script([]))
-    assert out[0].endswith(": 1 move replayed.")
-    assert "Turn order: Seat 1, Seat 2, You." in out[1]  # the player is "you", not seat 0
+    assert ": 1 move replayed." in joined(out[:3])
+    assert "Turn order: Seat 1, Seat 2, You." in joined(out[:5])  # the player is "you", not seat 0
     rc, out = run(play_args(tmp_path), Script(["conquer a"]))
-    several = next(line for line in out if "matches several regions" in line)
-    assert re.search(r", and \d+ more$", several)  # a list cut short says so
+    assert re.search(r"matches several regions: [^✗]*, and \d+ more ", joined(out))  # cut short
 
 
 # --- 11. messages that misled ----------------------------------------------------------------------
@@ -234,17 +234,15 @@ def _human_from(tmp_path: Path, seed: int, moves: int, lines: list[str]) -> list
 
 def test_the_orcs_coin_is_told_at_once_and_counted_in_the_turn_score(tmp_path: Path) -> None:
     out = _human_from(tmp_path, 0, 23, ["conquer 6"])  # the Orcs take an Alliance region (§8.12)
-    at = next(i for i, line in enumerate(out) if "from the Alliance" in line and "+1 coin (Orcs)" in line)
-    assert "end of the turn" not in out[at]
-    score = next(line for line in out[at:] if line.startswith("  You score "))
-    assert "(and 1 coin earlier this turn, counted at once)" in score
+    text = joined(out)
+    assert re.search(r"You take 6 [^.]* from the Alliance [^.]*: \+1 coin \(Orcs\)", text)
+    assert "end of the turn" not in text
+    assert re.search(r"You score \d+ coins \([^)]*\) \(and 1 coin earlier this turn, counted at once\)", text)
 
 
 def test_the_last_conquest_says_the_tokens_are_to_redeploy_not_left_in_hand(tmp_path: Path) -> None:
-    out = _human_from(tmp_path, 0, 24, ["conquer 22"])
-    line = next(line for line in out if line.startswith("  You conquer 22 "))
-    assert line.endswith("; conquests are over: 6 tokens to redeploy"), line
-    assert "left in hand" not in line
+    text = joined(_human_from(tmp_path, 0, 24, ["conquer 22"]))
+    assert re.search(r"You conquer 22 [^;]* with 5; conquests are over: 6 tokens to redeploy ", text)
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -267,7 +265,7 @@ def test_greedy_bots_are_the_default_and_never_repeat_a_content_action_in_a_turn
     from smallworld.engine import Game, Settings, view_for
 
     rc, out = run(play_args(tmp_path, players=3, bots=None), Script([]))
-    assert rc == 0 and "You play against the greedy bot." in out[1] and "Turn order: " in out[1]
+    assert rc == 0 and "You play against the greedy bot. Turn order: " in joined(out[:6])
 
     # Seeds where the Portal Mage swapped the same two regions twice in a turn (undoing itself).
     for seed in (0, 9):
@@ -299,3 +297,46 @@ def test_a_goblin_that_places_no_bomb_is_not_said_to_place_no_more() -> None:
     st = Game(Settings(players=3, seed=1)).new_initial_state()
     words = describe(st, Action("bomb_done"), voice(st.game, "en", 1))
     assert words == "keep the rest of the bomb stack for a later turn"  # true with 0 or 3 bombs placed
+
+
+# --- 8. an 80x24 screen ----------------------------------------------------------------------------
+def test_every_line_fits_80_columns_and_the_board_is_printed_once_per_turn(tmp_path: Path) -> None:
+    for lang in ("en", "de"):
+        rc, out = run(play_args(tmp_path, players=3, seed=2, lang=lang, bots="greedy"), Script([], then="1"))
+        assert rc == 0
+        wide = [line for line in out if len(line) > 80]
+        assert not wide, wide
+    boards = [i for i, line in enumerate(out) if line.startswith("   #  Region ")]
+    assert len(boards) == 10 + 1  # one per turn of the human, and the final one
+
+
+def test_moves_that_differ_only_by_their_region_share_one_line() -> None:
+    from smallworld.tui.text import fold, voice
+
+    _rec, st = _state_after(10, 145)  # a Gnome turn: 76 moves, airborne assaults on every land region
+    legal = st.legal_actions()
+    entries = fold(st, legal, voice(st.game, "en", st.acting_seat))
+    assert len(legal) == 76 and len(entries) == 23
+    assert sorted(repr(a) for e in entries for a in e.actions) == sorted(map(repr, legal))  # each once
+    airborne = [e for e in entries if e.actions[0].kind == "airborne" and len(e.actions) > 1]
+    assert airborne and all(", in one of: " in e.text for e in airborne)
+
+
+def test_a_folded_move_asks_its_region(tmp_path: Path) -> None:
+    # Seed 5: after picking combo 3, entry 3 is "conquer a region — costs 3 tokens ..., in one of: 8 ..."
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return answers.pop(0) if answers else "quit"
+
+    answers = ["3", "3", "2", "", "3", "8"]
+    out: list[str] = []
+    from smallworld.tui import run_play
+
+    assert run_play(play_args(tmp_path, players=3, seed=5), read, out.append) == 0
+    assert asked[2].startswith("Which region? 8, 10, 16, 18, 20, 26, 28")
+    text = joined(out)
+    assert "2 Eldertree Glade (Forest) is not one of this move's regions" in text
+    assert asked[4].startswith("Your move") and asked[5].startswith("Which region?")  # Enter: back
+    assert "You conquer 8 Stonehorn Hills (Hill) with 3; 7 left in hand" in text

@@ -410,7 +410,9 @@ def test_a_game_in_each_language_through_the_terminal(lang: str, tmp_path: Path)
         lines = iter(["help", "cards", "board", "frobnicate", "99"])
         out: list[str] = []
 
-        def read(_prompt: str, lines: Iterator[str] = lines) -> str:
+        def read(prompt: str, lines: Iterator[str] = lines) -> str:
+            if prompt.startswith(("Which region? ", "Qual Região? ", "Welche Region? ")):
+                return prompt.split("? ")[1].split(",")[0].split()[0]  # a folded move: its first region
             return next(lines, "1")
 
         args = argparse.Namespace(

@@ -27,10 +27,13 @@ from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
 from smallworld.tui.text import (
+    Entry,
     InputError,
     combo_tokens,
     describe,
     dues_text,
+    find_region,
+    fold,
     holder,
     parse_move,
     pick_combo,
@@ -45,7 +48,7 @@ from smallworld.words.voice import Voice
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-WIDTH = 106  # wrapped lines
+WIDTH = 80  # lines are wrapped to the terminal's width, 80 columns when it is not a terminal
 
 
 @dataclass
@@ -85,6 +88,7 @@ class Session:
         bots: str | list[str | None] = "random",
         lang: str = DEFAULT,
         memory: dict[str, Any] | None = None,
+        width: int = WIDTH,
     ) -> None:
         self.st = st
         self.rec = rec
@@ -119,6 +123,9 @@ class Session:
             for seat, bot in self.players.items():
                 bot.recall(memory["bots"].get(seat, {}))
         self.shown: tuple[object, ...] | None = None
+        self.step: tuple[object, ...] | None = None
+        self.entries: list[Entry] = []  # the numbered moves on screen
+        self.width = width
         self.earned = 0  # coins the human gained during their turn before its scoring
         self.bot_notes: dict[int, list[str]] = {}
         # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
@@ -146,6 +153,10 @@ class Session:
         for line in lines:
             self.write(line)
 
+    def tell(self, text: str, indent: str = "", style: Callable[[str], str] | None = None) -> None:
+        """A sentence folded to the screen's width (styled line by line)."""
+        self.say(*(style(line) if style else line for line in wrap(text, self.width, indent)))
+
     def flush_bots(self) -> None:
         for seat in list(self.bot_deployed):
             self._fold(seat)
@@ -160,7 +171,7 @@ class Session:
                 else self.v.seat(seat)
             )
             text = self.t("summary", who=who, notes=self.t("summary.sep").join(notes))
-            self.say(*textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="      "))
+            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="      "))
         self.bot_notes.clear()
 
     def _fold(self, seat: int) -> None:
@@ -170,7 +181,7 @@ class Session:
 
     def note(self, seat: int, text: str) -> None:
         if seat == self.human:
-            self.say(f"  {text}")
+            self.tell(text, "  ")
             return
         self._fold(seat)
         # Sentences name their subject first; in the seat's own summary it goes without saying.
@@ -188,22 +199,49 @@ class Session:
         lines = [""]
         if s.active:
             head = self.t("you.header", race=v.unit(s.active), power=v.unit(s.power), hand=s.hand)
-            lines.append(self.style.bold(head) + (f" · {hint}" if hint else ""))
+            text = head + (f" · {hint}" if hint else "")
+            lines += [self.style.bold(x) for x in textwrap.wrap(text, self.width, subsequent_indent="   ")]
         if st.pending:
             # A race, power or marker asks something out of the usual turn order; say what and why.
             prompt = st.pending[0]
             rule = prompt_rule(st, prompt)
             question = prompt_text(st, prompt, v)
-            lines.append(
-                self.style.bold(self.t("prompt.line", text=question, rule=rule, rule_any=bool(rule)))
-            )
+            ask = self.t("prompt.line", text=question, rule=rule, rule_any=bool(rule))
+            lines += [
+                self.style.bold(x) for x in textwrap.wrap(ask, self.width, subsequent_indent="   ")
+            ]
             lines += textwrap.wrap(
-                prompt_why(st, prompt, v), WIDTH, initial_indent="   ", subsequent_indent="   "
+                prompt_why(st, prompt, v), self.width, initial_indent="   ", subsequent_indent="   "
             )
         lines.append(self.style.bold(self.t("moves.title")))
-        width = len(str(len(legal)))
-        lines += [f"  {str(i).rjust(width)}) {describe(st, a, v)}" for i, a in enumerate(legal, 1)]
+        self.entries = fold(st, legal, v)
+        width = len(str(len(self.entries)))
+        for i, entry in enumerate(self.entries, 1):
+            head = f"  {str(i).rjust(width)}) "
+            lines += textwrap.wrap(
+                entry.text, self.width, initial_indent=head, subsequent_indent=" " * (len(head) + 2)
+            )
         self.say(*lines)
+
+    def which(self, entry: Entry) -> Action | None:
+        """The region of a folded entry, asked; None to go back to the list."""
+        names = ", ".join(str(r) for r in entry.regions)
+        while True:
+            try:
+                line = self.read(self.t("fold.which", regions=names))
+            except EOFError:
+                return None
+            line = line.strip()
+            if not line:
+                return None
+            try:
+                r, _ = find_region(self.st, line.split())
+                if r not in entry.regions:
+                    raise InputError("fold.not_one", region=region_label(self.st, self.v, r))
+            except InputError as e:
+                self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
+                continue
+            return entry.actions[entry.regions.index(r)]
 
     def cards(self) -> None:
         """The rules cards of every race, power and marker on offer or in play."""
@@ -218,7 +256,7 @@ class Session:
         self.say("", self.style.bold(self.t("cards.title")))
         for uid in dict.fromkeys(seen):
             text = f"{v.unit(uid)}: {v.card(uid)}"
-            self.say(*textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    "))
+            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="    "))
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -239,9 +277,9 @@ class Session:
             self.say("")
             if self.autosaved:
                 path = self.autosave_path
-                self.say(self.t("interrupted.autosave", path=path, command=self.resume(path)))
+                self.tell(self.t("interrupted.autosave", path=path, command=self.resume(path)))
             else:
-                self.say(self.t("interrupted.none"))
+                self.tell(self.t("interrupted.none"))
             return 130
         self.flush_bots()
         self.finish()
@@ -257,36 +295,44 @@ class Session:
 
     def human_turn(self) -> None:
         st = self.st
-        key = (st.round, st.turn_seat, st.phase, len(st.pending))
+        # The whole board once per turn (and on `board`); each step after shows only the moves.
+        # and the players' table again when the step changes.
+        key = (st.round, st.turn_seat)
+        step = (st.phase, len(st.pending))
         if key != self.shown:
-            self.shown = key
-            self.say(*screen.full_screen(st, self.v, self.style))
+            self.shown, self.step = key, step
+            self.say(*screen.full_screen(st, self.v, self.style, self.width))
+        elif step != self.step:
+            self.step = step
+            self.say("", screen.header(st, self.v, self.style))
+            self.say(*screen.players(st, self.v, self.style, self.width))
         legal = st.legal_actions()
         if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
             # Ending conquests is all that is left (a race's or power's own move, now spent, kept the
             # step open): it ends by itself, as the engine ends it for a seat with nothing in hand.
-            self.say("  " + self.t("auto.end"))
+            self.tell(self.t("auto.end"), "  ")
             self.play(legal[0])
             return
         self.moves(legal)
         while True:
             try:
-                line = self.read(self.t("ask", n=len(legal))).strip()
+                line = self.read(self.t("ask", n=len(self.entries))).strip()
             except EOFError:
-                self.say("", self.t("eof", **self.kept()))
+                self.say("")
+                self.tell(self.t("eof", **self.kept()))
                 raise Quit from None
             if not line:
                 continue
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("quit", "exit", "q"):
-                self.say(self.t("bye", **self.kept()))
+                self.tell(self.t("bye", **self.kept()))
                 raise Quit
             if word in ("help", "h", "?"):
                 self.say(self.t("help"))
                 continue
             if word in ("board", "b"):
-                self.say(*screen.full_screen(st, self.v, self.style))
+                self.say(*screen.full_screen(st, self.v, self.style, self.width))
                 self.moves(legal)
                 continue
             if word in ("moves", "m"):
@@ -301,19 +347,26 @@ class Session:
             try:
                 if line.isdigit():
                     n = int(line)
-                    if not 1 <= n <= len(legal):
-                        raise InputError("input.range", n=len(legal))
-                    actions = [legal[n - 1]]
+                    if not 1 <= n <= len(self.entries):
+                        raise InputError("input.range", n=len(self.entries))
+                    entry = self.entries[n - 1]
+                    if len(entry.actions) == 1:
+                        actions = [entry.actions[0]]
+                    else:
+                        chosen = self.which(entry)
+                        if chosen is None:
+                            continue
+                        actions = [chosen]
                 else:
                     actions = parse_move(st, line)
                 for action in actions:
                     self.play(action)
                 return
             except InputError as e:
-                self.say(self.style.bad(f"  ✗ {e.words(self.v)}"))
+                self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
             except SmallworldError as e:
                 # An illegal move's text starts with its rule, e.g. "§6.5: ..."
-                self.say(self.style.bad(f"  ✗ {self.v.error(e)}"))
+                self.tell(f"✗ {self.v.error(e)}", "  ", self.style.bad)
 
     def resume(self, path: Path) -> str:
         """The command that resumes a save of this game (the save holds the seats and the bots)."""
@@ -341,14 +394,14 @@ class Session:
             except EOFError:
                 answer = ""
             if answer[:1] not in ("y", "s", "j"):  # yes, sim, ja
-                self.say("  " + self.t("save.kept", path=path))
+                self.tell(self.t("save.kept", path=path), "  ")
                 return
         try:
             self.write_save(path)
         except SmallworldError as e:
-            self.say(self.style.bad(f"  ✗ {self.t('save.fail', path=path, error=e)}"))
+            self.tell(f"✗ {self.t('save.fail', path=path, error=e)}", "  ", self.style.bad)
             return
-        self.say("  " + self.t("save.done", path=path, command=self.resume(path)))
+        self.tell(self.t("save.done", path=path, command=self.resume(path)), "  ")
 
     def autosave(self) -> None:
         """After each turn of the human; a failure is told once and does not stop the game."""
@@ -357,7 +410,7 @@ class Session:
         except SmallworldError as e:
             if not self.autosave_warned:
                 self.autosave_warned = True
-                self.say(self.style.bad(f"  ✗ {self.t('save.fail', path=self.autosave_path, error=e)}"))
+                self.tell(f"✗ {self.t('save.fail', path=self.autosave_path, error=e)}", "  ", self.style.bad)
             self.autosaved = False
             return
         self.autosaved = True
@@ -398,7 +451,7 @@ class Session:
             coins = self.st.seats[self.human].coins
             earlier = self.t("score.earlier", n=self.earned) if self.earned else ""
             self.earned = 0
-            self.say(self.style.you(f"  {text}{earlier}{self.t('score.now', coins=coins)}."))
+            self.tell(f"{text}{earlier}{self.t('score.now', coins=coins)}.", "  ", self.style.you)
             return
         self.note(seat, text)
 
@@ -493,7 +546,7 @@ class Session:
 
     def finish(self) -> None:
         st, v = self.st, self.v
-        self.say("", *screen.full_screen(st, v, self.style), "")
+        self.say("", *screen.full_screen(st, v, self.style, self.width), "")
         result = st.result or {"scores": [s.coins for s in st.seats], "winners": []}
         scores = result["scores"]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
@@ -506,28 +559,27 @@ class Session:
         factions = result.get("factions")
         if factions:  # team variant: the faction scores decide (§11.4)
             parts = ", ".join(f"{v.faction(name)} {score}" for name, score in factions.items())
-            self.say(self.t("final.factions", scores=parts))
+            self.tell(self.t("final.factions", scores=parts))
         winners = list(result["winners"])
         won = result.get("winning_factions")
         if factions and won:  # §11.4: a faction wins (the seats listed are its players)
             seats = v.join((v.seat(w, listed=True) for w in winners), last=True)
             if len(won) > 1:
                 names = v.join((v.faction(f) for f in won), last=True)
-                self.say(self.t("final.factions_shared", factions=names))
+                self.tell(self.t("final.factions_shared", factions=names))
             elif self.human in winners:
                 self.say(self.style.you(self.t("final.faction_you", faction=v.faction(won[0]))))
             else:
-                self.say(self.t("final.faction_one", faction=v.faction(won[0]), seats=seats))
+                self.tell(self.t("final.faction_one", faction=v.faction(won[0]), seats=seats))
         elif winners == [self.human]:
             self.say(self.style.you(self.t("final.you")))
         elif len(winners) == 1:
             self.say(self.t("final.one", seat=v.seat(winners[0])))
         else:
-            self.say(
-                self.t("final.shared", seats=v.join((v.seat(w, listed=True) for w in winners), last=True))
-            )
+            seats = v.join((v.seat(w, listed=True) for w in winners), last=True)
+            self.tell(self.t("final.shared", seats=seats))
         # The seed is told only now: it would let a player rebuild the stacks and markers.
-        self.say(self.t("final.seed", seed=st.game.settings.seed))
+        self.tell(self.t("final.seed", seed=st.game.settings.seed))
 
 
 def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[str, Any] | None:
@@ -536,8 +588,26 @@ def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[st
         return None
     overrides = load_options_file(path)
     names = ", ".join(sorted(overrides)) or said(lang, "options.nothing")
-    write(said(lang, "options", path=path, names=names))
+    wrapped(write, said(lang, "options", path=path, names=names))
     return overrides
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """A sentence folded to the screen's width; paths and commands are never cut."""
+    return textwrap.wrap(
+        text,
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def wrapped(write: Writer, text: str, width: int = WIDTH) -> None:
+    """A sentence folded to the screen's width (errors stay on one line: they are not wrapped)."""
+    for line in wrap(text, width):
+        write(line)
 
 
 def command_name() -> str:
@@ -621,7 +691,7 @@ def _start(
         if seat is not None and not 0 <= seat < len(st.seats):
             write(said(lang, "bad.seat", last=len(st.seats) - 1))
             return None
-        write(said(lang, "load.done", path=load, n=len(rec.actions)))
+        wrapped(write, said(lang, "load.done", path=load, n=len(rec.actions)))
         return st, rec, seats
     if seat is not None and not 0 <= seat < args.players:
         write(said(lang, "bad.seat", last=args.players - 1))
@@ -635,7 +705,7 @@ def _start(
         write(said(lang, "start.fail", error=e))
         return None
     sides = ", ".join(said(lang, "island", name=s.name, id=s.id) for s in st.game.map.sides)
-    write(said(lang, "new", players=args.players, sides=sides))
+    wrapped(write, said(lang, "new", players=args.players, sides=sides))
     return st, records.Record(settings), Seating()
 
 
@@ -648,6 +718,8 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     input()/print() (tests script them). `args.lang` (en, pt, de) is the language of the screen."""
     color = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out: Writer = write or (lambda line: print(line, flush=True))
+    # The real terminal's width when there is one (at most 120 columns: tables read badly wider).
+    width = min(shutil.get_terminal_size((WIDTH, 24)).columns, 120) - 1 if write is None else WIDTH
     lang = getattr(args, "lang", None) or DEFAULT
     if lang not in LANGS:
         out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
@@ -679,12 +751,12 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     )
     n = len(st.seats)
     order = ", ".join(voice(st.game, lang, human).seat((st.first_seat + k) % n) for k in range(n))
-    out(say(v, "welcome", kind=kind, order=order))
+    wrapped(out, say(v, "welcome", kind=kind, order=order), width)
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
     save_path = getattr(args, "save", None) or SAVES / "game.json"
     session = Session(
-        st, rec, human, Path(save_path), read or input, out, screen.Style(color), kinds, lang, memory
+        st, rec, human, Path(save_path), read or input, out, screen.Style(color), kinds, lang, memory, width
     )
     return session.run()

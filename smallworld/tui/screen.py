@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,19 +38,49 @@ class Style:
         return self._sgr("1;36", text)
 
 
-def table(
-    rows: Sequence[Sequence[str]], styles: Sequence[Any] | None = None, indent: str = "  "
-) -> list[str]:
-    """Left-aligned columns; styles (one callable or None per row) are applied after padding so
-    escape codes never upset the widths."""
+def blocks(
+    rows: Sequence[Sequence[str]], indent: str = "  ", width: int | None = None, align: str = ""
+) -> list[list[str]]:
+    """The lines of each row of a table with left-aligned columns (">" in `align` right-aligns that
+    column). When the rows are wider than `width`, the columns that do not fit go on a line of their
+    own below each row (only when it has something in them), so the table fits the terminal."""
     if not rows:
         return []
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    n = len(rows[0])
+    widths = [max(len(r[i]) for r in rows) for i in range(n)]
+    k = n
+    if width is not None:
+        while k > 2 and len(indent) + sum(widths[:k]) + 2 * (k - 1) > width:
+            k -= 1
+    under = indent + " " * (widths[0] + 2)
     out = []
-    for k, row in enumerate(rows):
-        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        fn = styles[k] if styles else None
-        out.append(indent + (fn(line) if fn else line))
+    for row in rows:
+        cells = [
+            c.rjust(w) if align[i : i + 1] == ">" else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row[:k], widths[:k], strict=True))
+        ]
+        lines = [indent + "  ".join(cells).rstrip()]
+        rest = [c for c in row[k:] if c]
+        if rest:
+            lines += textwrap.wrap(
+                " · ".join(rest), width or 80, initial_indent=under, subsequent_indent=under + "  "
+            )
+        out.append(lines)
+    return out
+
+
+def table(
+    rows: Sequence[Sequence[str]],
+    styles: Sequence[Any] | None = None,
+    indent: str = "  ",
+    width: int | None = None,
+) -> list[str]:
+    """`blocks` as lines; styles (one callable or None per row) are applied after padding so escape
+    codes never upset the widths."""
+    out = []
+    for i, lines in enumerate(blocks(rows, indent, width)):
+        fn = styles[i] if styles else None
+        out += [fn(line) if fn else line for line in lines]
     return out
 
 
@@ -78,34 +109,37 @@ def _combo(v: Voice, race: str | None, power: str | None) -> str:
     return say(v, "combo", race=v.unit(race), power=v.unit(power))
 
 
-def players(st: State, v: Voice, style: Style) -> list[str]:
+def players(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     human = v.viewer
     view = view_for(st, human)
-    rows = [["", *(say(v, f"col.{c}") for c in ("player", "coins", "active", "regions", "declined"))]]
+    # The in-decline race last: on a narrow terminal it goes on a line of its own, when there is one.
+    cols = ("player", "coins", "regions", "active", "hand", "declined")
+    rows = [["", *(say(v, f"col.{c}") for c in cols)]]
     styles: list[Any] = [style.dim]
     for i, s in enumerate(st.seats):
         coins = view["seats"][i]["coins"]
+        hand = ""
         if s.active:
             active = _combo(v, s.active, s.power)
             held = [f"{n} {v.piece(k, n)}" for k, n in sorted(s.held.items()) if n]
             if s.hand or held:
-                active += " " + say(
-                    v, "players.hand", items=" + ".join(([str(s.hand)] if s.hand else []) + held)
-                )
+                hand = " + ".join(([str(s.hand)] if s.hand else []) + held)
         else:
             active = "-"
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
-        declined = _combo(v, s.declined, s.declined_power) if s.declined else "-"
+        declined = _combo(v, s.declined, s.declined_power) if s.declined else ""
         mark = ">" if i == st.turn_seat and not st.is_over() else ""
         name = v.seat(i)
         if "factions" in view:
             name = say(v, "players.faction", seat=name, faction=v.faction(view["factions"][i]))
-        rows.append([mark, name, "?" if coins is None else str(coins), active, str(regions), declined])
+        rows.append([mark, name, "?" if coins is None else str(coins), str(regions), active, hand, declined])
         styles.append(style.you if i == human else None)
-    return table(rows, styles)
+    return table(rows, styles, width=width)
 
 
-def combo_row(st: State, v: Voice, style: Style, seat: int | None = None) -> list[str]:
+def combo_row(
+    st: State, v: Voice, style: Style, seat: int | None = None, width: int | None = None
+) -> list[str]:
     """The combos `seat` may pick (the standard row, or the seat's faction column in team play)."""
     combos = st.game.variant.combos(st, st.acting_seat if seat is None else seat)
     rows = [[say(v, f"col.{c}") for c in ("pos", "combo", "tokens", "cost", "coins_on")]]
@@ -119,7 +153,7 @@ def combo_row(st: State, v: Voice, style: Style, seat: int | None = None) -> lis
                 str(coins) if coins else "",
             ]
         )
-    return table(rows, [style.dim] + [None] * len(combos))
+    return table(rows, [style.dim] + [None] * len(combos), width=width)
 
 
 def _features(st: State, v: Voice, features: frozenset[str], board: int) -> str:
@@ -129,16 +163,20 @@ def _features(st: State, v: Voice, features: frozenset[str], board: int) -> str:
     return ", ".join(v.feature(f, size=size_word) for f in sorted(features))
 
 
-def board(st: State, v: Voice, style: Style) -> list[str]:
-    """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
+def board(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """Every region by island: number to type, name, terrain, holder, tokens, then features, pieces
+    and markers (on a line below when the terminal is too narrow for them)."""
     human = v.viewer
     m = st.game.map
     # Markers come from the human's view: a face-down one is "?" to everybody (§10.1).
     markers = {m.index(ref): here for ref, here in view_for(st, human)["markers"].items()}
-    rows: list[list[str]] = []
-    kinds: list[str] = []  # per row: "side", "head", "you", "" (for styling)
+    head = [
+        say(v, f"col.{c}") for c in ("n", "region", "terrain", "held", "tok", "features", "pieces", "marker")
+    ]
+    rows: list[list[str]] = [head]
+    kinds: list[str] = ["head"]  # per row: "side", "head", "you", "" (for styling)
     for b, side in enumerate(m.sides):
-        rows.append([say(v, "island", name=side.name, id=side.id), "", "", "", "", "", "", ""])
+        rows.append([say(v, "island", name=side.name, id=side.id)])
         kinds.append("side")
         for reg in m.regions:
             if reg.board != b:
@@ -168,29 +206,22 @@ def board(st: State, v: Voice, style: Style) -> list[str]:
                     str(r),
                     reg.name,
                     v.terrain(reg.terrain),
-                    _features(st, v, reg.features, reg.board),
                     who,
                     str(st.tokens[r]) if race else "",
+                    _features(st, v, reg.features, reg.board),
                     pieces,
                     marks,
                 ]
             )
             kinds.append("you" if owner == human and race is not None else "")
-    head = [
-        say(v, f"col.{c}") for c in ("n", "region", "terrain", "features", "held", "tok", "pieces", "marker")
-    ]
-    widths = [
-        max(len(r[i]) for r in [head, *[x for x, k in zip(rows, kinds, strict=True) if k != "side"]])
-        for i in range(len(head))
-    ]
-    out = ["  " + style.dim("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())]
+    laid = iter(blocks([row for row in rows if len(row) > 1], width=width, align=">"))
+    out: list[str] = []
     for row, kind in zip(rows, kinds, strict=True):
         if kind == "side":
             out.append(style.bold(f" {row[0]}"))
             continue
-        cells = [row[0].rjust(widths[0])] + [c.ljust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
-        line = "  " + "  ".join(cells).rstrip()
-        out.append(style.you(line) if kind == "you" else line)
+        fn = style.dim if kind == "head" else style.you if kind == "you" else None
+        out += [fn(line) if fn else line for line in next(laid)]
     return out
 
 
@@ -206,9 +237,9 @@ def scoring_hint(st: State, v: Voice) -> str | None:
     return say(v, "scoring.hint", total=sum(items.values()), items=text, items_any=bool(text))
 
 
-def full_screen(st: State, v: Voice, style: Style) -> list[str]:
+def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     human = v.viewer
-    out = ["", header(st, v, style), *players(st, v, style)]
+    out = ["", header(st, v, style), *players(st, v, style, width)]
     if st.phase == "pick" or any(c for _r, _p, c in st.row):
         factions = view_for(st, human).get("factions")
         title = (
@@ -216,6 +247,6 @@ def full_screen(st: State, v: Voice, style: Style) -> list[str]:
             if factions and human is not None
             else say(v, "combos.title")
         )
-        out += ["", style.bold(title), *combo_row(st, v, style, human)]
-    out += ["", *board(st, v, style)]
+        out += ["", style.bold(title), *combo_row(st, v, style, human, width)]
+    out += ["", *board(st, v, style, width)]
     return out
