@@ -340,3 +340,35 @@ def test_a_folded_move_asks_its_region(tmp_path: Path) -> None:
     assert "2 Eldertree Glade (Forest) is not one of this move's regions" in text
     assert asked[4].startswith("Your move") and asked[5].startswith("Which region?")  # Enter: back
     assert "You conquer 8 Stonehorn Hills (Hill) with 3; 7 left in hand" in text
+
+
+# --- 6. the map with neighbours; a saved game drawn -------------------------------------------------
+def test_map_and_look_show_each_region_and_its_neighbours(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["map", "look 8", "map Stonehorn"]))
+    assert rc == 0
+    assert "  8 Stonehorn Hills (Hill): next to 2, 7, 9" in out  # the board's adjacency (§2.2)
+    at = out.index(" 8 Stonehorn Hills (empty Hill) · Entry")
+    assert out[at + 1 : at + 5] == [
+        "  Next to it:",
+        "    2 Eldertree Glade (empty Forest)",
+        "    7 Sludgeback Swamp (Murlocs, 1 token)",
+        "    9 Cragmaw Heights (Murlocs, 1 token)",
+    ]
+    assert out.count(" 8 Stonehorn Hills (empty Hill) · Entry") == 2  # look and map NAME alike
+
+
+def test_boards_render_draws_a_saved_game_numbered_as_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.json"
+    run(play_args(tmp_path, players=3, seed=5), Script(["3", "conquer 8", f"save {save}"]))
+    svg = tmp_path / "game.svg"
+    assert main(["boards", "render", "--load", str(save), "-o", str(svg)]) == 0
+    drawing = svg.read_text(encoding="utf-8")
+    assert ">8 · Stonehorn</text>" in drawing and ">You: Blood Elves ×3</text>" not in drawing
+    assert ">Seat 0: Blood Elves ×3</text>" in drawing  # public facts: the holder and its tokens
+    assert "L2b M2a S1a" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(BAD_BYTE)
+    assert main(["boards", "render", "--load", str(bad), "-o", str(svg)]) == 2
+    assert "not UTF-8 text: byte 38" in capsys.readouterr().err

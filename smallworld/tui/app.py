@@ -335,6 +335,16 @@ class Session:
                 self.say(*screen.full_screen(st, self.v, self.style, self.width))
                 self.moves(legal)
                 continue
+            if word in ("map", "look", "l"):
+                try:
+                    if rest.strip():
+                        r, _ = find_region(st, rest.split())
+                        self.say(*screen.look(st, self.v, r, self.width, self.style))
+                    else:
+                        self.say(*screen.region_map(st, self.v, self.width, self.style))
+                except InputError as e:
+                    self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
+                continue
             if word in ("moves", "m"):
                 self.moves(legal)
                 continue

@@ -9,7 +9,7 @@ from typing import Any
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.tui.text import combo_tokens, say
+from smallworld.tui.text import combo_tokens, region_label, say, where
 from smallworld.words.voice import Voice
 
 
@@ -249,4 +249,45 @@ def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> 
         )
         out += ["", style.bold(title), *combo_row(st, v, style, human, width)]
     out += ["", *board(st, v, style, width)]
+    return out
+
+
+def neighbours(st: State, r: int) -> list[int]:
+    """The regions next to `r` (§2.2), by number."""
+    return [x for x in range(st.game.map.n) if (st.game.map.adj[r] >> x) & 1]
+
+
+def region_map(st: State, v: Voice, width: int, style: Style) -> list[str]:
+    """Every region with the numbers of the regions next to it, island by island (`map`)."""
+    m = st.game.map
+    out = ["", style.bold(say(v, "map.title"))]
+    for b, side in enumerate(m.sides):
+        out.append(style.bold(f" {say(v, 'island', name=side.name, id=side.id)}"))
+        for reg in m.regions:
+            if reg.board != b:
+                continue
+            near = ", ".join(str(x) for x in neighbours(st, reg.index))
+            text = say(v, "map.line", region=region_label(st, v, reg.index), near=near)
+            out += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="      ")
+    return out
+
+
+def look(st: State, v: Voice, r: int, width: int, style: Style) -> list[str]:
+    """One region: what it is, what it holds, and each region next to it with what that holds."""
+    m = st.game.map
+    reg = m.regions[r]
+    markers = view_for(st, v.viewer)["markers"].get(m.ref(r), [])
+    here = sorted((st.pieces[r] or {}).items())
+    facts = [
+        _features(st, v, reg.features, reg.board),
+        ", ".join(f"{v.piece(k, n)}×{n}" if n > 1 else v.piece(k) for k, n in here),
+        ", ".join(v.unit(mk["id"]) if mk["face_up"] and mk["id"] else "?" for mk in markers),
+    ]
+    shown = " · ".join(f for f in facts if f)
+    head = say(v, "look.title", where=where(st, v, r), facts=shown, facts_any=bool(shown))
+    lines = textwrap.wrap(head, width, initial_indent=" ", subsequent_indent="   ")
+    out = ["", *[style.bold(x) for x in lines]]
+    out.append(say(v, "look.next"))
+    for x in neighbours(st, r):
+        out += textwrap.wrap(where(st, v, x), width, initial_indent="    ", subsequent_indent="      ")
     return out
