@@ -372,3 +372,32 @@ def test_boards_render_draws_a_saved_game_numbered_as_in_play(
     bad.write_bytes(BAD_BYTE)
     assert main(["boards", "render", "--load", str(bad), "-o", str(svg)]) == 2
     assert "not UTF-8 text: byte 38" in capsys.readouterr().err
+
+
+# --- 7. rules cards on demand, combos with their gist, reveals that say what they do ---------------------
+def test_info_shows_a_units_card_and_picks_show_what_each_combo_does(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["info karazhan", "info elves", "info zzz"]))
+    text = joined(out)
+    assert "Karazhan (§10.3) At the end of your turn, the race holding Karazhan scores" in text
+    assert "'elves' names several: Blood Elves, Night Elves" in text
+    assert "no race, power, artifact or place is called 'zzz'" in text
+    at = out.index("  3) pick Blood Elves + Championing (10 tokens) — costs 2 coins")
+    assert out[at + 1].startswith("       Blood Elves: At the end of your turn, the Active Blood Elves")
+    assert out[at + 2].startswith("       Championing: The race has a Champion")
+    rc, out = run(play_args(tmp_path, players=3, seed=5, lang="de"), Script(["info Karazhan"]))
+    assert "Karazhan (§10.3) Am Ende deines Zuges" in joined(out)
+
+
+def test_a_marker_revealed_says_what_it_is_and_does(tmp_path: Path) -> None:
+    text = joined(_human_from(tmp_path, 0, 8, ["conquer 11"]))
+    assert re.search(r"You reveal [\w' ]+ in 11 Ironbough Heartwood — [A-Z][^.;]+ ", text)
+
+
+# --- 10. everything that changes the board is told -------------------------------------------------------
+def test_towers_forts_and_a_race_leaving_the_board_are_told(tmp_path: Path) -> None:
+    text = joined(_human_from(tmp_path, 13, 41, ["deploy 19 all"]))  # Defensive (§9.6)
+    assert re.search(r"You put a Watch Tower in \d+ ", text)
+    text = joined(_human_from(tmp_path, 0, 111, ["deploy 8 all"]))  # Seat 1 is Garrisoned (§9.11)
+    assert re.search(r"Seat 1 \([^)]*\): [^.]*puts a Fort in \d+ ", text)
+    text = joined(_human_from(tmp_path, 0, 43, ["decline"]))  # a second decline (§6.14)
+    assert "The Pandaren leave the board: their last tokens are removed" in text

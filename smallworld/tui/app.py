@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import random
+import re
 import shlex
 import shutil
 import sys
@@ -48,6 +49,7 @@ from smallworld.words.voice import Voice
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
+REVEAL = "reveal"  # the core event of a marker turned face up (§10.1)
 WIDTH = 80  # lines are wrapped to the terminal's width, 80 columns when it is not a terminal
 
 
@@ -221,6 +223,13 @@ class Session:
             lines += textwrap.wrap(
                 entry.text, self.width, initial_indent=head, subsequent_indent=" " * (len(head) + 2)
             )
+            combo = pick_combo(st, entry.actions[0])
+            if combo is not None:  # what the race and the power do, a line each (`info NAME`: all)
+                indent = " " * (len(head) + 2)
+                for u in combo[:2]:
+                    gist = f"{v.unit(u)}: {first_sentence(v.card(u))}"
+                    short = textwrap.shorten(gist, self.width - len(indent), placeholder=" …")
+                    lines.append(self.style.dim(indent + short))
         self.say(*lines)
 
     def which(self, entry: Entry) -> Action | None:
@@ -242,6 +251,29 @@ class Session:
                 self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
                 continue
             return entry.actions[entry.regions.index(r)]
+
+    def info(self, name: str) -> None:
+        """The rules card of the race, power, artifact or place whose name (in the game's language
+        or in English) contains `name`."""
+        st, v = self.st, self.v
+        if not name:
+            self.tell(f"✗ {self.t('info.which')}", "  ", self.style.bad)
+            return
+        english = voice(st.game, DEFAULT, self.human)
+        names = {u: {v.unit(u).lower(), english.unit(u).lower()} for u in st.game.units if v.has(u, "card")}
+        want = name.lower()
+        exact = [u for u, said in names.items() if want in said]
+        hits = exact or [u for u, said in names.items() if any(want in x for x in said)]
+        if len(hits) != 1:
+            listed = ", ".join(sorted(v.unit(u) for u in hits))
+            key = "info.several" if hits else "info.none"
+            self.tell(f"✗ {self.t(key, name=name, names=listed)}", "  ", self.style.bad)
+            return
+        uid = hits[0]
+        section = getattr(st.game.units[uid], "section", "")
+        head = self.t("info.title", name=v.unit(uid), section=section, section_any=bool(section))
+        self.say("", self.style.bold(head))
+        self.tell(v.card(uid), "  ")
 
     def cards(self) -> None:
         """The rules cards of every race, power and marker on offer or in play."""
@@ -345,6 +377,9 @@ class Session:
                 except InputError as e:
                     self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
                 continue
+            if word in ("info", "i"):
+                self.info(rest.strip())
+                continue
             if word in ("moves", "m"):
                 self.moves(legal)
                 continue
@@ -438,7 +473,7 @@ class Session:
         if turn_seat == self.human and action.kind != PICK and not scored:
             # Coins a race or power gives at once (a bonus per conquest...): the score line says them.
             self.earned += max(st.seats[self.human].coins - coins, 0)
-        texts = [(e, event_text(st, e, self.v)) for e in st.events if not told(action.kind, e)]
+        texts = [(e, self._told(e)) for e in st.events if not told(action.kind, e)]
         self._after(seat, action, before, bool(texts))
         for e, text in texts:
             self._event(seat, e, text)
@@ -450,6 +485,14 @@ class Session:
             self.flush_bots()
             if not st.is_over() and st.round != rnd:
                 self.say(self.style.dim(self.t("round", round=st.round, rounds=st.game.rounds)))
+
+    def _told(self, e: dict[str, Any]) -> str:
+        """An event in words; a marker turned face up also says what it does (its card's gist)."""
+        text = event_text(self.st, e, self.v)
+        relic = e.get("relic")
+        if e.get("type") == REVEAL and isinstance(relic, str) and self.v.has(relic, "card"):
+            text = self.t("event.gist", text=text, gist=first_sentence(self.v.card(relic)).rstrip("."))
+        return text
 
     def _event(self, actor: int, e: dict[str, Any], text: str) -> None:
         """One thing the move set off: said at once when it is the human's, else summarised."""
@@ -600,6 +643,11 @@ def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[st
     names = ", ".join(sorted(overrides)) or said(lang, "options.nothing")
     wrapped(write, said(lang, "options", path=path, names=names))
     return overrides
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a rules card (its gist)."""
+    return re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
