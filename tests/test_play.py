@@ -378,6 +378,7 @@ def test_boards_render_draws_a_saved_game_numbered_as_in_play(
 def test_info_shows_a_units_card_and_picks_show_what_each_combo_does(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["info karazhan", "info elves", "info zzz"]))
     text = joined(out)
+    assert rc == 0
     assert "Karazhan (§10.3) At the end of your turn, the race holding Karazhan scores" in text
     assert "'elves' names several: Blood Elves, Night Elves" in text
     assert "no race, power, artifact or place is called 'zzz'" in text
@@ -385,7 +386,7 @@ def test_info_shows_a_units_card_and_picks_show_what_each_combo_does(tmp_path: P
     assert out[at + 1].startswith("       Blood Elves: At the end of your turn, the Active Blood Elves")
     assert out[at + 2].startswith("       Championing: The race has a Champion")
     rc, out = run(play_args(tmp_path, players=3, seed=5, lang="de"), Script(["info Karazhan"]))
-    assert "Karazhan (§10.3) Am Ende deines Zuges" in joined(out)
+    assert rc == 0 and "Karazhan (§10.3) Am Ende deines Zuges" in joined(out)
 
 
 def test_a_marker_revealed_says_what_it_is_and_does(tmp_path: Path) -> None:
