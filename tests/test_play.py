@@ -308,6 +308,10 @@ def test_every_line_fits_80_columns_and_the_board_is_printed_once_per_turn(tmp_p
         assert not wide, wide
     boards = [i for i, line in enumerate(out) if line.startswith("   #  Region ")]
     assert len(boards) == 10 + 1  # one per turn of the human, and the final one
+    # Seed 5: the human places withdrawn tokens in a bot's turn (a long title, on two lines).
+    rc, out = run(play_args(tmp_path, players=3, seed=5, bots="greedy"), Script(["3", "3"], then="1"))
+    assert rc == 0 and "(you to place them) ==" in joined(out)  # wrapped: it did not fit
+    assert not [line for line in out if len(line) > 80]
 
 
 def test_moves_that_differ_only_by_their_region_share_one_line() -> None:

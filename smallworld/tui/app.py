@@ -336,7 +336,7 @@ class Session:
             self.say(*screen.full_screen(st, self.v, self.style, self.width))
         elif step != self.step:
             self.step = step
-            self.say("", screen.header(st, self.v, self.style))
+            self.say("", *screen.header(st, self.v, self.style, self.width))
             self.say(*screen.players(st, self.v, self.style, self.width))
         legal = st.legal_actions()
         if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
@@ -594,7 +594,10 @@ class Session:
         else:
             back = st.seats[self.human].hand - b.human_hand
             lost = max(b.defenders - back, 0)
-            what = self.t("loss.back", back=back, lost=lost) if back else self.t("loss.all", lost=lost)
+            if back:
+                what = self.t("loss.back", back=back, lost=lost)
+            else:
+                what = self.t("loss.all", lost=lost) if lost else self.t("loss.none")
         self.note(seat, self.t("loss", region=region_label(st, self.v, r), what=what))
 
     def finish(self) -> None:

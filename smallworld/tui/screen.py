@@ -84,24 +84,28 @@ def table(
     return out
 
 
-def header(st: State, v: Voice, style: Style) -> str:
+def header(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """The turn's title line (two when the terminal is too narrow for it)."""
+    text = _header(st, v)
+    return [style.head(x) for x in textwrap.wrap(text, width or len(text), subsequent_indent="   ")]
+
+
+def _header(st: State, v: Voice) -> str:
     game = st.game
     if st.is_over():
-        return style.head(say(v, "header.over", rounds=game.rounds))
+        return say(v, "header.over", rounds=game.rounds)
     placing = ""
     if st.acting_seat != st.turn_seat:
         placing = say(v, "header.placing", seat=v.seat(st.acting_seat), seat_you=st.acting_seat == v.viewer)
-    return style.head(
-        say(
-            v,
-            "header",
-            round=st.round,
-            rounds=game.rounds,
-            seat=v.seat(st.turn_seat),
-            seat_you=st.turn_seat == v.viewer,
-            phase=v.phase(st.phase),
-            placing=placing,
-        )
+    return say(
+        v,
+        "header",
+        round=st.round,
+        rounds=game.rounds,
+        seat=v.seat(st.turn_seat),
+        seat_you=st.turn_seat == v.viewer,
+        phase=v.phase(st.phase),
+        placing=placing,
     )
 
 
@@ -239,7 +243,7 @@ def scoring_hint(st: State, v: Voice) -> str | None:
 
 def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     human = v.viewer
-    out = ["", header(st, v, style), *players(st, v, style, width)]
+    out = ["", *header(st, v, style, width), *players(st, v, style, width)]
     if st.phase == "pick" or any(c for _r, _p, c in st.row):
         factions = view_for(st, human).get("factions")
         title = (
