@@ -334,16 +334,19 @@ def test_a_folded_move_asks_its_region(tmp_path: Path) -> None:
         asked.append(prompt)
         return answers.pop(0) if answers else "quit"
 
-    answers = ["3", "3", "2", "", "3", "8"]
+    answers = ["3", "3", "Eldertree", "", "3", "8", "5", "2"]
     out: list[str] = []
     from smallworld.tui import run_play
 
     assert run_play(play_args(tmp_path, players=3, seed=5), read, out.append) == 0
-    assert asked[2].startswith("Which region? 8, 10, 16, 18, 20, 26, 28")
+    assert asked[2].startswith("Which region? 8, 10, 16, 18, 20, 26, 28 (or its place in this list, 1-7")
     text = joined(out)
     assert "2 Eldertree Glade (Forest) is not one of this move's regions" in text
     assert asked[4].startswith("Your move") and asked[5].startswith("Which region?")  # Enter: back
     assert "You conquer 8 Stonehorn Hills (Hill) with 3; 7 left in hand" in text
+    # "2": not a listed region, so the second of the list (a reader answering 1 forever ends too).
+    assert asked[7].startswith("Which region? 10, 16, 18, 20, 26, 28 ")
+    assert "You conquer 16 Brackenmire (Swamp) with 3; 4 left in hand" in text
 
 
 # --- 6. the map with neighbours; a saved game drawn -------------------------------------------------

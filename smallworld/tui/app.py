@@ -233,24 +233,27 @@ class Session:
         self.say(*lines)
 
     def which(self, entry: Entry) -> Action | None:
-        """The region of a folded entry, asked; None to go back to the list."""
+        """The region of a folded entry, asked: its number or name, or its place in the list (a
+        number that is not one of the listed regions); None (an empty line) goes back to the list."""
         names = ", ".join(str(r) for r in entry.regions)
         while True:
             try:
-                line = self.read(self.t("fold.which", regions=names))
+                line = self.read(self.t("fold.which", regions=names, n=len(entry.regions))).strip()
             except EOFError:
                 return None
-            line = line.strip()
             if not line:
                 return None
             try:
                 r, _ = find_region(self.st, line.split())
-                if r not in entry.regions:
-                    raise InputError("fold.not_one", region=region_label(self.st, self.v, r))
             except InputError as e:
-                self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
-                continue
-            return entry.actions[entry.regions.index(r)]
+                r, error = None, e
+            if r is not None and r in entry.regions:
+                return entry.actions[entry.regions.index(r)]
+            if line.isdigit() and 1 <= int(line) <= len(entry.regions):
+                return entry.actions[int(line) - 1]
+            if r is not None:
+                error = InputError("fold.not_one", region=region_label(self.st, self.v, r))
+            self.tell(f"✗ {error.words(self.v)}", "  ", self.style.bad)
 
     def info(self, name: str) -> None:
         """The rules card of the race, power, artifact or place whose name (in the game's language
