@@ -409,3 +409,20 @@ def test_towers_forts_and_a_race_leaving_the_board_are_told(tmp_path: Path) -> N
     assert re.search(r"Seat 1 \([^)]*\): [^.]*puts a Fort in \d+ ", text)
     text = joined(_human_from(tmp_path, 0, 43, ["decline"]))  # a second decline (§6.14)
     assert "The Pandaren leave the board: their last tokens are removed" in text
+
+
+# --- 13. the Champion on the redeploy and abandon lines (the choice of what stays is not done) ----------
+def test_redeploy_lines_say_when_a_troop_is_in_the_region(tmp_path: Path) -> None:
+    answers = ["3", "3", "8", "conquer 10", "5", "2", "5"]  # the Champion takes 2 Eldertree Glade alone
+    out: list[str] = []
+    from smallworld.tui import run_play
+
+    def read(_prompt: str) -> str:
+        if not answers:
+            raise EOFError
+        return answers.pop(0)
+
+    assert run_play(play_args(tmp_path, players=3, seed=5), read, out.append) == 0
+    text = joined(out)
+    assert "1) deploy 1 token to 2 Eldertree Glade (Forest) (then 1 there) — with the Champion there" in text
+    assert "3) deploy 1 token to 8 Stonehorn Hills (Hill) (then 2 there) 4)" in text  # no troop there

@@ -362,5 +362,18 @@ def fold(st: State, legal: list[Action], v: Voice) -> list[Entry]:
             line = say(v, "fold.line", move=e.text, place=place, regions=names)
             final.append(Entry(e.actions, line, e.regions))
         else:
-            final += [Entry([a], v.action(a, **move_params(st, v, a))) for a in e.actions]
+            final += [Entry([a], describe(st, a, v) + _troops(st, v, a)) for a in e.actions]
     return final
+
+
+def _troops(st: State, v: Voice, a: Action) -> str:
+    """On a redeploy or abandon line: the troops (a Champion...) in that region, which readying
+    and abandoning treat by their own rules, so the player sees them before choosing."""
+    if a.kind not in (DEPLOY, ABANDON) or a.region is None:
+        return ""
+    here = st.troops_in(a.region)
+    if not here:
+        return ""
+    named = (f"{n} {v.piece(k, n)}" if n > 1 else v.piece(k) for k, n in sorted(here.items()))
+    pieces = v.join(named, last=True)
+    return say(v, "move.troops", pieces=pieces)
