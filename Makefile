@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make play` needs only the package itself (no dependencies): its own stamp, no development tools.
+PLAY_STAMP := $(VENV)/.installed-play
+ARGS ?=
 
 .PHONY: play test lint bench clean
 
@@ -12,8 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/smallworld play
+$(PLAY_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PLAY_STAMP)
+
+# make play ARGS="--players 3 --bots greedy --lang pt"
+play: $(PLAY_STAMP)
+	$(BIN)/smallworld play $(ARGS)
 
 test: $(STAMP)
 	sh tools/install-chromium.sh

@@ -181,17 +181,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="smallworld", description="Small World of Warcraft: engine and tools.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play a game in the terminal against random bots")
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    play.add_argument("--seat", type=int, default=0, help="your seat (0 = first listed)")
+    play.add_argument(
+        "--seat", type=int, default=None, help="your seat: 0 plays first (default 0, or the saved one)"
+    )
     play.add_argument("--variant", choices=VARIANT_CHOICES, default="standard", help="team: §11 factions")
-    play.add_argument("--load", type=Path, help="resume a saved game")
-    play.add_argument("--save", type=Path, default=Path("smallworld-save.json"), help="where 'save' writes")
+    play.add_argument("--load", type=Path, help="resume a saved game (its seats and bots included)")
+    play.add_argument(
+        "--save", type=Path, default=None, help="where 'save' writes (default saves/game.json)"
+    )
     play.add_argument("--options", type=Path, help="options file: rule options and values (docs/options.md)")
     play.add_argument("--lang", choices=LANGS, default="en", help="the language of the game: en, pt, de")
     play.add_argument(
-        "--bots", choices=("random", "greedy"), default="random", help="the other seats' bot (default random)"
+        "--bots",
+        choices=("random", "greedy"),
+        default=None,
+        help="the other seats' bot (default greedy, or the saved ones)",
     )
     play.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
     play.set_defaults(func=_play)

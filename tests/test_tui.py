@@ -22,6 +22,7 @@ def play_args(tmp_path: Path, **kw: object) -> argparse.Namespace:
         "seat": 0,
         "load": None,
         "save": tmp_path / "save.json",
+        "bots": "random",
     }
     base.update(kw)
     return argparse.Namespace(**base)
@@ -40,11 +41,18 @@ class Script:
         self.prompts.append(prompt)
         if len(self.prompts) > self.limit:
             raise AssertionError("the game asked for too many moves")
+        if prompt.startswith(("Which region? ", "Qual Região? ", "Welche Region? ")):
+            return prompt.split("? ")[1].split(",")[0].split()[0]  # a folded move: its first region
         if self.lines:
             return self.lines.pop(0)
         if self.then is None:
             raise EOFError
         return self.then
+
+
+def joined(lines: Iterable[str]) -> str:
+    """Lines as one text, as they read once the screen's wrapping is undone."""
+    return " ".join(line.strip() for line in lines)
 
 
 def run(args: argparse.Namespace, script: Script) -> tuple[int, list[str]]:
@@ -97,12 +105,12 @@ def test_bad_input_is_rejected_with_a_reason_and_the_game_goes_on(tmp_path: Path
 def test_moves_in_words(tmp_path: Path) -> None:
     game = Game(Settings(players=2, seed=3))
     st = game.new_initial_state()
-    assert parse_move(st, "pick 2") == [Action("pick", None, 2)]
+    assert parse_move(st, "pick 2") == [Action("pick", None, 1)]  # counted from 1, as the row shows
     name = game.map.regions[5].name
     assert parse_move(st, f"conquer {name.lower()}") == [Action("conquer", 5)]
     assert parse_move(st, "deploy 5 all") == [Action("deploy", 5, "all")]
     assert parse_move(st, "end") == [Action("end")]
-    for bad in ("conquer nowhere", "pick", "deploy 99", "dance"):
+    for bad in ("conquer nowhere", "pick", "pick 0", "pick 7", "deploy 99", "dance"):
         try:
             parse_move(st, bad)
         except InputError:
@@ -132,12 +140,12 @@ def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
 def test_eof_ends_cleanly(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path), Script([]))
     assert rc == 0
-    assert "End of input" in out[-1]
+    assert "End of input" in joined(out[-3:])
 
 
 def test_quit_and_bad_setup(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path), Script(["quit"]))
-    assert rc == 0 and out[-1].startswith("Bye")
+    assert rc == 0 and "Bye." in joined(out[-3:])
     rc, out = run(play_args(tmp_path, seat=5), Script([]))
     assert rc == 2 and "--seat" in out[-1]
     rc, out = run(play_args(tmp_path, load=tmp_path / "missing.json"), Script([]))
@@ -265,8 +273,8 @@ def test_board_shows_markers_pieces_and_hands(tmp_path: Path) -> None:
     assert rc == 0
     text = "\n".join(out)
     assert "marker" in text and any(line.rstrip().endswith("?") for line in out)  # face-down markers
-    assert "Blood Elves + Championing (10 + 1 Champion in hand)" in text
-    assert max(len(line) for line in out) <= 160
+    assert re.search(r"Blood Elves \+ Championing +10 \+ 1 Champion\n", text)  # the hand: tokens, pieces
+    assert max(len(line) for line in out) <= 80
 
 
 def test_scores_bot_turns_and_help(tmp_path: Path) -> None:
@@ -307,7 +315,7 @@ def test_the_screen_speaks_portuguese_and_german_and_takes_english_commands(tmp_
     )
     text = "\n".join(out)
     assert rc == 0 and "Rodada 1/10" in text and "Suas jogadas:" in text and "Jogador 1" in text
-    assert "Elfos Sangrentos + Campeões (10 + 1 Campeão na mão)" in text
+    assert re.search(r"Elfos Sangrentos \+ Campeões +10 \+ 1 Campeão\n", text)
     assert "digitados em\ninglês" in text or "inglês" in text  # help: commands stay in English
     assert "Cartas de regras:" in text and "não há Região 'nowhere'" in text
     rc, out = run(play_args(tmp_path, players=3, seed=5, lang="de"), Script(["3"]))
@@ -342,7 +350,7 @@ def test_no_unit_is_named_by_the_terminal_game() -> None:
 
 def test_greedy_bots(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path, players=2, seed=3, bots="greedy"), Script([], then="1"))
-    assert rc == 0 and "the greedy bot" in out[1] and " Final scores:" in out
+    assert rc == 0 and "the greedy bot" in joined(out[:6]) and " Final scores:" in out
     rc, out = run(play_args(tmp_path, bots="mcts-ish"), Script([]))
     assert rc == 2 and "unknown --bots" in out[-1]
 
@@ -351,4 +359,4 @@ def test_options_file_is_read(tmp_path: Path) -> None:
     opts = tmp_path / "opts.json"
     opts.write_text('{"options": {"die_faces": [0, 0, 1, 1, 2, 3]}}', encoding="utf-8")
     rc, out = run(play_args(tmp_path, options=opts), Script([]))
-    assert rc == 0 and out[0] == f"Options from {opts}: options."
+    assert rc == 0 and joined(out[:3]).startswith(f"Options from {opts}: options.")

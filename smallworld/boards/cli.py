@@ -36,8 +36,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     ls.add_argument("--edition", default=WARCRAFT, help="whose boards: warcraft (islands) or classic (maps)")
     ls.set_defaults(func=cmd_list)
 
-    r = sub.add_parser("render", help="write an SVG of one side or of a seeded game's table")
+    r = sub.add_parser("render", help="write an SVG of one side, a seeded game's table or a saved game")
     r.add_argument("side", nargs="?", help="side id, e.g. L1a")
+    r.add_argument(
+        "--load", type=Path, metavar="FILE", help="a saved game: its table as it stands, numbered as in play"
+    )
     r.add_argument("--players", type=int, choices=sorted(SIZES_BY_PLAYERS), help="draw a table for P players")
     r.add_argument("--seed", type=int, default=0, help="game seed: the table of the game with this seed")
     r.add_argument("-o", "--output", type=Path, required=True, help="SVG file to write")
@@ -160,10 +163,43 @@ def seeded_randbelow(seed: int) -> Callable[[int], int]:
     return board_draw_rng(seed).randbelow
 
 
+def saved_table(path: Path) -> tuple[list[BoardSide], dict[tuple[str, int], list[str]]]:
+    """The sides of a saved game and, by region, its number in `smallworld play` and who holds it
+    (public facts only: no face-down marker, no hidden coins). Raises SmallworldError."""
+    from smallworld.engine.record import load
+    from smallworld.words.voice import Voice
+
+    _rec, st = load(path)
+    m = st.game.map
+    v = Voice(st.game, "en", None)
+    notes: dict[tuple[str, int], list[str]] = {}
+    for reg in m.regions:
+        race = st.race[reg.index]
+        lines = [str(reg.index)]
+        if race is not None:
+            owner = st.owner_seat(race)
+            who = v.unit(race) if owner is None else f"{v.seat(owner)}: {v.unit(race)}"
+            n = st.tokens[reg.index]
+            lines.append(f"{who} ×{n}" if n else who)
+        notes[(reg.side, reg.local_id)] = lines
+    return list(m.sides), notes
+
+
 def cmd_render(args: argparse.Namespace) -> int:
-    if (args.side is None) == (args.players is None):
-        print("render: give either a SIDE id or --players P (with --seed S)", file=sys.stderr)
+    if sum(x is not None for x in (args.side, args.players, args.load)) != 1:
+        print("render: give a SIDE id, --players P (with --seed S) or --load FILE", file=sys.stderr)
         return 2
+    if args.load is not None:
+        from smallworld.engine.errors import SmallworldError
+
+        try:
+            sides, notes = saved_table(args.load)
+        except SmallworldError as e:
+            print(f"render: cannot load {args.load}: {e}", file=sys.stderr)
+            return 2
+        args.output.write_text(render_table(sides, notes=notes), encoding="utf-8")
+        print(f"wrote {args.output}: {' '.join(s.id for s in sides)}, numbered as in smallworld play")
+        return 0
     if getattr(args, "edition", WARCRAFT) != WARCRAFT:
         return _render_edition(args)
     try:

@@ -9,7 +9,7 @@ told by colour alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from smallworld.boards import geometry
@@ -185,9 +185,12 @@ def _glyph(feature: str, x: float, y: float, s: float, size_letter: str) -> str:
 # --- one side ------------------------------------------------------------------------------------
 
 
-def _region_marks(region: Region, size_letter: str) -> str:
+def _region_marks(region: Region, size_letter: str, note: Sequence[str] = ()) -> str:
+    """Name and feature glyphs; `note`: the region's number in a game (first) and what it holds."""
     (cx, cy), room = geometry.interior_point(region.polygon)
     lines = _wrap(region.name)
+    if note:
+        lines = [f"{note[0]} · {lines[0]}", *lines[1:], *note[1:]]
     longest = max(len(line) for line in lines)
     # Average glyph width of a sans font is ~0.56 em; the label may spill a little past the
     # inscribed circle because regions are wider than that circle.
@@ -222,8 +225,9 @@ def _region_marks(region: Region, size_letter: str) -> str:
     return "".join(parts)
 
 
-def side_group(side: BoardSide) -> str:
-    """SVG elements for one side in its own 0..100 box (no title)."""
+def side_group(side: BoardSide, notes: Mapping[int, Sequence[str]] | None = None) -> str:
+    """SVG elements for one side in its own 0..100 box (no title); `notes` by region id (see
+    `render_table`)."""
     outline = side.outline or tuple(
         geometry.chain_loop(geometry.boundary_segments([r.polygon for r in side.regions if r.polygon]))
     )
@@ -252,7 +256,7 @@ def side_group(side: BoardSide) -> str:
         )
     for r in side.regions:
         if r.polygon:
-            out.append(_region_marks(r, side.size))
+            out.append(_region_marks(r, side.size, (notes or {}).get(r.id, ())))
     out.append("</g>")
     return "".join(out)
 
@@ -351,8 +355,11 @@ def render_table(
     columns: int | None = None,
     px_per_unit: float = 6.0,
     legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS,
+    notes: Mapping[tuple[str, int], Sequence[str]] | None = None,
 ) -> str:
-    """All sides of a game side by side in a grid (islands never touch: §2.1), one legend below."""
+    """All sides of a game side by side in a grid (islands never touch: §2.1), one legend below.
+    `notes` by (side id, region id): the region's number in a game, then lines of what it holds
+    (a game in progress: `smallworld boards render --load`)."""
     if not sides:
         raise ValueError("nothing to render")
     cols = columns or min(3, len(sides))
@@ -365,6 +372,7 @@ def render_table(
         x = 6 + (i % cols) * CELL_W
         y = 2 + (i // cols) * CELL_H
         body.append(_title(side, x, y))
-        body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{side_group(side)}</g>')
+        mine = {rid: lines for (sid, rid), lines in (notes or {}).items() if sid == side.id}
+        body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{side_group(side, mine)}</g>')
     body.append(legend(4, grid_h + 2, width - 8, legend_items))
     return _document(width, height, "\n".join(body), px_per_unit)

@@ -27,6 +27,14 @@ class Bot:
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         raise NotImplementedError
 
+    def memory(self) -> dict[str, Any]:
+        """What the bot remembers between decisions, as JSON, so a saved game resumes with the same
+        choices (`recall` puts it back); a bot that remembers nothing returns {}."""
+        return {}
+
+    def recall(self, memory: dict[str, Any]) -> None:
+        """Restore what `memory` returned."""
+
     def _game(self) -> Game:
         if self.game is None:
             raise RuntimeError(f"{self.name}: start(game, seat) was not called")

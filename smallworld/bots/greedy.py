@@ -27,6 +27,7 @@ from smallworld.bots.determinize import Determinizer
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.protocol import action_to_json, check_action
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
@@ -319,11 +320,15 @@ def outcomes(st: State, a: Action) -> list[State]:
     return out
 
 
-def one_ply(st: State, me: int, legal: list[Action], allow_content: bool = True) -> Action:
-    """The action whose result has the best `value` for `me` (ties: the first listed)."""
+def one_ply(
+    st: State, me: int, legal: list[Action], allow_content: bool = True, done: Sequence[Action] = ()
+) -> Action:
+    """The action whose result has the best `value` for `me` (ties: the first listed). `done`: content
+    actions already taken this turn, not repeated (a second identical swap of two regions undoes the
+    first; one-ply values of two determinisations can prefer each direction in turn)."""
     best, best_v = legal[0], float("-inf")
     for a in legal:
-        if not allow_content and a.kind not in CORE_KINDS and not st.pending:
+        if not st.pending and a.kind not in CORE_KINDS and (not allow_content or a in done):
             continue
         try:
             outs = outcomes(st, a)
@@ -354,6 +359,7 @@ class GreedyBot(Bot):
         super().__init__()
         self._turn_key: tuple[int, int] | None = None
         self._content_used = 0
+        self._content_done: list[Action] = []  # this turn's content actions
 
     def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_in)
@@ -361,6 +367,19 @@ class GreedyBot(Bot):
             return legal[0]
         st = Determinizer(view, self._game()).sample(rng)
         return self.decide(st, legal, rng)
+
+    def memory(self) -> dict[str, Any]:
+        return {
+            "turn": list(self._turn_key) if self._turn_key else None,
+            "content_used": self._content_used,
+            "content_done": [action_to_json(self._game(), a) for a in self._content_done],
+        }
+
+    def recall(self, memory: dict[str, Any]) -> None:
+        turn = memory.get("turn")
+        self._turn_key = (int(turn[0]), int(turn[1])) if isinstance(turn, list) and len(turn) == 2 else None
+        self._content_used = int(memory.get("content_used", 0))
+        self._content_done = [check_action(self._game(), a) for a in memory.get("content_done", [])]
 
     def decide(self, st: State, legal: list[Action], rng: random.Random) -> Action:
         me = st.acting_seat
@@ -375,10 +394,11 @@ class GreedyBot(Bot):
             return self._start(st, me, legal, rng)
         key = (st.round, st.turn_seat)
         if key != self._turn_key:
-            self._turn_key, self._content_used = key, 0
-        a = one_ply(st, me, legal, allow_content=self._content_used < CONTENT_CAP)
+            self._turn_key, self._content_used, self._content_done = key, 0, []
+        a = one_ply(st, me, legal, allow_content=self._content_used < CONTENT_CAP, done=self._content_done)
         if a.kind not in CORE_KINDS:
             self._content_used += 1
+            self._content_done.append(a)
         return a
 
     def _pick(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:

@@ -232,6 +232,11 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     ),
     EventSpec("abandon", "a region was abandoned", (seat_field(), region_field())),
     EventSpec(
+        "reveal",
+        "a face-down marker was turned face up by a race entering its region (§10.1)",
+        (seat_field("whose race entered"), region_field(), Field("relic", FieldType.UNIT, "the marker")),
+    ),
+    EventSpec(
         "decline",
         "a race went into decline",
         (

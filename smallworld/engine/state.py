@@ -365,6 +365,7 @@ class State:
         for m in list(self.markers.get(region, ())):  # a copy: `on_reveal` may move the marker
             if not m[1]:
                 m[1] = True
+                self.event("reveal", seat=seat, region=region, relic=m[0])
                 unit = self.game.units[m[0]]
                 if self.game.overrides(unit, "on_reveal"):
                     unit.on_reveal(self, seat, region)

@@ -6,6 +6,9 @@ import argparse
 import contextlib
 import os
 import random
+import re
+import shlex
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable
@@ -17,17 +20,21 @@ from smallworld.bots import BOT_NAMES, Bot, make_bot, public_game
 from smallworld.engine import Game, conquest, view_for
 from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.errors import SmallworldError
+from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.files import load_options_file
 from smallworld.engine.settings import make_settings
+from smallworld.engine.state import CONQUER as CONQUER_STEP
 from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
 from smallworld.tui.text import (
+    Entry,
     InputError,
     combo_tokens,
     describe,
     dues_text,
+    find_region,
+    fold,
     holder,
     parse_move,
     pick_combo,
@@ -42,7 +49,8 @@ from smallworld.words.voice import Voice
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-WIDTH = 106  # wrapped lines
+REVEAL = "reveal"  # the core event of a marker turned face up (§10.1)
+WIDTH = 80  # lines are wrapped to the terminal's width, 80 columns when it is not a terminal
 
 
 @dataclass
@@ -79,32 +87,61 @@ class Session:
         read: Reader,
         write: Writer,
         style: screen.Style,
-        bots: str = "random",
+        bots: str | list[str | None] = "random",
         lang: str = DEFAULT,
+        memory: dict[str, Any] | None = None,
+        width: int = WIDTH,
     ) -> None:
         self.st = st
         self.rec = rec
         self.human = human
         self.save_path = save_path
+        # Written after every turn of the human, so that Ctrl-C or a crash loses at most one turn.
+        self.autosave_path = save_path.with_name(save_path.stem + ".autosave" + (save_path.suffix or ".json"))
+        self.autosaved = False
+        self.autosave_warned = False
+        self.written: set[Path] = set()  # files this session wrote: saving again needs no question
         self.read = read
         self.write = write
         self.style = style
+        self.lang = lang
         self.v: Voice = voice(st.game, lang, human)
-        # Seeded from the game and its length so a replayed session makes the same bot moves.
+        # The bots' own generator: seeded from the game for a new one, restored from the save for a
+        # loaded one (`memory`), so a resumed game goes on exactly as it would have.
         self.bots = random.Random(f"bots:{rec.settings.seed}:{len(rec.actions)}")
-        self.bot_kind = bots
+        # The bot kind of every seat (None: the human's).
+        n = len(st.seats)
+        self.kinds: list[str | None] = list(bots) if isinstance(bots, list) else [bots] * n
+        self.kinds[human] = None
         # Bots other than `random` see only their seat's view (smallworld.bots), like in `simulate`.
         self.players: dict[int, Bot] = {}
-        if bots != "random":
-            seen = public_game(st.game)
-            for seat in range(len(st.seats)):
-                if seat != human:
-                    self.players[seat] = make_bot(bots)
-                    self.players[seat].start(seen, seat)
+        seen = public_game(st.game) if any(k not in (None, "random") for k in self.kinds) else None
+        for seat, kind in enumerate(self.kinds):
+            if kind is not None and kind != "random" and seen is not None:
+                self.players[seat] = make_bot(kind)
+                self.players[seat].start(seen, seat)
+        if memory:
+            self.bots.setstate(memory["rng"])
+            for seat, bot in self.players.items():
+                bot.recall(memory["bots"].get(seat, {}))
         self.shown: tuple[object, ...] | None = None
+        self.step: tuple[object, ...] | None = None
+        self.entries: list[Entry] = []  # the numbered moves on screen
+        self.width = width
+        self.earned = 0  # coins the human gained during their turn before its scoring
         self.bot_notes: dict[int, list[str]] = {}
         # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
         self.bot_deployed: dict[int, tuple[str, int]] = {}
+
+    def meta(self) -> dict[str, Any]:
+        """What a save records besides the moves: who plays which seat and what the bots remember."""
+        version, internal, gauss = self.bots.getstate()
+        return {
+            "human": self.human,
+            "bots": list(self.kinds),
+            "bot_rng": [version, list(internal), gauss],
+            "bot_memory": {str(seat): bot.memory() for seat, bot in self.players.items()},
+        }
 
     def t(self, key: str, **params: Any) -> str:
         return say(self.v, key, **params)
@@ -117,6 +154,10 @@ class Session:
     def say(self, *lines: str) -> None:
         for line in lines:
             self.write(line)
+
+    def tell(self, text: str, indent: str = "", style: Callable[[str], str] | None = None) -> None:
+        """A sentence folded to the screen's width (styled line by line)."""
+        self.say(*(style(line) if style else line for line in wrap(text, self.width, indent)))
 
     def flush_bots(self) -> None:
         for seat in list(self.bot_deployed):
@@ -132,7 +173,7 @@ class Session:
                 else self.v.seat(seat)
             )
             text = self.t("summary", who=who, notes=self.t("summary.sep").join(notes))
-            self.say(*textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="      "))
+            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="      "))
         self.bot_notes.clear()
 
     def _fold(self, seat: int) -> None:
@@ -142,7 +183,7 @@ class Session:
 
     def note(self, seat: int, text: str) -> None:
         if seat == self.human:
-            self.say(f"  {text}")
+            self.tell(text, "  ")
             return
         self._fold(seat)
         # Sentences name their subject first; in the seat's own summary it goes without saying.
@@ -160,22 +201,82 @@ class Session:
         lines = [""]
         if s.active:
             head = self.t("you.header", race=v.unit(s.active), power=v.unit(s.power), hand=s.hand)
-            lines.append(self.style.bold(head) + (f" · {hint}" if hint else ""))
+            text = head + (f" · {hint}" if hint else "")
+            lines += [self.style.bold(x) for x in textwrap.wrap(text, self.width, subsequent_indent="   ")]
         if st.pending:
             # A race, power or marker asks something out of the usual turn order; say what and why.
             prompt = st.pending[0]
             rule = prompt_rule(st, prompt)
             question = prompt_text(st, prompt, v)
-            lines.append(
-                self.style.bold(self.t("prompt.line", text=question, rule=rule, rule_any=bool(rule)))
-            )
+            ask = self.t("prompt.line", text=question, rule=rule, rule_any=bool(rule))
+            lines += [
+                self.style.bold(x) for x in textwrap.wrap(ask, self.width, subsequent_indent="   ")
+            ]
             lines += textwrap.wrap(
-                prompt_why(st, prompt, v), WIDTH, initial_indent="   ", subsequent_indent="   "
+                prompt_why(st, prompt, v), self.width, initial_indent="   ", subsequent_indent="   "
             )
         lines.append(self.style.bold(self.t("moves.title")))
-        width = len(str(len(legal)))
-        lines += [f"  {str(i).rjust(width)}) {describe(st, a, v)}" for i, a in enumerate(legal, 1)]
+        self.entries = fold(st, legal, v)
+        width = len(str(len(self.entries)))
+        for i, entry in enumerate(self.entries, 1):
+            head = f"  {str(i).rjust(width)}) "
+            lines += textwrap.wrap(
+                entry.text, self.width, initial_indent=head, subsequent_indent=" " * (len(head) + 2)
+            )
+            combo = pick_combo(st, entry.actions[0])
+            if combo is not None:  # what the race and the power do, a line each (`info NAME`: all)
+                indent = " " * (len(head) + 2)
+                for u in combo[:2]:
+                    gist = f"{v.unit(u)}: {first_sentence(v.card(u))}"
+                    short = textwrap.shorten(gist, self.width - len(indent), placeholder=" …")
+                    lines.append(self.style.dim(indent + short))
         self.say(*lines)
+
+    def which(self, entry: Entry) -> Action | None:
+        """The region of a folded entry, asked: its number or name, or its place in the list (a
+        number that is not one of the listed regions); None (an empty line) goes back to the list."""
+        names = ", ".join(str(r) for r in entry.regions)
+        while True:
+            try:
+                line = self.read(self.t("fold.which", regions=names, n=len(entry.regions))).strip()
+            except EOFError:
+                return None
+            if not line:
+                return None
+            try:
+                r, _ = find_region(self.st, line.split())
+            except InputError as e:
+                r, error = None, e
+            if r is not None and r in entry.regions:
+                return entry.actions[entry.regions.index(r)]
+            if line.isdigit() and 1 <= int(line) <= len(entry.regions):
+                return entry.actions[int(line) - 1]
+            if r is not None:
+                error = InputError("fold.not_one", region=region_label(self.st, self.v, r))
+            self.tell(f"✗ {error.words(self.v)}", "  ", self.style.bad)
+
+    def info(self, name: str) -> None:
+        """The rules card of the race, power, artifact or place whose name (in the game's language
+        or in English) contains `name`."""
+        st, v = self.st, self.v
+        if not name:
+            self.tell(f"✗ {self.t('info.which')}", "  ", self.style.bad)
+            return
+        english = voice(st.game, DEFAULT, self.human)
+        names = {u: {v.unit(u).lower(), english.unit(u).lower()} for u in st.game.units if v.has(u, "card")}
+        want = name.lower()
+        exact = [u for u, said in names.items() if want in said]
+        hits = exact or [u for u, said in names.items() if any(want in x for x in said)]
+        if len(hits) != 1:
+            listed = ", ".join(sorted(v.unit(u) for u in hits))
+            key = "info.several" if hits else "info.none"
+            self.tell(f"✗ {self.t(key, name=name, names=listed)}", "  ", self.style.bad)
+            return
+        uid = hits[0]
+        section = getattr(st.game.units[uid], "section", "")
+        head = self.t("info.title", name=v.unit(uid), section=section, section_any=bool(section))
+        self.say("", self.style.bold(head))
+        self.tell(v.card(uid), "  ")
 
     def cards(self) -> None:
         """The rules cards of every race, power and marker on offer or in play."""
@@ -190,7 +291,7 @@ class Session:
         self.say("", self.style.bold(self.t("cards.title")))
         for uid in dict.fromkeys(seen):
             text = f"{v.unit(uid)}: {v.card(uid)}"
-            self.say(*textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    "))
+            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="    "))
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -206,6 +307,15 @@ class Session:
                     self.play(self.bot_move())
         except Quit:
             return 0
+        except KeyboardInterrupt:
+            # Ctrl-C asks nothing: it says what is kept and how to come back.
+            self.say("")
+            if self.autosaved:
+                path = self.autosave_path
+                self.tell(self.t("interrupted.autosave", path=path, command=self.resume(path)))
+            else:
+                self.tell(self.t("interrupted.none"))
+            return 130
         self.flush_bots()
         self.finish()
         return 0
@@ -220,31 +330,58 @@ class Session:
 
     def human_turn(self) -> None:
         st = self.st
-        key = (st.round, st.turn_seat, st.phase, len(st.pending))
+        # The whole board once per turn (and on `board`); each step after shows only the moves.
+        # and the players' table again when the step changes.
+        key = (st.round, st.turn_seat)
+        step = (st.phase, len(st.pending))
         if key != self.shown:
-            self.shown = key
-            self.say(*screen.full_screen(st, self.v, self.style))
+            self.shown, self.step = key, step
+            self.say(*screen.full_screen(st, self.v, self.style, self.width))
+        elif step != self.step:
+            self.step = step
+            self.say("", *screen.header(st, self.v, self.style, self.width))
+            self.say(*screen.players(st, self.v, self.style, self.width))
         legal = st.legal_actions()
+        if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
+            # Ending conquests is all that is left (a race's or power's own move, now spent, kept the
+            # step open): it ends by itself, as the engine ends it for a seat with nothing in hand.
+            self.tell(self.t("auto.end"), "  ")
+            self.play(legal[0])
+            return
         self.moves(legal)
         while True:
             try:
-                line = self.read(self.t("ask", n=len(legal))).strip()
+                line = self.read(self.t("ask", n=len(self.entries))).strip()
             except EOFError:
-                self.say("", self.t("eof"))
+                self.say("")
+                self.tell(self.t("eof", **self.kept()))
                 raise Quit from None
             if not line:
                 continue
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("quit", "exit", "q"):
-                self.say(self.t("bye"))
+                self.tell(self.t("bye", **self.kept()))
                 raise Quit
             if word in ("help", "h", "?"):
                 self.say(self.t("help"))
                 continue
             if word in ("board", "b"):
-                self.say(*screen.full_screen(st, self.v, self.style))
+                self.say(*screen.full_screen(st, self.v, self.style, self.width))
                 self.moves(legal)
+                continue
+            if word in ("map", "look", "l"):
+                try:
+                    if rest.strip():
+                        r, _ = find_region(st, rest.split())
+                        self.say(*screen.look(st, self.v, r, self.width, self.style))
+                    else:
+                        self.say(*screen.region_map(st, self.v, self.width, self.style))
+                except InputError as e:
+                    self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
+                continue
+            if word in ("info", "i"):
+                self.info(rest.strip())
                 continue
             if word in ("moves", "m"):
                 self.moves(legal)
@@ -258,28 +395,73 @@ class Session:
             try:
                 if line.isdigit():
                     n = int(line)
-                    if not 1 <= n <= len(legal):
-                        raise InputError("input.range", n=len(legal))
-                    actions = [legal[n - 1]]
+                    if not 1 <= n <= len(self.entries):
+                        raise InputError("input.range", n=len(self.entries))
+                    entry = self.entries[n - 1]
+                    if len(entry.actions) == 1:
+                        actions = [entry.actions[0]]
+                    else:
+                        chosen = self.which(entry)
+                        if chosen is None:
+                            continue
+                        actions = [chosen]
                 else:
                     actions = parse_move(st, line)
                 for action in actions:
                     self.play(action)
                 return
             except InputError as e:
-                self.say(self.style.bad(f"  ✗ {e.words(self.v)}"))
+                self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
             except SmallworldError as e:
                 # An illegal move's text starts with its rule, e.g. "§6.5: ..."
-                self.say(self.style.bad(f"  ✗ {self.v.error(e)}"))
+                self.tell(f"✗ {self.v.error(e)}", "  ", self.style.bad)
+
+    def resume(self, path: Path) -> str:
+        """The command that resumes a save of this game (the save holds the seats and the bots)."""
+        lang = f" --lang {self.lang}" if self.lang != DEFAULT else ""
+        return f"{command_name()} play --load {shlex.quote(str(path))}{lang}"
+
+    def kept(self) -> dict[str, Any]:
+        """The parameters `saved` and `command` of a goodbye: is there an autosave to resume?"""
+        return {"saved": self.autosaved, "command": self.resume(self.autosave_path)}
+
+    def write_save(self, path: Path) -> None:
+        """Write the game to `path` (atomically: `records.save`), creating its folder."""
+        self.rec.meta = self.meta()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise PositionError("save", f"cannot write {path}: {e.strerror or e}") from None
+        records.save(path, self.rec, self.st)
+        self.written.add(path.resolve())
 
     def save(self, path: Path) -> None:
+        if path.exists() and path.resolve() not in self.written:
+            try:
+                answer = self.read(self.t("save.overwrite", path=path)).strip().lower()
+            except EOFError:
+                answer = ""
+            if answer[:1] not in ("y", "s", "j"):  # yes, sim, ja
+                self.tell(self.t("save.kept", path=path), "  ")
+                return
         try:
-            records.save(path, self.rec, self.st)
-        except OSError as e:
-            self.say(self.style.bad(f"  ✗ {self.t('save.fail', path=path, error=e)}"))
+            self.write_save(path)
+        except SmallworldError as e:
+            self.tell(f"✗ {self.t('save.fail', path=path, error=e)}", "  ", self.style.bad)
             return
-        seat = f" --seat {self.human}" if self.human else ""
-        self.say("  " + self.t("save.done", path=path, seat=seat))
+        self.tell(self.t("save.done", path=path, command=self.resume(path)), "  ")
+
+    def autosave(self) -> None:
+        """After each turn of the human; a failure is told once and does not stop the game."""
+        try:
+            self.write_save(self.autosave_path)
+        except SmallworldError as e:
+            if not self.autosave_warned:
+                self.autosave_warned = True
+                self.tell(f"✗ {self.t('save.fail', path=self.autosave_path, error=e)}", "  ", self.style.bad)
+            self.autosaved = False
+            return
+        self.autosaved = True
 
     # --- applying a move and telling what happened ---------------------------------------------
     def play(self, action: Action) -> None:
@@ -287,18 +469,33 @@ class Session:
         st = self.st
         seat, turn_seat, rnd = st.acting_seat, st.turn_seat, st.round
         before = self._before(action)
+        coins = st.seats[self.human].coins
         st.apply(action)
         self.rec.actions.append(action)
-        texts = [(e, event_text(st, e, self.v)) for e in st.events if not told(action.kind, e)]
+        scored = any(e.get("type") == "score" for e in st.events)
+        if turn_seat == self.human and action.kind != PICK and not scored:
+            # Coins a race or power gives at once (a bonus per conquest...): the score line says them.
+            self.earned += max(st.seats[self.human].coins - coins, 0)
+        texts = [(e, self._told(e)) for e in st.events if not told(action.kind, e)]
         self._after(seat, action, before, bool(texts))
         for e, text in texts:
             self._event(seat, e, text)
         if action.kind in (CONQUER, FINAL):
             self._loss(seat, action, before)
         if st.is_over() or st.turn_seat != turn_seat or st.round != rnd:
+            if turn_seat == self.human and not st.is_over():
+                self.autosave()
             self.flush_bots()
             if not st.is_over() and st.round != rnd:
                 self.say(self.style.dim(self.t("round", round=st.round, rounds=st.game.rounds)))
+
+    def _told(self, e: dict[str, Any]) -> str:
+        """An event in words; a marker turned face up also says what it does (its card's gist)."""
+        text = event_text(self.st, e, self.v)
+        relic = e.get("relic")
+        if e.get("type") == REVEAL and isinstance(relic, str) and self.v.has(relic, "card"):
+            text = self.t("event.gist", text=text, gist=first_sentence(self.v.card(relic)).rstrip("."))
+        return text
 
     def _event(self, actor: int, e: dict[str, Any], text: str) -> None:
         """One thing the move set off: said at once when it is the human's, else summarised."""
@@ -308,7 +505,9 @@ class Session:
         if e.get("type") == "score" and e.get("seat") == self.human:
             self.flush_bots()
             coins = self.st.seats[self.human].coins
-            self.say(self.style.you(f"  {text}{self.t('score.now', coins=coins)}."))
+            earlier = self.t("score.earlier", n=self.earned) if self.earned else ""
+            self.earned = 0
+            self.tell(f"{text}{earlier}{self.t('score.now', coins=coins)}.", "  ", self.style.you)
             return
         self.note(seat, text)
 
@@ -359,7 +558,8 @@ class Session:
             self.note(
                 seat,
                 self.t("done.conquer", region=name, cost=b.cost, dues=b.dues, paying=bool(b.dues),
-                       hand=st.seats[seat].hand, **{"from": frm}, **who),
+                       hand=st.seats[seat].hand, over=not conquest.conquests_open(st, seat), **{"from": frm},
+                       **who),
             )  # fmt: skip
         elif a.kind == FINAL:
             self.note(
@@ -397,12 +597,15 @@ class Session:
         else:
             back = st.seats[self.human].hand - b.human_hand
             lost = max(b.defenders - back, 0)
-            what = self.t("loss.back", back=back, lost=lost) if back else self.t("loss.all", lost=lost)
+            if back:
+                what = self.t("loss.back", back=back, lost=lost)
+            else:
+                what = self.t("loss.all", lost=lost) if lost else self.t("loss.none")
         self.note(seat, self.t("loss", region=region_label(st, self.v, r), what=what))
 
     def finish(self) -> None:
         st, v = self.st, self.v
-        self.say("", *screen.full_screen(st, v, self.style), "")
+        self.say("", *screen.full_screen(st, v, self.style, self.width), "")
         result = st.result or {"scores": [s.coins for s in st.seats], "winners": []}
         scores = result["scores"]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
@@ -415,18 +618,27 @@ class Session:
         factions = result.get("factions")
         if factions:  # team variant: the faction scores decide (§11.4)
             parts = ", ".join(f"{v.faction(name)} {score}" for name, score in factions.items())
-            self.say(self.t("final.factions", scores=parts))
+            self.tell(self.t("final.factions", scores=parts))
         winners = list(result["winners"])
-        if winners == [self.human]:
+        won = result.get("winning_factions")
+        if factions and won:  # §11.4: a faction wins (the seats listed are its players)
+            seats = v.join((v.seat(w, listed=True) for w in winners), last=True)
+            if len(won) > 1:
+                names = v.join((v.faction(f) for f in won), last=True)
+                self.tell(self.t("final.factions_shared", factions=names))
+            elif self.human in winners:
+                self.say(self.style.you(self.t("final.faction_you", faction=v.faction(won[0]))))
+            else:
+                self.tell(self.t("final.faction_one", faction=v.faction(won[0]), seats=seats))
+        elif winners == [self.human]:
             self.say(self.style.you(self.t("final.you")))
         elif len(winners) == 1:
             self.say(self.t("final.one", seat=v.seat(winners[0])))
         else:
-            self.say(
-                self.t("final.shared", seats=v.join((v.seat(w, listed=True) for w in winners), last=True))
-            )
+            seats = v.join((v.seat(w, listed=True) for w in winners), last=True)
+            self.tell(self.t("final.shared", seats=seats))
         # The seed is told only now: it would let a player rebuild the stacks and markers.
-        self.say(self.t("final.seed", seed=st.game.settings.seed))
+        self.tell(self.t("final.seed", seed=st.game.settings.seed))
 
 
 def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[str, Any] | None:
@@ -435,20 +647,119 @@ def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[st
         return None
     overrides = load_options_file(path)
     names = ", ".join(sorted(overrides)) or said(lang, "options.nothing")
-    write(said(lang, "options", path=path, names=names))
+    wrapped(write, said(lang, "options", path=path, names=names))
     return overrides
 
 
-def _start(args: argparse.Namespace, lang: str, write: Writer) -> tuple[State, records.Record] | None:
+def first_sentence(text: str) -> str:
+    """The first sentence of a rules card (its gist)."""
+    return re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """A sentence folded to the screen's width; paths and commands are never cut."""
+    return textwrap.wrap(
+        text,
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def wrapped(write: Writer, text: str, width: int = WIDTH) -> None:
+    """A sentence folded to the screen's width (errors stay on one line: they are not wrapped)."""
+    for line in wrap(text, width):
+        write(line)
+
+
+def command_name() -> str:
+    """How the user can type this command again: `smallworld` when it is on the PATH, else the path
+    they ran (`.venv/bin/smallworld` after `make play`)."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "smallworld":
+        return "smallworld"
+    found = shutil.which("smallworld")
+    if found and Path(found).resolve() == argv0.resolve():
+        return "smallworld"
+    try:
+        return shlex.quote(os.path.relpath(argv0))
+    except ValueError:  # another drive (Windows)
+        return shlex.quote(str(argv0))
+
+
+@dataclass
+class Seating:
+    """Who plays which seat, and what the bots remember: from a save's `meta`, or fresh."""
+
+    human: int | None = None
+    bots: list[str | None] | None = None
+    memory: dict[str, Any] | None = None
+
+
+META = "meta"  # the field of a save that holds the seats (error messages name it)
+
+
+def seating(meta: dict[str, Any], players: int) -> Seating:
+    """Read the seats of a save (`Session.meta`); a save without them (an older one) gives an empty
+    Seating. Raises PositionError naming the field."""
+    out = Seating()
+    if "human" in meta:
+        human = meta["human"]
+        if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < players:
+            raise PositionError(f"{META}.human", f"must be a seat 0..{players - 1}")
+        out.human = human
+    if "bots" in meta:
+        bots = meta["bots"]
+        if not isinstance(bots, list) or len(bots) != players:
+            raise PositionError(f"{META}.bots", f"must list the {players} seats")
+        for i, kind in enumerate(bots):
+            if kind is not None and kind not in BOT_NAMES:
+                known = ", ".join(BOT_NAMES)
+                raise PositionError(f"{META}.bots[{i}]", f"unknown bot {kind!r}; known: {known}")
+        out.bots = list(bots)
+    if "bot_rng" in meta:
+        rng = meta["bot_rng"]
+        memory = meta.get("bot_memory", {})
+        try:
+            version, internal, gauss = rng
+            state = (int(version), tuple(int(x) for x in internal), gauss)
+            random.Random().setstate(state)  # checks the length and values
+        except (TypeError, ValueError) as e:
+            raise PositionError(f"{META}.bot_rng", f"not a generator state ({e})") from None
+        if not isinstance(memory, dict) or not all(isinstance(m, dict) for m in memory.values()):
+            raise PositionError(f"{META}.bot_memory", "must map seats to objects")
+        try:
+            bots_memory = {int(k): m for k, m in memory.items()}
+        except ValueError:
+            raise PositionError(f"{META}.bot_memory", "its keys must be seat numbers") from None
+        out.memory = {"rng": state, "bots": bots_memory}
+    return out
+
+
+def _start(
+    args: argparse.Namespace, lang: str, write: Writer
+) -> tuple[State, records.Record, Seating] | None:
+    """The game to play (new or loaded) and its seats; None after an error was told (exit code 2).
+    --seat is checked before anything else is printed."""
+    seat = getattr(args, "seat", None)
     load: Path | None = getattr(args, "load", None)
     if load is not None:
         try:
             rec, st = records.load(load)
+            seats = seating(rec.meta, len(st.seats))
         except SmallworldError as e:
             write(said(lang, "load.fail", path=load, error=e))
             return None
-        write(said(lang, "load.done", path=load, n=len(rec.actions)))
-        return st, rec
+        if seat is not None and not 0 <= seat < len(st.seats):
+            write(said(lang, "bad.seat", last=len(st.seats) - 1))
+            return None
+        wrapped(write, said(lang, "load.done", path=load, n=len(rec.actions)))
+        return st, rec, seats
+    if seat is not None and not 0 <= seat < args.players:
+        write(said(lang, "bad.seat", last=args.players - 1))
+        return None
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**9)
     try:
         overrides = _options_file(args, lang, write)
@@ -464,8 +775,12 @@ def _start(args: argparse.Namespace, lang: str, write: Writer) -> tuple[State, r
         write(said(lang, "start.fail", error=e))
         return None
     sides = ", ".join(said(lang, "island", name=s.name, id=s.id) for s in st.game.map.sides)
-    write(said(lang, "new", players=args.players, sides=sides))
-    return st, records.Record(settings)
+    wrapped(write, said(lang, "new", players=args.players, sides=sides))
+    return st, records.Record(settings), Seating()
+
+
+DEFAULT_BOTS = "greedy"  # the opponents of `play` unless --bots says otherwise
+SAVES = Path("saves")  # where `save` writes by default (ignored by git)
 
 
 def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer | None = None) -> int:
@@ -473,28 +788,45 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     input()/print() (tests script them). `args.lang` (en, pt, de) is the language of the screen."""
     color = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out: Writer = write or (lambda line: print(line, flush=True))
+    # The real terminal's width when there is one (at most 120 columns: tables read badly wider).
+    width = min(shutil.get_terminal_size((WIDTH, 24)).columns, 120) - 1 if write is None else WIDTH
     lang = getattr(args, "lang", None) or DEFAULT
     if lang not in LANGS:
         out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
         return 2
+    bots: str | None = getattr(args, "bots", None)
+    if bots is not None and bots not in BOT_NAMES:
+        out(said(lang, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
+        return 2
     started = _start(args, lang, out)
     if started is None:
         return 2
-    st, rec = started
+    st, rec, seats = started
     v = voice(st.game, lang, None)
-    human = int(getattr(args, "seat", 0) or 0)
-    if not 0 <= human < len(st.seats):
-        out(say(v, "bad.seat", last=len(st.seats) - 1))
-        return 2
-    bots = getattr(args, "bots", None) or "random"
-    if bots not in BOT_NAMES:
-        out(say(v, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
-        return 2
-    kind = say(v, "bots.random") if bots == "random" else say(v, "bots.named", bots=bots)
-    out(say(v, "welcome", seat=human, kind=kind))
+    seat = getattr(args, "seat", None)
+    human = seat if seat is not None else seats.human if seats.human is not None else 0
+    # A loaded game keeps its bots (and what they remember) unless --bots names others.
+    kinds: str | list[str | None] = bots or DEFAULT_BOTS
+    memory = None
+    if bots is None and seats.bots is not None:
+        kinds = seats.bots
+        if human != seats.human:  # the human took another seat: the one they left gets a bot
+            kinds[seats.human if seats.human is not None else 0] = DEFAULT_BOTS
+        memory = seats.memory
+    named = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k is not None]
+    kind = (
+        say(v, "bots.random")
+        if set(named) <= {"random"}
+        else say(v, "bots.named", bots=", ".join(dict.fromkeys(named)))
+    )
+    n = len(st.seats)
+    order = ", ".join(voice(st.game, lang, human).seat((st.first_seat + k) % n) for k in range(n))
+    wrapped(out, say(v, "welcome", kind=kind, order=order), width)
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
-    save_path = getattr(args, "save", None) or Path("smallworld-save.json")
-    session = Session(st, rec, human, Path(save_path), read or input, out, screen.Style(color), bots, lang)
+    save_path = getattr(args, "save", None) or SAVES / "game.json"
+    session = Session(
+        st, rec, human, Path(save_path), read or input, out, screen.Style(color), kinds, lang, memory, width
+    )
     return session.run()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.tui.text import combo_tokens, say
+from smallworld.tui.text import combo_tokens, region_label, say, where
 from smallworld.words.voice import Voice
 
 
@@ -37,40 +38,74 @@ class Style:
         return self._sgr("1;36", text)
 
 
-def table(
-    rows: Sequence[Sequence[str]], styles: Sequence[Any] | None = None, indent: str = "  "
-) -> list[str]:
-    """Left-aligned columns; styles (one callable or None per row) are applied after padding so
-    escape codes never upset the widths."""
+def blocks(
+    rows: Sequence[Sequence[str]], indent: str = "  ", width: int | None = None, align: str = ""
+) -> list[list[str]]:
+    """The lines of each row of a table with left-aligned columns (">" in `align` right-aligns that
+    column). When the rows are wider than `width`, the columns that do not fit go on a line of their
+    own below each row (only when it has something in them), so the table fits the terminal."""
     if not rows:
         return []
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    n = len(rows[0])
+    widths = [max(len(r[i]) for r in rows) for i in range(n)]
+    k = n
+    if width is not None:
+        while k > 2 and len(indent) + sum(widths[:k]) + 2 * (k - 1) > width:
+            k -= 1
+    under = indent + " " * (widths[0] + 2)
     out = []
-    for k, row in enumerate(rows):
-        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        fn = styles[k] if styles else None
-        out.append(indent + (fn(line) if fn else line))
+    for row in rows:
+        cells = [
+            c.rjust(w) if align[i : i + 1] == ">" else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row[:k], widths[:k], strict=True))
+        ]
+        lines = [indent + "  ".join(cells).rstrip()]
+        rest = [c for c in row[k:] if c]
+        if rest:
+            lines += textwrap.wrap(
+                " · ".join(rest), width or 80, initial_indent=under, subsequent_indent=under + "  "
+            )
+        out.append(lines)
     return out
 
 
-def header(st: State, v: Voice, style: Style) -> str:
+def table(
+    rows: Sequence[Sequence[str]],
+    styles: Sequence[Any] | None = None,
+    indent: str = "  ",
+    width: int | None = None,
+) -> list[str]:
+    """`blocks` as lines; styles (one callable or None per row) are applied after padding so escape
+    codes never upset the widths."""
+    out = []
+    for i, lines in enumerate(blocks(rows, indent, width)):
+        fn = styles[i] if styles else None
+        out += [fn(line) if fn else line for line in lines]
+    return out
+
+
+def header(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """The turn's title line (two when the terminal is too narrow for it)."""
+    text = _header(st, v)
+    return [style.head(x) for x in textwrap.wrap(text, width or len(text), subsequent_indent="   ")]
+
+
+def _header(st: State, v: Voice) -> str:
     game = st.game
     if st.is_over():
-        return style.head(say(v, "header.over", rounds=game.rounds))
+        return say(v, "header.over", rounds=game.rounds)
     placing = ""
     if st.acting_seat != st.turn_seat:
         placing = say(v, "header.placing", seat=v.seat(st.acting_seat), seat_you=st.acting_seat == v.viewer)
-    return style.head(
-        say(
-            v,
-            "header",
-            round=st.round,
-            rounds=game.rounds,
-            seat=v.seat(st.turn_seat),
-            seat_you=st.turn_seat == v.viewer,
-            phase=v.phase(st.phase),
-            placing=placing,
-        )
+    return say(
+        v,
+        "header",
+        round=st.round,
+        rounds=game.rounds,
+        seat=v.seat(st.turn_seat),
+        seat_you=st.turn_seat == v.viewer,
+        phase=v.phase(st.phase),
+        placing=placing,
     )
 
 
@@ -78,48 +113,51 @@ def _combo(v: Voice, race: str | None, power: str | None) -> str:
     return say(v, "combo", race=v.unit(race), power=v.unit(power))
 
 
-def players(st: State, v: Voice, style: Style) -> list[str]:
+def players(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     human = v.viewer
     view = view_for(st, human)
-    rows = [["", *(say(v, f"col.{c}") for c in ("player", "coins", "active", "regions", "declined"))]]
+    # The in-decline race last: on a narrow terminal it goes on a line of its own, when there is one.
+    cols = ("player", "coins", "regions", "active", "hand", "declined")
+    rows = [["", *(say(v, f"col.{c}") for c in cols)]]
     styles: list[Any] = [style.dim]
     for i, s in enumerate(st.seats):
         coins = view["seats"][i]["coins"]
+        hand = ""
         if s.active:
             active = _combo(v, s.active, s.power)
             held = [f"{n} {v.piece(k, n)}" for k, n in sorted(s.held.items()) if n]
             if s.hand or held:
-                active += " " + say(
-                    v, "players.hand", items=" + ".join(([str(s.hand)] if s.hand else []) + held)
-                )
+                hand = " + ".join(([str(s.hand)] if s.hand else []) + held)
         else:
             active = "-"
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
-        declined = _combo(v, s.declined, s.declined_power) if s.declined else "-"
+        declined = _combo(v, s.declined, s.declined_power) if s.declined else ""
         mark = ">" if i == st.turn_seat and not st.is_over() else ""
         name = v.seat(i)
         if "factions" in view:
             name = say(v, "players.faction", seat=name, faction=v.faction(view["factions"][i]))
-        rows.append([mark, name, "?" if coins is None else str(coins), active, str(regions), declined])
+        rows.append([mark, name, "?" if coins is None else str(coins), str(regions), active, hand, declined])
         styles.append(style.you if i == human else None)
-    return table(rows, styles)
+    return table(rows, styles, width=width)
 
 
-def combo_row(st: State, v: Voice, style: Style, seat: int | None = None) -> list[str]:
+def combo_row(
+    st: State, v: Voice, style: Style, seat: int | None = None, width: int | None = None
+) -> list[str]:
     """The combos `seat` may pick (the standard row, or the seat's faction column in team play)."""
     combos = st.game.variant.combos(st, st.acting_seat if seat is None else seat)
     rows = [[say(v, f"col.{c}") for c in ("pos", "combo", "tokens", "cost", "coins_on")]]
     for pos, (race, power, coins) in enumerate(combos):
         rows.append(
             [
-                str(pos),
+                str(pos + 1),  # counted from 1 as the rulebook does; `pick N` takes the same N
                 _combo(v, race, power),
                 str(combo_tokens(st, race, power)) if race and power else "",
                 str(pos),
                 str(coins) if coins else "",
             ]
         )
-    return table(rows, [style.dim] + [None] * len(combos))
+    return table(rows, [style.dim] + [None] * len(combos), width=width)
 
 
 def _features(st: State, v: Voice, features: frozenset[str], board: int) -> str:
@@ -129,16 +167,20 @@ def _features(st: State, v: Voice, features: frozenset[str], board: int) -> str:
     return ", ".join(v.feature(f, size=size_word) for f in sorted(features))
 
 
-def board(st: State, v: Voice, style: Style) -> list[str]:
-    """Every region by island: number to type, name, terrain, features, holder, tokens, pieces."""
+def board(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """Every region by island: number to type, name, terrain, holder, tokens, then features, pieces
+    and markers (on a line below when the terminal is too narrow for them)."""
     human = v.viewer
     m = st.game.map
     # Markers come from the human's view: a face-down one is "?" to everybody (§10.1).
     markers = {m.index(ref): here for ref, here in view_for(st, human)["markers"].items()}
-    rows: list[list[str]] = []
-    kinds: list[str] = []  # per row: "side", "head", "you", "" (for styling)
+    head = [
+        say(v, f"col.{c}") for c in ("n", "region", "terrain", "held", "tok", "features", "pieces", "marker")
+    ]
+    rows: list[list[str]] = [head]
+    kinds: list[str] = ["head"]  # per row: "side", "head", "you", "" (for styling)
     for b, side in enumerate(m.sides):
-        rows.append([say(v, "island", name=side.name, id=side.id), "", "", "", "", "", "", ""])
+        rows.append([say(v, "island", name=side.name, id=side.id)])
         kinds.append("side")
         for reg in m.regions:
             if reg.board != b:
@@ -168,29 +210,22 @@ def board(st: State, v: Voice, style: Style) -> list[str]:
                     str(r),
                     reg.name,
                     v.terrain(reg.terrain),
-                    _features(st, v, reg.features, reg.board),
                     who,
                     str(st.tokens[r]) if race else "",
+                    _features(st, v, reg.features, reg.board),
                     pieces,
                     marks,
                 ]
             )
             kinds.append("you" if owner == human and race is not None else "")
-    head = [
-        say(v, f"col.{c}") for c in ("n", "region", "terrain", "features", "held", "tok", "pieces", "marker")
-    ]
-    widths = [
-        max(len(r[i]) for r in [head, *[x for x, k in zip(rows, kinds, strict=True) if k != "side"]])
-        for i in range(len(head))
-    ]
-    out = ["  " + style.dim("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())]
+    laid = iter(blocks([row for row in rows if len(row) > 1], width=width, align=">"))
+    out: list[str] = []
     for row, kind in zip(rows, kinds, strict=True):
         if kind == "side":
             out.append(style.bold(f" {row[0]}"))
             continue
-        cells = [row[0].rjust(widths[0])] + [c.ljust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
-        line = "  " + "  ".join(cells).rstrip()
-        out.append(style.you(line) if kind == "you" else line)
+        fn = style.dim if kind == "head" else style.you if kind == "you" else None
+        out += [fn(line) if fn else line for line in next(laid)]
     return out
 
 
@@ -206,9 +241,9 @@ def scoring_hint(st: State, v: Voice) -> str | None:
     return say(v, "scoring.hint", total=sum(items.values()), items=text, items_any=bool(text))
 
 
-def full_screen(st: State, v: Voice, style: Style) -> list[str]:
+def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     human = v.viewer
-    out = ["", header(st, v, style), *players(st, v, style)]
+    out = ["", *header(st, v, style, width), *players(st, v, style, width)]
     if st.phase == "pick" or any(c for _r, _p, c in st.row):
         factions = view_for(st, human).get("factions")
         title = (
@@ -216,6 +251,47 @@ def full_screen(st: State, v: Voice, style: Style) -> list[str]:
             if factions and human is not None
             else say(v, "combos.title")
         )
-        out += ["", style.bold(title), *combo_row(st, v, style, human)]
-    out += ["", *board(st, v, style)]
+        out += ["", style.bold(title), *combo_row(st, v, style, human, width)]
+    out += ["", *board(st, v, style, width)]
+    return out
+
+
+def neighbours(st: State, r: int) -> list[int]:
+    """The regions next to `r` (§2.2), by number."""
+    return [x for x in range(st.game.map.n) if (st.game.map.adj[r] >> x) & 1]
+
+
+def region_map(st: State, v: Voice, width: int, style: Style) -> list[str]:
+    """Every region with the numbers of the regions next to it, island by island (`map`)."""
+    m = st.game.map
+    out = ["", style.bold(say(v, "map.title"))]
+    for b, side in enumerate(m.sides):
+        out.append(style.bold(f" {say(v, 'island', name=side.name, id=side.id)}"))
+        for reg in m.regions:
+            if reg.board != b:
+                continue
+            near = ", ".join(str(x) for x in neighbours(st, reg.index))
+            text = say(v, "map.line", region=region_label(st, v, reg.index), near=near)
+            out += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="      ")
+    return out
+
+
+def look(st: State, v: Voice, r: int, width: int, style: Style) -> list[str]:
+    """One region: what it is, what it holds, and each region next to it with what that holds."""
+    m = st.game.map
+    reg = m.regions[r]
+    markers = view_for(st, v.viewer)["markers"].get(m.ref(r), [])
+    here = sorted((st.pieces[r] or {}).items())
+    facts = [
+        _features(st, v, reg.features, reg.board),
+        ", ".join(f"{v.piece(k, n)}×{n}" if n > 1 else v.piece(k) for k, n in here),
+        ", ".join(v.unit(mk["id"]) if mk["face_up"] and mk["id"] else "?" for mk in markers),
+    ]
+    shown = " · ".join(f for f in facts if f)
+    head = say(v, "look.title", where=where(st, v, r), facts=shown, facts_any=bool(shown))
+    lines = textwrap.wrap(head, width, initial_indent=" ", subsequent_indent="   ")
+    out = ["", *[style.bold(x) for x in lines]]
+    out.append(say(v, "look.next"))
+    for x in neighbours(st, r):
+        out += textwrap.wrap(where(st, v, x), width, initial_indent="    ", subsequent_indent="      ")
     return out

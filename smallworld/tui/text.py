@@ -7,6 +7,7 @@ Nothing here knows a race, power or marker by its id: moves are described from t
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -232,7 +233,7 @@ def describe(st: State, a: Action, v: Voice | None = None) -> str:
 
 
 # --- typed moves --------------------------------------------------------------------------------
-def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
+def find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
     """The region the leading words name (flat number, ref, full or unique partial name) and the
     words after it; the longest name wins so "deploy Ashen Vale all" splits correctly."""
     m = st.game.map
@@ -254,10 +255,13 @@ def _find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
         if len(hits) == 1:
             return hits[0], words[k:]
         if len(hits) > 1 and k == 1:
-            names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:4])
-            raise InputError("input.several", phrase=phrase, names=names)
+            names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:SHOWN])
+            more = len(hits) - SHOWN
+            raise InputError("input.several", phrase=phrase, names=names, more=more, more_any=more > 0)
     raise InputError("input.no_region", text=" ".join(words))
 
+
+SHOWN = 4  # ambiguous names listed before "and N more"
 
 ALIASES = {"attack": CONQUER, "take": CONQUER, "place": DEPLOY, "redeploy": DEPLOY, "done": END, "stop": END}
 
@@ -274,10 +278,12 @@ def parse_move(st: State, text: str) -> list[Action]:
     kind = ALIASES.get(words[0].lower(), words[0].lower())
     rest = words[1:]
     if kind == PICK:
-        if len(rest) != 1 or not rest[0].isdigit():
-            last = max(len(st.game.variant.combos(st, st.acting_seat)) - 1, 0)
+        # Positions are counted 1..6 as the rulebook counts them (and as the menu and the row show);
+        # the engine's argument is the number of combos above, 0..5.
+        last = len(st.game.variant.combos(st, st.acting_seat))
+        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= max(last, 1):
             raise InputError("input.pick", last=last)
-        return [Action(PICK, None, int(rest[0]))]
+        return [Action(PICK, None, int(rest[0]) - 1)]
     spec = st.game.action_specs.get(kind)
     if spec is not None and spec.unit == CORE and not spec.region and spec.takes(Arg.NONE):
         if rest:
@@ -286,7 +292,7 @@ def parse_move(st: State, text: str) -> list[Action]:
     if kind in (CONQUER, FINAL, ABANDON, DEPLOY):
         if not rest:
             raise InputError("input.which_region", kind=kind)
-        r, tail = _find_region(st, rest)
+        r, tail = find_region(st, rest)
         arg: str | int | None = " ".join(tail) if tail else None
         if kind == DEPLOY and isinstance(arg, str) and arg.isdigit():
             n, hand = int(arg), st.seats[st.acting_seat].hand
@@ -308,3 +314,66 @@ def parse_move(st: State, text: str) -> list[Action]:
 
         return [parse(st, text)]
     raise InputError("input.unknown", word=words[0])
+
+
+# --- the move list, folded ----------------------------------------------------------------------
+FOLD_MIN = 3  # moves that differ only by their region are folded from this many on
+# Parameters that say which region a move is about (and what it then holds); the rest of a move's
+# words (its cost, its holder, its payments) must be equal for two moves to fold.
+REGION_PARAMS = ("region", "where")
+
+
+@dataclass
+class Entry:
+    """One numbered line of the move list: one move, or several that differ only by their region."""
+
+    actions: list[Action]
+    text: str
+    regions: list[int] = field(default_factory=list)
+
+
+def fold(st: State, legal: list[Action], v: Voice) -> list[Entry]:
+    """The legal moves as numbered entries, in the engine's order: those that differ only by their
+    target region share one entry (`regions`), so an airborne or Ashes turn lists a few lines, not
+    fifty. Deploying "all" of a hand of one token is the single deploy: listed once."""
+    hand = st.seats[st.acting_seat].hand
+    place = say(v, "fold.region")
+    groups: dict[tuple[Any, ...], Entry] = {}
+    out: list[Entry] = []
+    for a in legal:
+        if a.kind == DEPLOY and a.arg == "all" and hand == 1 and Action(DEPLOY, a.region) in legal:
+            continue
+        if a.region is None:
+            out.append(Entry([a], ""))
+            continue
+        p = move_params(st, v, a)
+        shape = v.action(a, **{**p, **{k: place for k in REGION_PARAMS}})
+        key = (a.kind, repr(a.arg), shape)
+        entry = groups.get(key)
+        if entry is None:
+            entry = groups[key] = Entry([], shape)
+            out.append(entry)
+        entry.actions.append(a)
+        entry.regions.append(a.region)
+    final: list[Entry] = []
+    for e in out:
+        if len(e.actions) >= FOLD_MIN:
+            names = ", ".join(f"{r} {st.game.map.regions[r].name}" for r in e.regions)
+            line = say(v, "fold.line", move=e.text, place=place, regions=names)
+            final.append(Entry(e.actions, line, e.regions))
+        else:
+            final += [Entry([a], describe(st, a, v) + _troops(st, v, a)) for a in e.actions]
+    return final
+
+
+def _troops(st: State, v: Voice, a: Action) -> str:
+    """On a redeploy or abandon line: the troops (a Champion...) in that region, which readying
+    and abandoning treat by their own rules, so the player sees them before choosing."""
+    if a.kind not in (DEPLOY, ABANDON) or a.region is None:
+        return ""
+    here = st.troops_in(a.region)
+    if not here:
+        return ""
+    named = (f"{n} {v.piece(k, n)}" if n > 1 else v.piece(k) for k, n in sorted(here.items()))
+    pieces = v.join(named, last=True)
+    return say(v, "move.troops", pieces=pieces)

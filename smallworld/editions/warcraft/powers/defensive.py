@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.protocol import ActionSpec, PromptSpec
+from smallworld.engine.protocol import (
+    ActionSpec,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    region_field,
+    seat_field,
+)
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -63,21 +71,38 @@ class Defensive(Unit):
         ),
     )
 
+    event_specs = (
+        EventSpec(
+            "tower_moved",
+            "a Watch Tower was put in or taken away from a region of the race",
+            (seat_field(), region_field(), Field("placed", FieldType.BOOL, "put in (true) or taken away")),
+        ),
+    )
+
+    def _set(self, st: State, seat: int, r: int, placed: bool) -> None:
+        if placed:
+            st.add_piece(r, TOWER)
+        elif _has_tower(st, r):
+            st.remove_piece(r, TOWER)
+        else:
+            return
+        st.event("tower_moved", seat=seat, region=r, placed=placed)
+
     def turn_end(self, st: State, seat: int) -> None:
         good = qualifying(st, seat)
         keep = set(good)
         for r in bits(st.occupied_mask(st.seats[seat].active)):
             if r not in keep and _has_tower(st, r):
-                st.remove_piece(r, TOWER)
+                self._set(st, seat, r, False)
         need = [r for r in good if not _has_tower(st, r)]
         if len(need) <= st.supply.get(TOWER, 0):
             for r in need:
-                st.add_piece(r, TOWER)
+                self._set(st, seat, r, True)
             return
         # More regions qualify than Towers exist: the owner picks among all of them, so the Towers
         # standing from last turn are lifted too and may move.
         for r in good:
-            st.remove_piece(r, TOWER)
+            self._set(st, seat, r, False)
         if not st.supply.get(TOWER, 0):
             return
         st.push_prompt(self.id, seat, "towers")
@@ -87,13 +112,13 @@ class Defensive(Unit):
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         assert action.region is not None
-        st.add_piece(action.region, TOWER)
+        self._set(st, prompt["seat"], action.region, True)
         if not st.supply.get(TOWER, 0) or not any(self.prompt_actions(st, prompt)):
             st.pop_prompt()
 
     def on_decline(self, st: State, seat: int) -> None:
         for r in bits(st.occupied_mask(st.seats[seat].active)):
-            st.remove_piece(r, TOWER)
+            self._set(st, seat, r, False)
 
 
 UNIT = Defensive()

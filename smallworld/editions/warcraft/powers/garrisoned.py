@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.protocol import ActionSpec, PromptSpec
+from smallworld.engine.protocol import ActionSpec, EventSpec, PromptSpec, region_field, seat_field
 
 if TYPE_CHECKING:
     from smallworld.engine.state import State
@@ -49,6 +49,13 @@ class Garrisoned(Unit):
     prompt_specs = (
         PromptSpec("forts", "choose the regions that get the last Forts", (PLACE_FORT,), rule="§9.11"),
     )
+    event_specs = (
+        EventSpec("fort_placed", "a Fort was put in a region of the race", (seat_field(), region_field())),
+    )
+
+    def _place(self, st: State, seat: int, r: int) -> None:
+        st.add_piece(r, FORT)
+        st.event("fort_placed", seat=seat, region=r)
 
     def turn_end(self, st: State, seat: int) -> None:
         need = _unfortified(st, seat)
@@ -57,7 +64,7 @@ class Garrisoned(Unit):
             return
         if len(need) <= left:
             for r in need:
-                st.add_piece(r, FORT)
+                self._place(st, seat, r)
             return
         st.push_prompt(self.id, seat, "forts")
 
@@ -66,7 +73,7 @@ class Garrisoned(Unit):
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
         assert action.region is not None
-        st.add_piece(action.region, FORT)
+        self._place(st, prompt["seat"], action.region)
         if not st.supply.get(FORT, 0) or not _unfortified(st, prompt["seat"]):
             st.pop_prompt()
 
