@@ -132,25 +132,29 @@ def test_seat_out_of_range_is_refused_before_anything_is_printed(tmp_path: Path)
 
 
 # --- 5. make play ---------------------------------------------------------------------------------
-def test_make_play_installs_only_the_game_and_passes_its_args() -> None:
+def test_make_tui_installs_only_the_game_and_make_play_the_server() -> None:
+    """`make tui` is the terminal game with the package alone; `make play` the web app (issue 13)
+    with the server's dependencies but no development tools; both pass ARGS."""
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
-    dry = subprocess.run(
-        ["make", "-n", "-B", "play", "ARGS=--players 3 --bots greedy"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    installs = [line for line in dry.splitlines() if "pip install" in line and "-e" in line]
-    assert installs == [".venv/bin/python -m pip install --quiet -e ."]  # no [dev] extras
-    assert ".venv/bin/smallworld play --players 3 --bots greedy" in dry.splitlines()
-    test = subprocess.run(["make", "-n", "-B", "test"], cwd=root, capture_output=True, text=True).stdout
-    assert "-e '.[dev]'" in test
+
+    def dry(*args: str) -> list[str]:
+        out = subprocess.run(["make", "-n", "-B", *args], cwd=root, capture_output=True, text=True, check=True)
+        return out.stdout.splitlines()
+
+    tui = dry("tui", "ARGS=--players 3 --bots greedy")
+    installs = [line for line in tui if "pip install" in line and "-e" in line]
+    assert installs == [".venv/bin/python -m pip install --quiet -e ."]  # no extras at all
+    assert ".venv/bin/smallworld play --players 3 --bots greedy" in tui
+    play = dry("play", "ARGS=--port 8123")
+    installs = [line for line in play if "pip install" in line and "-e" in line]
+    assert installs == [".venv/bin/python -m pip install --quiet -e '.[server]'"]
+    assert ".venv/bin/smallworld serve --open --port 8123" in play
+    assert any("-e '.[dev]'" in line for line in dry("test"))
     readme = (root / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Playing in the terminal") :]
-    for flag in ("--bots", "--seat", "--lang", "--load", ".venv/bin/smallworld", 'ARGS="'):
+    for flag in ("--bots", "--seat", "--lang", "--load", ".venv/bin/smallworld", 'ARGS="', "make tui"):
         assert flag in section, flag
 
 
