@@ -173,7 +173,10 @@ def _bench_server(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from smallworld.server.main import serve
 
-    serve(args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level)
+    serve(
+        args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
+        open_in_browser=args.open,
+    )
     return 0
 
 
@@ -267,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-workers", type=int, default=1, help="worker processes that run the bots")
     sv.add_argument("--rate", type=float, default=50.0, help="requests per second per client (0: no limit)")
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")
     sv.set_defaults(func=_serve)
 
     from smallworld.boards.cli import add_parser as add_boards

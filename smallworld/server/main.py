@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
 import sys
+import threading
 import time
+import webbrowser
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from smallworld.server.app import MAX_BODY, create_app
 from smallworld.server.store import default_url
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 class JsonFormatter(logging.Formatter):
@@ -45,6 +53,59 @@ def setup_logging(level: int = logging.INFO) -> None:
     logging.Formatter.converter = time.gmtime
 
 
+def address(host: str, port: int) -> str:
+    """The address a person opens: a wildcard host is reached on this machine's loopback."""
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def open_browser(url: str, say: Callable[[str], None]) -> None:
+    """Open `url` in the default browser where there is one; never fails when there is none.
+    On Linux without a display `webbrowser` would fall back to a console browser (lynx, w3m) that
+    takes over the terminal the server logs to, so there it only says to open the address."""
+    headless = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if headless:
+        say("smallworld: no browser to open here (no display); open the address above")
+        return
+
+    def go() -> None:
+        try:
+            ok = webbrowser.open(url)
+        except Exception:  # any failure of the platform's launcher: the server goes on
+            ok = False
+        if not ok:
+            say("smallworld: no browser could be opened; open the address above")
+
+    # In a thread: some launchers wait for the browser, and the server must not.
+    threading.Thread(target=go, name="open-browser", daemon=True).start()
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _server(config: uvicorn.Config, on_ready: Callable[[int], None]) -> uvicorn.Server:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """Calls `on_ready` with the port once the sockets listen (the real port for `--port 0`)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and not self.should_exit:
+                ports = [s.getsockname()[1] for srv in self.servers for s in (srv.sockets or ())]
+                on_ready(ports[0] if ports else config.port)
+
+    return Server(config)
+
+
 def serve(
     host: str,
     port: int,
@@ -54,15 +115,27 @@ def serve(
     bot_workers: int = 1,
     rate: float = 50.0,
     log_level: str = "info",
+    open_in_browser: bool = False,
+    say: Callable[[str], None] = _say,
 ) -> None:
+    """Run the server until stopped. Once it listens, `say` is told its address in one line
+    (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
+    opens the lobby there."""
     import uvicorn
 
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
     app = create_app(url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate)
+
+    def ready(bound: int) -> None:
+        where = address(host, bound)
+        say(f"smallworld: open {where}")
+        if open_in_browser:
+            open_browser(where, say)
+
     # No per-message deflate: views are a few kilobytes, and compressing each one for every socket
     # cost the server about a tenth of its CPU per action in `bench server`.
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -71,3 +144,4 @@ def serve(
         log_config=None,
         log_level=log_level,
     )
+    _server(config, ready).run()
