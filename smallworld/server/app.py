@@ -150,9 +150,15 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    words_of: dict[str, dict[str, Any]] = {}
+
     @app.get("/api/words")
-    async def words() -> dict[str, Any]:
-        return web_payload.words(web_payload.public_game({"players": 2}))
+    async def words(edition: str = "warcraft") -> dict[str, Any]:
+        # The catalogues of one edition (its races, powers, places): a game's page asks for its own.
+        # An unknown edition is refused by the engine's settings check, naming the field.
+        if edition not in words_of:
+            words_of[edition] = web_payload.words(web_payload.public_game({"players": 2, "edition": edition}))
+        return words_of[edition]
 
     @app.get("/api/games/{gid}/board")
     async def board(gid: str) -> dict[str, Any]:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +32,34 @@ def server() -> Iterator[tuple[str, Lobby]]:
     srv, lobby = serve()
     yield f"http://127.0.0.1:{srv.server_address[1]}/", lobby
     srv.shutdown()
+
+
+@pytest.fixture(scope="session")
+def real_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real game server, as `make play` starts it: `smallworld serve` on a free port of
+    127.0.0.1 with its embedded SQLite store in a fresh folder (its bots in worker processes, its
+    WebSocket); the address is the line it prints once it listens."""
+    data = tmp_path_factory.mktemp("smallworld-data")
+    exe = str(Path(sys.executable).with_name("smallworld"))
+    with open(data / "server.log", "w") as log:
+        proc = subprocess.Popen(
+            [exe, "serve", "--port", "0", "--data", str(data), "--rate", "0", "--log-level", "warning"],
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+        )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("smallworld: open "):
+        proc.kill()
+        pytest.fail(f"smallworld serve did not start: {line!r} {(data / 'server.log').read_text()[-2000:]}")
+    yield line.split()[-1]
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @pytest.fixture

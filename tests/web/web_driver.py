@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page
@@ -40,11 +41,14 @@ def wait_change(page: Page, before: int, timeout: float = 15000) -> None:
     )
 
 
-def create_game(page: Page, url: str, name: str, seats: list[str], variant: str = "standard") -> str:
+def create_game(
+    page: Page, url: str, name: str, seats: list[str], variant: str = "standard", edition: str = "warcraft"
+) -> str:
     """Create a game from the lobby form; `seats` are the kinds ("me", "bot", "invite", "hotseat")."""
     page.goto(url)
     page.wait_for_selector("#lobby")
     page.fill("#name", name)
+    page.select_option("#edition", edition)
     page.select_option("#players", str(len(seats)))
     page.select_option("#variant", variant)
     for i, kind in enumerate(seats):
@@ -104,3 +108,21 @@ def step(page: Page) -> str:
         wait_change(page, before)
         return "region"
     raise AssertionError(f"nothing to do at ply {before}, phase {phase(page)}")
+
+
+def play_until(page: Page, done: Callable[[], bool], limit: int = 600) -> list[str]:
+    """Play this page's seat through the page until `done` (or the end screen); the decisions made."""
+    kinds: list[str] = []
+    while not done():
+        assert len(kinds) < limit, f"no end after {limit} decisions"
+        if page.locator("#end-screen").count():
+            break
+        if not my_turn(page):
+            page.wait_for_function(
+                "() => document.querySelector('#game')?.dataset.acting === 'yes'"
+                " || document.querySelector('#end-screen')"
+            )
+            continue
+        kinds.append(step(page))
+        assert not page.locator("#message.error").count(), page.locator("#message").inner_text()
+    return kinds

@@ -315,7 +315,9 @@ class Handler(BaseHTTPRequestHandler):
                     raise ApiError(404, "not_found", url.path)
                 rest = parts[1:]
                 if method == "GET" and rest == ["words"]:
-                    return self._json(200, payload.words(Game.from_settings({"players": 2, "seed": 0})))
+                    edition = query.get("edition", "warcraft")
+                    game = Game.from_settings({"players": 2, "seed": 0, "edition": edition})
+                    return self._json(200, payload.words(game))
                 if method == "POST" and rest == ["players"]:
                     return self._json(200, lobby.new_player(self._body()))
                 if method == "GET" and rest == ["me", "games"]:

@@ -47,7 +47,8 @@ export async function ensurePlayer(name) {
   if (playerToken() && (!name || name === playerName())) return;
   savePlayer(await call("POST", "/api/players", { body: { name: name || "Player" } }), name);
 }
-export const words = () => call("GET", "/api/words");
+// The catalogues of an edition (default: the server's, Warcraft); a game's screens load their own.
+export const words = (edition) => call("GET", edition ? `/api/words?edition=${encodeURIComponent(edition)}` : "/api/words");
 export const openGames = async () => (await call("GET", "/api/games")).games;
 export const myGames = async () => (await call("GET", "/api/me/games", { token: playerToken() })).games;
 export const gameInfo = (gameId) => call("GET", `/api/games/${gameId}`);

@@ -23,17 +23,32 @@ function h(tag, attrs = {}, ...children) {
 }
 const actionJson = (a) => JSON.stringify(a);
 
+// The editions a game can be created in and the variants each offers (the server checks them too:
+// it refuses a variant an edition lacks, naming the field).
+const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"] };
+
+// A game's words are its edition's catalogues (race, power and place names differ between editions);
+// each edition's are fetched once, and the client's own catalogue comes with every one.
+const wordsOf = {};
+async function useWords(edition) {
+  const ed = edition || "warcraft";
+  if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
+  W.load(wordsOf[ed]);
+  relabel();
+}
+
 // ------------------------------------------------------------------------------- lobby
 class Lobby {
   constructor() {
     // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
     this.seats = [{ kind: "me" }, { kind: "bot", level: "greedy" }];
-    this.form = { name: api.playerName(), variant: "standard", clock: "turns" };
+    this.form = { name: api.playerName(), edition: "warcraft", variant: "standard", clock: "turns" };
     this.mine = [];
     this.open = [];
     this.load();
   }
   async load() {
+    try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
     try { if (api.playerToken()) this.mine = await api.myGames(); } catch { this.mine = []; }
     try { this.open = await api.openGames(); } catch { this.open = []; }
     this.render();
@@ -52,8 +67,10 @@ class Lobby {
       h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
       h("label", {}, W.t("players"), " ", h("select", { id: "players", onchange: (e) => this.resize(+e.target.value) },
         ...[2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === players }, n)))),
+      h("label", {}, W.t("edition"), " ", h("select", { id: "edition", onchange: (e) => { this.form.edition = e.target.value; if (!EDITION_VARIANTS[this.form.edition].includes(this.form.variant)) this.form.variant = "standard"; this.render(); } },
+        ...Object.keys(EDITION_VARIANTS).map((k) => h("option", { value: k, selected: this.form.edition === k }, W.t(`edition.${k}`))))),
       h("label", {}, W.t("variant"), " ", h("select", { id: "variant", onchange: (e) => { this.form.variant = e.target.value; } },
-        ...["standard", "team"].map((k) => h("option", { value: k, selected: this.form.variant === k }, W.t(`variant.${k}`))))),
+        ...EDITION_VARIANTS[this.form.edition].map((k) => h("option", { value: k, selected: this.form.variant === k }, W.t(`variant.${k}`))))),
       h("label", {}, W.t("clock"), " ", h("select", { id: "clock", onchange: (e) => { this.form.clock = e.target.value; } },
         ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
@@ -89,7 +106,7 @@ class Lobby {
     const variant = document.getElementById("variant").value;
     // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
     const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
-    const spec = { edition: "warcraft", variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
+    const spec = { edition: document.getElementById("edition").value, variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
       seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
     try {
       const r = await api.createGame(spec);
@@ -134,6 +151,7 @@ class GameScreen {
   async start() {
     try {
       this.info = await api.gameInfo(this.id);
+      await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
     this.index = regionIndex(this.board);
@@ -580,6 +598,7 @@ class Replay {
   async start() {
     try {
       this.info = await api.gameInfo(this.id);
+      await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
       this.data = await api.replay(this.id); // every state of the finished game
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
@@ -628,12 +647,12 @@ function relabel() {
   document.documentElement.lang = W.current();
   document.getElementById("lang").value = W.current();
   document.getElementById("lang-label").textContent = W.t("language");
-  document.getElementById("brand").textContent = W.t("title");
+  // The edition being shown names the page (the lobby's is the server's default, Warcraft).
+  document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
 }
 
 async function main() {
-  W.load(await api.words());
-  relabel();
+  await useWords("warcraft");
   document.getElementById("lang").addEventListener("change", (e) => {
     W.setLang(e.target.value);
     relabel();

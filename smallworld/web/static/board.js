@@ -5,12 +5,16 @@ import * as W from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const TERRAIN_FILL = {
-  Fields: "#f2d978", Forest: "#4f9a4a", Hill: "#c2a66b", Mountain: "#9a9a9a",
+  Fields: "#f2d978", Farmland: "#f2d978", Forest: "#4f9a4a", Hill: "#c2a66b", Mountain: "#9a9a9a",
   Swamp: "#4d6b5c", Sea: "#1f5f9e", Lake: "#8fc4ea",
 };
 // Okabe-Ito colours: told apart by colour-blind players too; seats also carry their number.
 export const SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#D55E00"];
-const FEATURE_GLYPH = { Entry: "⚓", Magic: "✦", Cavern: "◠", Murloc: "M", Size: "▣" };
+// Warcraft's features, then classic's (Border: on the board's edge, where a first conquest may
+// start; Mine; the Lost Tribe's starting regions).
+const FEATURE_GLYPH = {
+  Entry: "⚓", Magic: "✦", Cavern: "◠", Murloc: "M", Size: "▣", Border: "⇱", Mine: "⚒", LostTribe: "⚑",
+};
 
 function el(tag, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, tag);
@@ -50,6 +54,7 @@ function defs(svg) {
   };
   const ink = (p, attrs) => el("path", { fill: "none", "stroke-width": 0.35, ...attrs }, p);
   pat("t-Fields", TERRAIN_FILL.Fields, (p) => ink(p, { d: "M0,1 H4 M0,3 H4", stroke: "#c9ad4a" }));
+  pat("t-Farmland", TERRAIN_FILL.Farmland, (p) => ink(p, { d: "M0,1 H4 M0,3 H4", stroke: "#c9ad4a" }));
   pat("t-Forest", TERRAIN_FILL.Forest, (p) => el("path", { d: "M1,3 L2,1 L3,3 Z", fill: "#2f6b2b" }, p));
   pat("t-Hill", TERRAIN_FILL.Hill, (p) => ink(p, { d: "M0,3 Q1,1.5 2,3 Q3,1.5 4,3", stroke: "#8b7440" }));
   pat("t-Mountain", TERRAIN_FILL.Mountain, (p) => ink(p, { d: "M0,3.5 L1,1 L2,3.5 M2,3.5 L3,1 L4,3.5", stroke: "#5f5f5f" }));
