@@ -140,7 +140,8 @@ def test_make_tui_installs_only_the_game_and_make_play_the_server() -> None:
     root = Path(__file__).resolve().parents[1]
 
     def dry(*args: str) -> list[str]:
-        out = subprocess.run(["make", "-n", "-B", *args], cwd=root, capture_output=True, text=True, check=True)
+        cmd = ["make", "-n", "-B", *args]
+        out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True)
         return out.stdout.splitlines()
 
     tui = dry("tui", "ARGS=--players 3 --bots greedy")
