@@ -9,10 +9,11 @@ import random
 
 import pytest
 
+from smallworld.bots.greedy import light_action
 from smallworld.engine import Game, Settings, conquest
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
 from smallworld.engine.hooks import Unit, overrides
 from smallworld.engine.state import Phase, State
 
@@ -114,3 +115,27 @@ def test_a_replaced_unit_is_seen_at_once() -> None:
     after = st.units(seat)
     assert replacement in after and game.units[race] is replacement
     assert len(after) == len(before)
+
+
+def test_rollout_conquest_choice_is_the_cheapest_of_the_whole_legal_list() -> None:
+    """`light_action` picks among `conquest_actions` alone: the same conquest, with the same random
+    draws, as the cheapest conquest of the whole legal list (its documented rule)."""
+    checked = 0
+    for st in _random_states(3, 9):
+        if st.phase != Phase.CONQUER or st.pending:
+            continue
+        legal = legal_actions(st)
+        conquests = [a for a in legal if a.kind == "conquer"]
+        if not conquests:
+            continue
+        assert conquest_actions(st) == legal[: len(conquest_actions(st))]
+        ref = random.Random(checked)
+        terrain = st.game.map.defence
+        costs = [st.tokens[a.region] + st.defense[a.region] + terrain[a.region] for a in conquests]
+        keyed = [c + ref.random() for c in costs]
+        want = conquests[keyed.index(min(keyed))]
+        rng = random.Random(checked)
+        assert light_action(st, rng) == want
+        assert rng.random() == ref.random()  # as many draws as the reference made
+        checked += 1
+    assert checked > 10

@@ -8,6 +8,7 @@ every way of conquering shares: the engine's own, the Gnomes', the Ashes of Al'a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from smallworld.engine.actions import Action
@@ -186,8 +187,15 @@ def payments(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == attacker:
         return []
+    return dues_of(st, attacker, region, owner, st.hook_units(owner, "defender_payments"), effect)
+
+
+def dues_of(
+    st: State, attacker: int, region: int, owner: int, units: Sequence[Unit], effect: Effect = Effect.CONQUEST
+) -> list[Due]:
+    """`payments` once the owner of `region` and its `defender_payments` units are known."""
     out: list[Due] = []
-    for u in st.hook_units(owner, "defender_payments"):
+    for u in units:
         if effect in u.dues_on:
             out.extend(u.defender_payments(st, attacker, region, owner))
     return out
@@ -321,6 +329,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     seat = att.seat
     optional, reducers = att.optional, att.reducers
     plain: list[str | None] = [None]
+    defenders: dict[int, Sequence[Unit]] = {}
     for r in bits(targets(st, att)):
         base = 2 + tokens[r] + defense[r] + terrain[r]
         if (travel >> r) & 1:
@@ -344,7 +353,13 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
                 continue  # too short, even for a final attempt
             if (defended >> r) & 1:
                 if unpaid is None:
-                    dues = payments(st, seat, r)
+                    dues: list[Due] = []
+                    owner = st.owner_seat(st.race[r])
+                    if owner is not None and owner != seat:
+                        units = defenders.get(owner)
+                        if units is None:  # the owner's units, looked up once per listing
+                            units = defenders[owner] = st.hook_units(owner, "defender_payments")
+                        dues = dues_of(st, seat, r, owner, units)
                     unpaid = bool(dues) and sum(d[1] for d in dues) > coins
                 if unpaid:
                     continue

@@ -77,15 +77,21 @@ def _prompt_actions(st: State) -> list[Action]:
     return list(st.game.units[prompt["unit"]].prompt_actions(st, prompt))
 
 
-def _conquer_actions(st: State) -> list[Action]:
+def conquest_actions(st: State) -> list[Action]:
+    """The conquests and final attempts of the seat to act in its conquest step (no prompt
+    waiting): the first part of its legal actions, in the same order (a rollout policy that wants
+    only these need not list the rest)."""
     seat = st.acting_seat
-    s = st.seats[seat]
-    out: list[Action] = []
     hand = conquest.available(st, seat)
-    att: conquest.Attack | None = None
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
-        out = conquest.listing(st, att, hand, s.coins, conquest.defended_mask(st, seat))
+        return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+    return []
+
+
+def _conquer_actions(st: State) -> list[Action]:
+    seat = st.acting_seat
+    out = conquest_actions(st)
     if st.turn.conquests == 0 and not st.turn.done:
         race = conquest.conquering_race(st, seat)
         for r in bits(st.occupied_mask(race)):
