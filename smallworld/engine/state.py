@@ -316,7 +316,13 @@ class State:
         seat's Active race's regions and those that work everywhere, by region)."""
         out = list(self.game.seat_units(self.seat_key(seat)))
         if self.markers:
-            out.extend(self._marker_units(seat, None))
+            active = self.seats[seat].active
+            race, u = self.race, self.game.units
+            for r, here in self.markers.items():  # a first look: is any marker the seat's now?
+                for m in here:
+                    if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
+                        out.extend(self._marker_units(seat, None))
+                        return out
         return out
 
     def hook_units(self, seat: int, hook: str) -> list[Unit] | tuple[Unit, ...]:
@@ -329,8 +335,12 @@ class State:
         ids = game.marker_hooked.get(hook)
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
-        extra = self._marker_units(seat, ids)
-        return base + tuple(extra) if extra else base
+        for here in self.markers.values():  # most often no face-up marker implements the hook
+            for m in here:
+                if m[1] and m[0] in ids:
+                    extra = self._marker_units(seat, ids)
+                    return base + tuple(extra) if extra else base
+        return base
 
     def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
