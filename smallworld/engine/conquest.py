@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
 from smallworld.engine.state import Phase, State
@@ -330,7 +329,11 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     optional, reducers = att.optional, att.reducers
     plain: list[str | None] = [None]
     defenders: dict[int, Sequence[Unit]] = {}
-    for r in bits(targets(st, att)):
+    mask = targets(st, att)
+    while mask:  # `bits(mask)` inline: region order, lowest first
+        low = mask & -mask
+        mask ^= low
+        r = low.bit_length() - 1
         base = 2 + tokens[r] + defense[r] + terrain[r]
         if (travel >> r) & 1:
             for u in att.waivers:
