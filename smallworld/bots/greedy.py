@@ -26,7 +26,7 @@ from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
 from smallworld.engine.protocol import action_to_json, check_action
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import CONQUER as P_CONQUER
@@ -250,9 +250,30 @@ def should_decline(expanded: State, declined: State, st: State, me: int) -> bool
 
 
 # --- cheap policy (rollouts) -----------------------------------------------------------------
+def _cheapest(st: State, actions: list[Action], rng: random.Random) -> Action | None:
+    """The conquest of the fewest defenders (tokens, defence, terrain), ties broken at random."""
+    best: Action | None = None
+    best_cost: float = 1 << 30
+    tokens, defense = st.tokens, st.defense
+    mountain = st.game.map.defence
+    for a in actions:
+        if a.kind == CONQUER and a.region is not None:
+            c = tokens[a.region] + defense[a.region] + mountain[a.region] + rng.random()
+            if c < best_cost:
+                best, best_cost = a, c
+    return best
+
+
 def light_action(st: State, rng: random.Random) -> Action:
     """A fast rule policy: the richest combo, expand unless the race is spent late enough, conquer
     the cheapest target, redeploy everything to the most threatened region; prompts at random."""
+    if st.phase == P_CONQUER and not st.pending:
+        # The hot path of rollouts: the conquests lead the legal list and the end of conquests
+        # follows them, so when one is possible the choice is made among them alone, drawing the
+        # same random numbers as over the whole list below (one per conquest, in order).
+        best = _cheapest(st, conquest_actions(st), rng)
+        if best is not None:
+            return best
     legal = legal_actions(st)
     if len(legal) == 1 or st.pending:
         return legal[rng.randrange(len(legal))]
@@ -273,20 +294,10 @@ def light_action(st: State, rng: random.Random) -> Action:
         t = turns_left(st, seat)
         return Action(DECLINE) if t >= 3 and spare <= 2 else Action(EXPAND)
     if ph == P_CONQUER:
-        best: Action | None = None
-        best_cost: float = 1 << 30
-        tokens, defense = st.tokens, st.defense
-        mountain = st.game.map.defence
-        finals = []
-        for a in legal:
-            if a.kind == CONQUER and a.region is not None:
-                c = tokens[a.region] + defense[a.region] + mountain[a.region] + rng.random()
-                if c < best_cost:
-                    best, best_cost = a, c
-            elif a.kind == FINAL:
-                finals.append(a)
+        best = _cheapest(st, legal, rng)
         if best is not None:
             return best
+        finals = [a for a in legal if a.kind == FINAL]
         if finals:
             return finals[rng.randrange(len(finals))]
         return Action(END) if Action(END) in legal else legal[0]

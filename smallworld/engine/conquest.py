@@ -8,8 +8,10 @@ every way of conquering shares: the engine's own, the Gnomes', the Ashes of Al'a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
+from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
 from smallworld.engine.state import Phase, State
@@ -44,20 +46,19 @@ class Attack:
         self.adjacent = game.map.adjacent_to(self.own)
         if self.race is not None and self.race != s.active:
             # An In-Decline race in its own phase: only its own unit speaks (its badge is gone).
-            unit = game.units[self.race]
-            self.units: list[Unit] = [unit]
+            self.units: list[Unit] = [game.units[self.race]]
         else:
             self.units = st.units(seat)
-        self.reducers = [u for u in self.units if game.overrides(u, "cost_reduction")]
-        self.waivers = [u for u in self.units if game.overrides(u, "waives_travel")]
-        self.optional = [u for u in self.units if game.overrides(u, "conquest_options")]
-        self.minimum = max((u.min_per_region for u in self.units), default=1)
+        hooked = game.units_hooked(self.units)  # one lookup for the hooks below (the hot path)
+        self.reducers = hooked["cost_reduction"]
+        self.waivers = hooked["waives_travel"]
+        self.optional = hooked["conquest_options"]
+        self.minimum = hooked.minimum
         extra = 0
-        for u in self.units:
-            if game.overrides(u, "extra_targets"):
-                extra |= u.extra_targets(st, seat, self.first)
+        for u in hooked["extra_targets"]:
+            extra |= u.extra_targets(st, seat, self.first)
         self.extra = extra
-        self.final = all(u.final_attempt for u in self.units)
+        self.final = hooked.final
         self.shield = shielded(st, seat) if self.race is not None and self.race == s.active else 0
 
 
@@ -70,9 +71,8 @@ def shielded(st: State, seat: int) -> int:
         return out  # the hot path: an edition without such a unit pays nothing
     for i in range(len(st.seats)):
         if i != seat:
-            for u in st.units(i):
-                if game.overrides(u, "shielded"):
-                    out |= u.shielded(st, i, seat)
+            for u in st.hook_units(i, "shielded"):
+                out |= u.shielded(st, i, seat)
     return out
 
 
@@ -186,10 +186,16 @@ def payments(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == attacker:
         return []
+    return dues_of(st, attacker, region, owner, st.hook_units(owner, "defender_payments"), effect)
+
+
+def dues_of(
+    st: State, attacker: int, region: int, owner: int, units: Sequence[Unit], effect: Effect = Effect.CONQUEST
+) -> list[Due]:
+    """`payments` once the owner of `region` and its `defender_payments` units are known."""
     out: list[Due] = []
-    game = st.game
-    for u in st.units(owner):
-        if game.overrides(u, "defender_payments") and effect in u.dues_on:
+    for u in units:
+        if effect in u.dues_on:
             out.extend(u.defender_payments(st, attacker, region, owner))
     return out
 
@@ -197,10 +203,9 @@ def payments(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
 def defended_mask(st: State, attacker: int) -> int:
     """Regions whose owners have a unit that may ask for payments (§6.7): only there is it worth
     asking `payments` (the hot path of listing conquests)."""
-    game = st.game
     out = 0
     for i, s in enumerate(st.seats):
-        if i != attacker and any(game.overrides(u, "defender_payments") for u in st.units(i)):
+        if i != attacker and st.hook_units(i, "defender_payments"):
             out |= st.occupied_mask(s.active)
             for race in s.declined_races():
                 out |= st.occupied_mask(race)
@@ -239,10 +244,8 @@ def hostile_effect(st: State, actor: int, region: int) -> None:
     owner = st.owner_seat(st.race[region])
     if owner is None or owner == actor:
         return
-    game = st.game
-    for u in st.units(actor):
-        if game.overrides(u, "hostile_effect"):
-            u.hostile_effect(st, actor, region)
+    for u in st.hook_units(actor, "hostile_effect"):
+        u.hostile_effect(st, actor, region)
 
 
 def pay_placement(st: State, actor: int, region: int) -> None:
@@ -267,10 +270,8 @@ def pay_dues(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
     owner = st.owner_seat(st.race[region])
     if owner is None:
         return
-    game = st.game
-    for u in st.units(owner):
-        if game.overrides(u, "dues_paid"):
-            u.dues_paid(st, attacker, region, owner)
+    for u in st.hook_units(owner, "dues_paid"):
+        u.dues_paid(st, attacker, region, owner)
 
 
 def declare(st: State, att: Attack, region: int, option: str | None) -> None:
@@ -311,6 +312,62 @@ def judge(
         if dues and sum(d[1] for d in dues) > coins:
             return Refusal.UNPAID
     return "conquer" if c <= hand else "final"
+
+
+def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> list[Action]:
+    """The conquests and final attempts the seat may make now, target by target (region order),
+    then option by option: what `judge` allows of every target, computed in one pass (the hot path
+    of listing legal actions; a test keeps the two the same)."""
+    new = tuple.__new__  # Action(kind, region, option) without the NamedTuple constructor's overhead
+    out: list[Action] = []
+    game = st.game
+    tokens, defense, terrain = st.tokens, st.defense, game.map.defence
+    travel = game.travel_mask & ~att.adjacent
+    minimum = att.minimum
+    short = game.options.max_final_shortfall if att.final and hand >= minimum else -1
+    seat = att.seat
+    optional, reducers = att.optional, att.reducers
+    plain: list[str | None] = [None]
+    defenders: dict[int, Sequence[Unit]] = {}
+    mask = targets(st, att)
+    while mask:  # `bits(mask)` inline: region order, lowest first
+        low = mask & -mask
+        mask ^= low
+        r = low.bit_length() - 1
+        base = 2 + tokens[r] + defense[r] + terrain[r]
+        if (travel >> r) & 1:
+            for u in att.waivers:
+                if u.waives_travel(st, seat, r, att.first):
+                    break
+            else:
+                base += game.travel_cost
+        unpaid: bool | None = None  # whether the dues are more than the coins: asked once per target
+        for opt in options(st, att, r) if optional else plain:
+            c = base
+            if reducers:
+                red = 0
+                for u in reducers:
+                    red += u.cost_reduction(st, seat, r, opt)
+                if red:
+                    c = max(c - red, 1)
+            if c < minimum:
+                c = minimum
+            if c > hand and c - hand > short:
+                continue  # too short, even for a final attempt
+            if (defended >> r) & 1:
+                if unpaid is None:
+                    dues: list[Due] = []
+                    owner = st.owner_seat(st.race[r])
+                    if owner is not None and owner != seat:
+                        units = defenders.get(owner)
+                        if units is None:  # the owner's units, looked up once per listing
+                            units = defenders[owner] = st.hook_units(owner, "defender_payments")
+                        dues = dues_of(st, seat, r, owner, units)
+                    unpaid = bool(dues) and sum(d[1] for d in dues) > coins
+                if unpaid:
+                    continue
+            out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
+    return out
 
 
 def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:
@@ -395,9 +452,7 @@ def conquest_possible(st: State, seat: int) -> bool:
         return st.seats[seat].hand > 0
     if available(st, seat) > 0:
         return True
-    game = st.game
-    units = st.units(seat)
-    return any(game.overrides(u, "free_conquest_left") and u.free_conquest_left(st, seat) for u in units)
+    return any(u.free_conquest_left(st, seat) for u in st.hook_units(seat, "free_conquest_left"))
 
 
 def end_conquests(st: State) -> None:
@@ -452,10 +507,13 @@ def resolve(
         st.reveal(region, seat)
     game = st.game
     waiting = len(st.pending)
-    units = [game.units[race]] if st.turn.race else st.units(seat)
+    if st.turn.race:
+        own = game.units[race]
+        units: list[Unit] | tuple[Unit, ...] = [own] if game.overrides(own, "on_enter") else []
+    else:
+        units = st.hook_units(seat, "on_enter")
     for u in units:  # step 3: control of what lies there, with its decisions (Battleground)
-        if game.overrides(u, "on_enter"):
-            u.on_enter(st, seat, info)
+        u.on_enter(st, seat, info)
     if len(st.pending) > waiting:
         # Steps 4-6 wait for the answer (`flow.advance` resumes them): the Military Objective of a
         # Battleground region is judged with the faction just chosen.
@@ -476,9 +534,8 @@ def finish(st: State, seat: int, info: ConquestInfo) -> None:
     own_ok = not info.own_declined or game.options.own_decline_bonus
     if d is not None and d != game.natives and own_ok:
         turn.took[d] = turn.took.get(d, 0) + 1
-    for u in st.units(seat):
-        if game.overrides(u, "on_conquest"):
-            u.on_conquest(st, seat, info)
-    for _owner, u in st.all_units():
-        if game.overrides(u, "any_conquest"):
+    for u in st.hook_units(seat, "on_conquest"):
+        u.on_conquest(st, seat, info)
+    for i in range(len(st.seats)):
+        for u in st.hook_units(i, "any_conquest"):
             u.any_conquest(st, seat, info)

@@ -47,9 +47,8 @@ def go_into_decline(st: State, seat: int) -> None:
             staying.append([old, old_power])
     s.declined = s.declined_power = None
     s.more_declined = staying
-    for u in st.units(seat):  # step 4: units remove the pieces that stop working
-        if game.overrides(u, "on_decline"):
-            u.on_decline(st, seat)
+    for u in st.hook_units(seat, "on_decline"):  # step 4: units remove the pieces that stop working
+        u.on_decline(st, seat)
     # Troops (Beasts, the Champion) never serve an In-Decline race (AMB-25, AMB-26).
     for r in bits(st.occupied_mask(race)):
         for kind, n in st.troops_in(r).items():

@@ -77,32 +77,28 @@ def _prompt_actions(st: State) -> list[Action]:
     return list(st.game.units[prompt["unit"]].prompt_actions(st, prompt))
 
 
-def _conquer_actions(st: State) -> list[Action]:
+def conquest_actions(st: State) -> list[Action]:
+    """The conquests and final attempts of the seat to act in its conquest step (no prompt
+    waiting): the first part of its legal actions, in the same order (a rollout policy that wants
+    only these need not list the rest)."""
     seat = st.acting_seat
-    s = st.seats[seat]
-    out: list[Action] = []
     hand = conquest.available(st, seat)
-    att: conquest.Attack | None = None
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
-        coins = s.coins
-        defended = conquest.defended_mask(st, seat)
-        judge = conquest.judge
-        options = conquest.options
-        for r in bits(conquest.targets(st, att)):
-            for opt in options(st, att, r):
-                k = judge(st, att, r, opt, hand, coins, defended)
-                if k in (CONQUER, FINAL):
-                    out.append(Action(k, r, opt))
+        return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+    return []
+
+
+def _conquer_actions(st: State) -> list[Action]:
+    seat = st.acting_seat
+    out = conquest_actions(st)
     if st.turn.conquests == 0 and not st.turn.done:
         race = conquest.conquering_race(st, seat)
         for r in bits(st.occupied_mask(race)):
             out.append(Action(ABANDON, r))
     if st.turn.race is None:
-        game = st.game
-        for u in st.units(seat):
-            if game.overrides(u, "actions"):
-                out.extend(u.actions(st, seat))
+        for u in st.hook_units(seat, "actions"):
+            out.extend(u.actions(st, seat))
     out.append(_END)
     return out
 
@@ -192,10 +188,9 @@ def _apply_step(st: State, action: Action) -> None:
         _unit_for_kind(st, kind).apply_action(st, action)
         seat = st.turn_seat
         if st.acting_seat == seat:
-            game = st.game
-            for u in st.units(seat):  # asked after the action: what the race holds now (AMB-77)
-                if game.overrides(u, "after_action"):
-                    u.after_action(st, seat)
+            # asked after the action: what the race holds now (AMB-77)
+            for u in st.hook_units(seat, "after_action"):
+                u.after_action(st, seat)
         _close_conquests(st)
     advance(st)
 
@@ -233,9 +228,8 @@ def _pick(st: State, pos: int) -> None:
     st.event(
         "pick", seat=seat, race=race, power=power, cost=pos, coins=s.coins - coins_before + pos, tokens=n
     )
-    for u in st.units(seat):
-        if game.overrides(u, "on_pick"):
-            u.on_pick(st, seat)
+    for u in st.hook_units(seat, "on_pick"):
+        u.on_pick(st, seat)
     st.phase = Phase.CONQUER
     _expand_hooks(st, seat)
 
@@ -254,10 +248,8 @@ def _expand(st: State) -> None:
 
 
 def _expand_hooks(st: State, seat: int) -> None:
-    game = st.game
-    for u in st.units(seat):
-        if game.overrides(u, "expand_start"):
-            u.expand_start(st, seat)
+    for u in st.hook_units(seat, "expand_start"):
+        u.expand_start(st, seat)
 
 
 def _decline(st: State) -> None:
@@ -386,7 +378,6 @@ def _after_rise(st: State) -> None:
 # --- automatic steps -------------------------------------------------------------------------
 def advance(st: State) -> None:
     """Run the automatic steps until a decision is due or a prompt waits."""
-    game = st.game
     while not st.pending:
         resume = st.turn.resume
         if resume is not None:  # a conquest waited for a prompt of its step 3 (§6.8)
@@ -403,9 +394,8 @@ def advance(st: State) -> None:
         if ph == Phase.AFTER_CONQUESTS:
             st.phase = Phase.REDEPLOY_BEGIN
             if st.turn.race is None:
-                for u in st.units(seat):
-                    if game.overrides(u, "after_conquests"):
-                        u.after_conquests(st, seat)
+                for u in st.hook_units(seat, "after_conquests"):
+                    u.after_conquests(st, seat)
         elif ph == Phase.REDEPLOY_BEGIN:
             _begin_redeploy(st, seat)
         elif ph == Phase.WITHDRAWN_NEXT:
@@ -434,9 +424,8 @@ def _turn_end(st: State, seat: int) -> None:
     prompt holds back every later one until it is answered, so a later step sees what the earlier
     ones did: the Heart of Azeroth collects its coins only after the bombs and the Military
     Objectives are placed, whatever the number of its choices."""
-    game = st.game
     if st.seats[seat].active:
-        steps = [u for u in st.units(seat) if game.overrides(u, "turn_end")]
+        steps = list(st.hook_units(seat, "turn_end"))
         for u in sorted(steps, key=lambda u: u.turn_end_step):  # stable: ties keep the units' order
             if u.id in st.turn.ended:
                 continue
@@ -451,11 +440,9 @@ def _begin_redeploy(st: State, seat: int) -> None:
     """§6.12: every token above each region's minimum comes back to hand to be placed."""
     st.phase = Phase.REDEPLOY
     st.acting_seat = seat
-    game = st.game
     if st.turn.race is None:
-        for u in st.units(seat):
-            if game.overrides(u, "redeploy_start"):
-                u.redeploy_start(st, seat)
+        for u in st.hook_units(seat, "redeploy_start"):
+            u.redeploy_start(st, seat)
     if not st.occupied_mask(conquest.conquering_race(st, seat)):
         st.phase = Phase.WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
         return
@@ -498,12 +485,11 @@ def begin_turn(st: State, seat: int) -> None:
     st.turn = Turn()
     st.turn_seat = st.acting_seat = seat
     s = st.seats[seat]
-    game = st.game
     st.phase = Phase.START
     st.event("turn", seat=seat, round=st.round)
-    for owner, u in list(st.all_units()):  # §6.1 steps 2-3 (Harmony back, bombs resolved)
-        if game.overrides(u, "turn_start"):
-            u.turn_start(st, seat, owner)
+    starts = [(i, u) for i in range(len(st.seats)) for u in st.hook_units(i, "turn_start")]
+    for owner, u in starts:  # §6.1 steps 2-3 (Harmony back, bombs resolved)
+        u.turn_start(st, seat, owner)
     if _tokenless(st, seat):
         _leave_play(st, seat)
     if _can_rise(st, seat) is not None:

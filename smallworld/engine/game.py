@@ -62,6 +62,23 @@ def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     return sides
 
 
+class UnitsHooked(dict[str, list[Unit]]):
+    """For a fixed list of units: those that implement each hook (in their order), filled on first
+    use, and what the conquest step reads of all of them. Callers must not change the lists."""
+
+    def __init__(self, units: tuple[Unit, ...], hooked: dict[str, frozenset[str]]) -> None:
+        super().__init__()
+        self.units = units
+        self.hooked = hooked
+        self.minimum = max((u.min_per_region for u in units), default=1)
+        self.final = all(u.final_attempt for u in units)
+
+    def __missing__(self, hook: str) -> list[Unit]:
+        ids = self.hooked[hook]
+        got = self[hook] = [u for u in self.units if u.id in ids]
+        return got
+
+
 class Game:
     """Settings plus everything derived from them once: map, units, values, piece kinds."""
 
@@ -121,6 +138,16 @@ class Game:
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
+        # A seat's own units depend only on its races and powers (`State.units`): the hot path asks
+        # them several times a decision, so each combination is worked out once per game, with the
+        # units of each hook among them. Keyed by values only, the cache is shared by every state
+        # and clone of the game; `set_unit` empties it.
+        self._seat_units: dict[tuple[Any, ...], tuple[Unit, ...]] = {}
+        self._seat_hooked: dict[tuple[tuple[Any, ...], str], tuple[Unit, ...]] = {}
+        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = {}
+        # For each hook, the relics (marker units) that implement it: most hooks have none.
+        self.marker_hooked: dict[str, frozenset[str]] = {}
+        self._index_markers()
         self.action_specs = ed.action_specs
         self.event_specs = ed.event_specs
         self.prompt_specs = ed.prompt_specs
@@ -154,6 +181,55 @@ class Game:
         self._hooked = {
             hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
         }
+        self._seat_units.clear()
+        self._seat_hooked.clear()
+        self._units_hooked.clear()
+        self._index_markers()
+
+    def _index_markers(self) -> None:
+        # Markers are relics; any unit that is neither a race nor a power counts, to be safe.
+        relics = set(self.relics) | {i for i, u in self.units.items() if u.kind not in ("race", "power")}
+        self.marker_hooked = {hook: ids & relics for hook, ids in self._hooked.items() if ids & relics}
+
+    def seat_units(self, key: tuple[Any, ...]) -> tuple[Unit, ...]:
+        """The units of a seat's races and powers, by `State.seat_key`: the Active race and power,
+        then the In-Decline races and powers whose hooks work In Decline (without the markers)."""
+        got = self._seat_units.get(key)
+        if got is not None:
+            return got
+        active, power, declined, declined_power, more = key
+        u = self.units
+        out: list[Unit] = []
+        if active:
+            out.append(u[active])
+        if power:
+            out.append(u[power])
+        if declined and u[declined].works_in_decline:
+            out.append(u[declined])
+        if declined_power and declined_power != power and u[declined_power].works_in_decline:
+            out.append(u[declined_power])
+        for race, pw in more:
+            for uid in (race, pw):
+                if uid and u[uid].works_in_decline and u[uid] not in out:
+                    out.append(u[uid])
+        got = self._seat_units[key] = tuple(out)
+        return got
+
+    def units_hooked(self, units: list[Unit]) -> UnitsHooked:
+        """The hooks of a list of units (cached by the list's contents): what `Attack` asks."""
+        key = tuple(units)
+        got = self._units_hooked.get(key)
+        if got is None:
+            got = self._units_hooked[key] = UnitsHooked(key, self._hooked)
+        return got
+
+    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> tuple[Unit, ...]:
+        """`seat_units(key)` that implement `hook`, in the same order."""
+        got = self._seat_hooked.get((key, hook))
+        if got is None:
+            ids = self._hooked[hook]
+            got = self._seat_hooked[(key, hook)] = tuple(x for x in self.seat_units(key) if x.id in ids)
+        return got
 
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""

@@ -9,7 +9,7 @@ always as "SIDE:ID" references), the per-seat redaction of events, the JSON Sche
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -104,9 +104,16 @@ class EventSpec:
     doc: str
     fields: tuple[Field, ...] = ()
     unit: str = "core"
+    # Worked out once: every recorded event asks it (`event_json`, the hot path of applying).
+    _regions: tuple[tuple[str, FieldType], ...] = field(init=False, repr=False, compare=False, default=())
+
+    def __post_init__(self) -> None:
+        kinds = (FieldType.REGION, FieldType.REGIONS)
+        regions = tuple((f.name, f.type) for f in self.fields if f.type in kinds)
+        object.__setattr__(self, "_regions", regions)
 
     def region_fields(self) -> tuple[tuple[str, FieldType], ...]:
-        return tuple((f.name, f.type) for f in self.fields if f.type in (FieldType.REGION, FieldType.REGIONS))
+        return self._regions
 
 
 @dataclass(frozen=True)

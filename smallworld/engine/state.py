@@ -304,31 +304,60 @@ class State:
     def is_active_race(self, race: str | None) -> bool:
         return race is not None and any(s.active == race for s in self.seats)
 
-    def units(self, seat: int) -> list[Unit]:
-        """The units whose *own* hooks apply to this seat now (Active race and power, and the
-        In-Decline races and powers where they work In Decline)."""
+    def seat_key(self, seat: int) -> tuple[Any, ...]:
+        """What a seat's own units (without the markers) depend on: its races and powers."""
         s = self.seats[seat]
-        u = self.game.units
-        out = []
-        if s.active:
-            out.append(u[s.active])
-        if s.power:
-            out.append(u[s.power])
-        if s.declined and u[s.declined].works_in_decline:
-            out.append(u[s.declined])
-        if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
-            out.append(u[s.declined_power])
-        for race, power in s.more_declined:
-            for uid in (race, power):
-                if uid and u[uid].works_in_decline and u[uid] not in out:
-                    out.append(u[uid])
+        more = tuple((r, p) for r, p in s.more_declined) if s.more_declined else ()
+        return (s.active, s.power, s.declined, s.declined_power, more)
+
+    def units(self, seat: int) -> list[Unit]:
+        """The units whose *own* hooks apply to this seat now (Active race and power, the
+        In-Decline races and powers where they work In Decline, then the face-up markers of the
+        seat's Active race's regions and those that work everywhere, by region)."""
+        out = list(self.game.seat_units(self.seat_key(seat)))
         if self.markers:
-            for r, here in sorted(self.markers.items()):  # region order: the same after a JSON round trip
-                for rid, up in here:
-                    unit = u[rid]
-                    if up and (unit.everywhere or (s.active is not None and self.race[r] == s.active)):
-                        out.append(unit)
+            active = self.seats[seat].active
+            race, u = self.race, self.game.units
+            for r, here in self.markers.items():  # a first look: is any marker the seat's now?
+                for m in here:
+                    if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
+                        out.extend(self._marker_units(seat, None))
+                        return out
         return out
+
+    def hook_units(self, seat: int, hook: str) -> list[Unit] | tuple[Unit, ...]:
+        """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
+        whether it overrides the hook, and no list is built unless a marker adds a unit)."""
+        game = self.game
+        base = game.seat_hooked(self.seat_key(seat), hook)
+        if not self.markers:
+            return base
+        ids = game.marker_hooked.get(hook)
+        if not ids:
+            return base  # no marker implements the hook: the markers need not be looked at
+        for here in self.markers.values():  # most often no face-up marker implements the hook
+            for m in here:
+                if m[1] and m[0] in ids:
+                    extra = self._marker_units(seat, ids)
+                    return base + tuple(extra) if extra else base
+        return base
+
+    def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
+        """The units of the face-up markers that apply to the seat, by region (the same order
+        after a JSON round trip); only those whose id is in `ids` unless it is None."""
+        active = self.seats[seat].active
+        u = self.game.units
+        race = self.race
+        found: list[tuple[int, int, Unit]] = []
+        for r, here in self.markers.items():
+            for m in here:  # [relic id, face up]
+                if m[1] and (ids is None or m[0] in ids):
+                    unit = u[m[0]]
+                    if unit.everywhere or (active is not None and race[r] == active):
+                        found.append((r, here.index(m), unit))
+        if len(found) > 1:
+            found.sort(key=lambda x: (x[0], x[1]))  # by region, then as they lie there
+        return [x[2] for x in found]
 
     def seat_data(self, seat: int, uid: str) -> dict[str, Any]:
         """The unit's own data for this seat (created empty on first use)."""

@@ -129,10 +129,8 @@ def _regroup(st: State, src: int, dst: int, owner: int) -> None:
 
 def _count_loss(st: State, seat: int) -> None:
     """A token discarded by a use is a loss the seat forced (the Forsaken buy one more: §8.5, AMB-31)."""
-    game = st.game
-    for u in st.units(seat):
-        if game.overrides(u, "losses_forced"):
-            u.losses_forced(st, seat, 1)
+    for u in st.hook_units(seat, "losses_forced"):
+        u.losses_forced(st, seat, 1)
 
 
 class Intimidating(Unit):

@@ -1,0 +1,141 @@
+"""The engine's fast paths give exactly what their plain definitions give (issue 15: speed without
+changing any game). `conquest.listing` lists what `conquest.judge` allows of every target and option
+(§6.5-§6.10); `State.units` / `State.hook_units`, cached per races and powers, are the seat's units
+as §3 and the hook rules define them, in the same order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from smallworld.bots.greedy import light_action
+from smallworld.engine import Game, Settings, conquest
+from smallworld.engine.actions import Action
+from smallworld.engine.board_map import bits
+from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
+from smallworld.engine.hooks import Unit, overrides
+from smallworld.engine.state import Phase, State
+
+
+def _listing_by_judge(st: State, att: conquest.Attack, hand: int) -> list[Action]:
+    """The reference: every target and option judged one at a time."""
+    coins = st.seats[att.seat].coins
+    defended = conquest.defended_mask(st, att.seat)
+    out = []
+    for r in bits(conquest.targets(st, att)):
+        for opt in conquest.options(st, att, r):
+            k = conquest.judge(st, att, r, opt, hand, coins, defended)
+            if k in ("conquer", "final"):
+                out.append(Action(k, r, opt))
+    return out
+
+
+def _units_by_definition(st: State, seat: int) -> list[Unit]:
+    """The reference: the seat's Active race and power, the In-Decline ones that work In Decline,
+    then the face-up markers that apply to it, by region."""
+    s = st.seats[seat]
+    u = st.game.units
+    out: list[Unit] = []
+    if s.active:
+        out.append(u[s.active])
+    if s.power:
+        out.append(u[s.power])
+    if s.declined and u[s.declined].works_in_decline:
+        out.append(u[s.declined])
+    if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
+        out.append(u[s.declined_power])
+    for race, power in s.more_declined:
+        for uid in (race, power):
+            if uid and u[uid].works_in_decline and u[uid] not in out:
+                out.append(u[uid])
+    for r, here in sorted(st.markers.items()):
+        for rid, up in here:
+            unit = u[rid]
+            if up and (unit.everywhere or (s.active is not None and st.race[r] == s.active)):
+                out.append(unit)
+    return out
+
+
+def _random_states(players: int, seed: int, every: int = 3, games: int = 3) -> list[State]:
+    """Copies of about one state in `every` of `games` random games."""
+    out = []
+    for g in range(games):
+        st = Game(Settings(players=players, seed=seed + 100 * g)).new_initial_state()
+        rnd = random.Random(seed + g)
+        while not st.is_over():
+            if rnd.randrange(every) == 0:
+                out.append(st.clone())
+            la = legal_actions(st)
+            apply_unchecked(st, la[rnd.randrange(len(la))])
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_conquest_listing_is_what_judge_allows(players: int, seed: int) -> None:
+    checked = 0
+    for st in _random_states(players, seed):
+        if st.phase != Phase.CONQUER or st.pending or st.turn.done:
+            continue
+        seat = st.acting_seat
+        hand = conquest.available(st, seat)
+        if hand <= 0:
+            continue
+        att = conquest.Attack(st, seat)
+        fast = conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+        assert fast == _listing_by_judge(st, att, hand)
+        checked += 1
+    assert checked > 10  # the games reached enough conquest steps to mean something
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (3, 6), (5, 7)])
+def test_cached_units_are_the_units_by_definition(players: int, seed: int) -> None:
+    markers_up = 0
+    for st in _random_states(players, seed, every=2):
+        game = st.game
+        for seat in range(players):
+            want = _units_by_definition(st, seat)
+            assert st.units(seat) == want
+            for hook in ("defender_payments", "cost_reduction", "score", "turn_end", "on_conquest"):
+                assert list(st.hook_units(seat, hook)) == [u for u in want if overrides(u, hook)]
+            markers_up += sum(1 for u in want if u.kind == "relic")
+        assert game.units_hooked(st.units(0))["score"] == [u for u in st.units(0) if overrides(u, "score")]
+    assert markers_up > 0  # some face-up marker counted for its seat: the marker part was checked
+
+
+def test_a_replaced_unit_is_seen_at_once() -> None:
+    """`Game.set_unit` empties the caches: the seat's units are the new one from then on."""
+    st = _random_states(3, 8, games=1)[-1]
+    game = st.game
+    race = next(s.active for s in st.seats if s.active)
+    seat = next(i for i, s in enumerate(st.seats) if s.active == race)
+    before = st.units(seat)
+    replacement = type(game.units[race])()
+    game.set_unit(race, replacement)
+    after = st.units(seat)
+    assert replacement in after and game.units[race] is replacement
+    assert len(after) == len(before)
+
+
+def test_rollout_conquest_choice_is_the_cheapest_of_the_whole_legal_list() -> None:
+    """`light_action` picks among `conquest_actions` alone: the same conquest, with the same random
+    draws, as the cheapest conquest of the whole legal list (its documented rule)."""
+    checked = 0
+    for st in _random_states(3, 9):
+        if st.phase != Phase.CONQUER or st.pending:
+            continue
+        legal = legal_actions(st)
+        conquests = [a for a in legal if a.kind == "conquer"]
+        if not conquests:
+            continue
+        assert conquest_actions(st) == legal[: len(conquest_actions(st))]
+        ref = random.Random(checked)
+        terrain = st.game.map.defence
+        costs = [st.tokens[a.region] + st.defense[a.region] + terrain[a.region] for a in conquests]
+        keyed = [c + ref.random() for c in costs]
+        want = conquests[keyed.index(min(keyed))]
+        rng = random.Random(checked)
+        assert light_action(st, rng) == want
+        assert rng.random() == ref.random()  # as many draws as the reference made
+        checked += 1
+    assert checked > 10
