@@ -36,6 +36,7 @@ from smallworld.server.tokens import matches, new_token, token_hash
 from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
+MAX_FINISHED = 256
 
 SEAT_KINDS = ("creator", "invite", "open", "bot")
 MAX_NAME = 40
@@ -104,6 +105,9 @@ class Service:
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
         self.live: dict[str, Live] = {}
+        # Finished games stay cached for their replays and late viewers, up to this many; older
+        # ones nobody watches are dropped and rebuilt by replay when asked for again.
+        self.max_finished = MAX_FINISHED
         self.subs: dict[str, set[Sub]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -316,8 +320,21 @@ class Service:
             if live is None:
                 live = await asyncio.to_thread(self._load, gid)
                 self.live[gid] = live
+                self._evict_finished(keep=gid)
                 self.metrics.games_live.set(len(self.live))
         return live
+
+    def _evict_finished(self, keep: str | None = None) -> None:
+        """Drop the oldest finished games beyond `max_finished` that no socket watches, never `keep`
+        (the cache is in insertion order; the store keeps every game, so a dropped one is rebuilt on
+        demand)."""
+        done = [
+            gid
+            for gid, lv in self.live.items()
+            if lv.status == "over" and not self.subs.get(gid) and gid != keep
+        ]
+        for gid in done[: max(0, len(done) - self.max_finished)]:
+            del self.live[gid]
 
     def _load(self, gid: str) -> Live:
         """Rebuild a game by replaying its stored log (a thread: it can take a while)."""
@@ -453,6 +470,7 @@ class Service:
             row.update(seat_update)
             if trial.result is not None:
                 live.status = "over"
+                self._evict_finished(keep=gid)
         self.metrics.actions.labels(by).inc()
         await self.broker.publish({"game": gid, "ply": trial.ply})
         self._fan_out(live)
