@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
-import json
-import pkgutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from smallworld.boards.model import BoardSide
+from smallworld.editions._loading import Catalogue
 from smallworld.editions.warcraft.factions import FACTIONS, OPPOSED
 from smallworld.editions.warcraft.team import Team
 from smallworld.engine.edition import BoardSet, Edition, Entry, EntryRule, Natives
-from smallworld.engine.hooks import Unit
 from smallworld.engine.rules import Rule
 from smallworld.engine.variants.standard import Standard
 
@@ -64,54 +60,14 @@ class Islands(BoardSet):
         return setup.draw_sides(players, randbelow)
 
 
-def _units() -> dict[str, Unit]:
-    units: dict[str, Unit] = {}
-    for pkg_name in UNIT_PACKAGES:
-        full = f"{__package__}.{pkg_name}"
-        pkg = importlib.import_module(full)
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if info.name.startswith("_"):
-                continue
-            unit = getattr(importlib.import_module(f"{full}.{info.name}"), "UNIT", None)
-            if isinstance(unit, Unit):
-                units[unit.id] = unit
-    return units
-
-
-def _rows(kind: str) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads((DATA / f"{kind}s.json").read_text(encoding="utf-8"))[f"{kind}s"]
-    return rows
-
-
 def entries() -> list[Entry]:
-    units = _units()
-    out: list[Entry] = []
-
-    def unit_for(kind: str, uid: str) -> Unit:
-        if uid not in units:
-            raise ValueError(f"warcraft: {kind} {uid!r} has a data row but no unit module")
-        return units[uid]
-
-    for r in _rows("race"):
-        out.append(
-            Entry(
-                id=r["id"], kind="race", name=r["name"], value=r["value"], source=r["source"],
-                confidence=r["confidence"], section=r["section"], unit=unit_for("race", r["id"]),
-                faction=r["faction"], faction_source=r["faction_source"], tray=r["tray"],
-            )
-        )  # fmt: skip
-    for p in _rows("power"):
-        out.append(
-            Entry(
-                id=p["id"], kind="power", name=p["name"], value=p["value"], source=p["source"],
-                confidence=p["confidence"], section=p["section"], unit=unit_for("power", p["id"]),
-            )
-        )  # fmt: skip
-    for m in _rows("relic"):
+    cat = Catalogue("warcraft", __package__ or "", UNIT_PACKAGES, DATA)
+    out = cat.entries("race", faction=True, faction_source=True, tray=True) + cat.entries("power")
+    for m in cat.rows("relic"):
         out.append(
             Entry(
                 id=m["id"], kind="relic", name=m["name"], value=0, source=m["source"], confidence="high",
-                section=m["section"], unit=unit_for("relic", m["id"]), group=m["kind"],
+                section=m["section"], unit=cat.unit("relic", m["id"]), group=m["kind"],
             )
         )  # fmt: skip
     return out
