@@ -31,6 +31,7 @@ from smallworld.engine.protocol import redact_event
 from smallworld.engine.serialize import state_to_json
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
+from smallworld.server.service import Move  # the real server's record of an applied action
 from smallworld.web import STATIC, payload
 
 
@@ -42,15 +43,6 @@ class Seat:
     player: str | None = None
     invite: str | None = None
     bot: Bot | None = None
-
-
-@dataclass
-class Move:
-    ply: int
-    seat: int
-    by: str
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
 
 
 @dataclass
