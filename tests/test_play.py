@@ -416,7 +416,7 @@ def test_towers_forts_and_a_race_leaving_the_board_are_told(tmp_path: Path) -> N
     assert "The Pandaren leave the board: their last tokens are removed" in text
 
 
-# --- 13. the Champion on the redeploy and abandon lines (the choice of what stays is not done) ----------
+# --- 13. the Champion on the redeploy and abandon lines, and picked up when readying leaves it ----------
 def test_redeploy_lines_say_when_a_troop_is_in_the_region(tmp_path: Path) -> None:
     answers = ["3", "3", "8", "conquer 10", "5", "2", "5"]  # the Champion takes 2 Eldertree Glade alone
     out: list[str] = []
@@ -431,3 +431,27 @@ def test_redeploy_lines_say_when_a_troop_is_in_the_region(tmp_path: Path) -> Non
     text = joined(out)
     assert "1) deploy 1 token to 2 Eldertree Glade (Forest) (then 1 there) — with the Champion there" in text
     assert "3) deploy 1 token to 8 Stonehorn Hills (Hill) (then 2 there) 4)" in text  # no troop there
+
+
+def test_the_champion_kept_by_readying_is_picked_up_and_conquers_again(tmp_path: Path) -> None:
+    """§6.2, §9.5 (AMB-26, AMB-11): Knoll holds 1 Tauren token and the Champion, which readying
+    keeps; the move list offers to take the Champion into hand (a token from hand in its place),
+    `ready 1` does it, and the Champion then conquers for free, told with what went in."""
+    from smallworld import scenario
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    where = Path(__file__).parent / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.build({**scenario.load(where), "actions": []})
+    out: list[str] = []
+    script = Script(["expand", "ready 0", "ready 1", "3"])  # 3: the Champion's free conquest of 2 Ridge
+    rec = records.Record(st.game.settings)
+    Session(st, rec, 0, tmp_path / "s.json", script, out.append, Style(False)).run()
+    text = joined(out)
+    assert "6) abandon 1 Knoll (Hill) (take back 1 token) — with the Champion there" in text
+    assert "7) take the Champion in 1 Knoll (Hill) into hand, 1 token from hand taking its" in text
+    assert "✗ Harbor holds no troop to take into hand" in text
+    assert "You take the Champion in 1 Knoll into hand; a token from hand takes its place" in text
+    assert "You: the Champion conquers 2 Ridge for free" in text
+    assert "You conquer 2 Ridge with 1 Tauren token and 1 Champion" in text  # not "with 0 ... tokens"
+    assert st.race[2] == "tauren" and st.pieces[2] == {"champion": 1} and st.tokens[1] == 2

@@ -27,6 +27,7 @@ class Kind(StrEnum):
     CONQUER = "conquer"  # region; arg = optional named option (e.g. an artifact) or None
     FINAL = "final"  # final conquest attempt with the reinforcement die
     ABANDON = "abandon"
+    READY = "ready"  # region; arg = a troop piece lifted into hand, a race token from hand taking its place
     END = "end"  # end conquests
     DEPLOY = "deploy"  # region; arg None = one token, "all" = every token in hand, a piece = one troop
     PLAN = "plan"  # arg = a whole redeployment: ((region, tokens, ((piece, n), ...)), ...)
@@ -36,5 +37,5 @@ class Kind(StrEnum):
 
 
 PICK, DECLINE, EXPAND, CONQUER, FINAL = Kind.PICK, Kind.DECLINE, Kind.EXPAND, Kind.CONQUER, Kind.FINAL
-ABANDON, END, DEPLOY, PLAN = Kind.ABANDON, Kind.END, Kind.DEPLOY, Kind.PLAN
+ABANDON, READY, END, DEPLOY, PLAN = Kind.ABANDON, Kind.READY, Kind.END, Kind.DEPLOY, Kind.PLAN
 RISE, SKIP, PASS = Kind.RISE, Kind.SKIP, Kind.PASS

@@ -493,6 +493,10 @@ def resolve(
         for kind, k in troops.items():
             held[kind] = held.get(kind, 0) + k
             st.place_held(region, seat, kind, k)
+    # The troops that went in are named only when there are some (the Champion, Beasts): a free
+    # conquest with the Champion alone places 0 race tokens, and the event says what went in.
+    went = {kind: k for kind, k in sorted(troops.items()) if k} if troops else None
+    more = {"troops": went} if went else {}
     st.event(
         "conquest",
         seat=seat,
@@ -502,6 +506,7 @@ def resolve(
         defender_seat=info.defender_seat,
         tokens=placed,
         lost=info.lost,
+        **more,
     )
     if region in st.markers:
         st.reveal(region, seat)

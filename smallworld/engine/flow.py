@@ -9,7 +9,8 @@ stops at the next decision or at a prompt that a unit raised.
 Canonical order of the legal actions (it never depends on the order in which data was inserted):
 a pending prompt lists its unit's answers; the conquest step lists, for each target region by
 index, the plain conquest (or final attempt) and then each named option in the order of the seat's
-units, then the regions that may be abandoned by index, then the units' own actions (the seat's
+units, then the regions that may be abandoned by index, then the troops that may be readied (by
+region index, then piece kind by name), then the units' own actions (the seat's
 units in order: Active race, power, In-Decline races, markers by region; each lists by region and
 argument), then `end`; redeployment lists each region by index with one token, all tokens, then
 each troop kind by name; picks by position.
@@ -31,6 +32,7 @@ from smallworld.engine.actions import (
     PASS,
     PICK,
     PLAN,
+    READY,
     RISE,
     SKIP,
     Action,
@@ -96,10 +98,29 @@ def _conquer_actions(st: State) -> list[Action]:
         race = conquest.conquering_race(st, seat)
         for r in bits(st.occupied_mask(race)):
             out.append(Action(ABANDON, r))
+        out.extend(ready_actions(st, seat))
     if st.turn.race is None:
         for u in st.hook_units(seat, "actions"):
             out.extend(u.actions(st, seat))
     out.append(_END)
+    return out
+
+
+def ready_actions(st: State, seat: int) -> list[Action]:
+    """The troops `seat` may still ready (§6.2; AMB-26 for the Champion): readying keeps race
+    tokens first, so a troop that holds part of a region's minimum (the Champion alone, or beside a
+    single Tauren token) would stay there for good. While abandoning is still open (before the
+    turn's first conquest, AMB-58) the player may take such a troop into hand, a race token from
+    hand taking its place. Troops belong to the Active race: not in an In-Decline race's phase."""
+    s = st.seats[seat]
+    if not s.hand or st.turn.race is not None:
+        return []
+    race = s.active
+    keep = st.min_per_region(race)
+    out: list[Action] = []
+    for r in bits(st.occupied_mask(race)):
+        if st.pieces[r] and st.tokens[r] < keep:
+            out.extend(Action(READY, r, kind) for kind in st.troops_in(r))
     return out
 
 
@@ -175,6 +196,8 @@ def _apply_step(st: State, action: Action) -> None:
         _final(st, action)
     elif kind == ABANDON:
         _abandon(st, action.region or 0)
+    elif kind == READY:
+        _ready(st, action)
     elif kind == RISE:
         _rise(st)
     elif kind == SKIP:
@@ -287,7 +310,8 @@ def _final(st: State, action: Action) -> None:
 
 def lift_extras(st: State, seat: int) -> None:
     """Take into hand every token and troop above the minimum each region keeps (§6.2, §6.12);
-    race tokens are the ones kept first."""
+    race tokens are the ones kept first (a troop kept as part of a minimum may then be exchanged
+    for a race token from hand: `ready_actions`)."""
     s = st.seats[seat]
     race = conquest.conquering_race(st, seat)
     keep = st.min_per_region(race)
@@ -316,6 +340,17 @@ def _abandon(st: State, r: int) -> None:
     st.event("abandon", seat=seat, region=r)
     st.set_region(r, None, 0)
     st.clear_pieces(r, "removed_when_emptied")
+
+
+def _ready(st: State, action: Action) -> None:
+    """A troop the region kept goes to hand; a race token from hand takes its place (§6.2)."""
+    seat = st.acting_seat
+    r = action.region
+    assert r is not None
+    st.lift_piece(r, seat, str(action.arg), 1)
+    st.seats[seat].hand -= 1
+    st.tokens[r] += 1
+    st.event("ready", seat=seat, region=r, piece=action.arg)
 
 
 def _deploy(st: State, action: Action) -> None:

@@ -171,6 +171,7 @@ class _Builder:
             FieldType.OBJECT: {"type": "object"},
             FieldType.OBJECTS: {"type": "array", "items": {"type": "object"}},
             FieldType.ITEMS: _ref("items"),
+            FieldType.PIECES: _table("piece", {"type": "integer", "minimum": 1}),
         }
         return dict(simple[t])
 

@@ -3,7 +3,10 @@
 * The race has one Champion, a troop piece (`engine.hooks.Piece`) received into hand with the combo
   (`on_pick`). Like a race token it occupies its region, defends as 1 token (§6.6), is readied and
   redeployed (§6.2, §6.12) and counts towards the Tauren minimum (AMB-11); it never pays a
-  conquest's cost. The engine removes it when the race declines (AMB-26).
+  conquest's cost. Readying keeps race tokens first, so a region holding the Champion alone, or
+  the Champion and a single Tauren token, keeps it; before the turn's first conquest the engine's
+  `ready REF champion` picks it up, a race token from hand taking its place (§6.2, AMB-26), so the
+  free conquest is not lost. The engine removes it when the race declines (AMB-26).
 * Once per turn, `champion REF` conquers a region for free and puts the Champion there. It targets a
   region adjacent to the Active race (AMB-47: counting what the race's own rule makes adjacent, the
   Kobolds' Caverns; an Entry region reached only by travel is not adjacent), never the first conquest,
