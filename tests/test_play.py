@@ -252,9 +252,7 @@ def test_the_last_conquest_says_the_tokens_are_to_redeploy_not_left_in_hand(tmp_
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_team_game_names_the_winning_faction(tmp_path: Path, seat: int) -> None:
-    rc, out = run(
-        play_args(tmp_path, players=4, seed=1, seat=seat, variant="team"), Script([], then="1")
-    )
+    rc, out = run(play_args(tmp_path, players=4, seed=1, seat=seat, variant="team"), Script([], then="1"))
     assert rc == 0
     text = "\n".join(out[out.index(" Final scores:") :])
     assert "Shared victory" not in text  # one faction won outright (§11.4)
@@ -455,3 +453,22 @@ def test_the_champion_kept_by_readying_is_picked_up_and_conquers_again(tmp_path:
     assert "You: the Champion conquers 2 Ridge for free" in text
     assert "You conquer 2 Ridge with 1 Tauren token and 1 Champion" in text  # not "with 0 ... tokens"
     assert st.race[2] == "tauren" and st.pieces[2] == {"champion": 1} and st.tokens[1] == 2
+
+
+def test_a_power_move_typed_with_a_region_number_means_the_screen_number(tmp_path: Path) -> None:
+    """§9.5: `champion 2` names region 2 as the screen numbers it (2 Ridge), like `conquer 2`, not
+    the one-side map's local id 2, which is another region."""
+    from smallworld import scenario
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    where = Path(__file__).parent / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.build({**scenario.load(where), "actions": []})
+    assert st.game.map.regions[2].ref != "2" and st.game.map.refs.get("2") not in (None, 2)
+    out: list[str] = []
+    rec = records.Record(st.game.settings)
+    Session(
+        st, rec, 0, tmp_path / "s.json", Script(["expand", "ready 1", "champion 2"]), out.append, Style(False)
+    ).run()
+    assert "You: the Champion conquers 2 Ridge for free" in joined(out)
+    assert st.pieces[2] == {"champion": 1}

@@ -316,6 +316,11 @@ def parse_move(st: State, text: str) -> list[Action]:
         # A kind that content added: accept its generic text form.
         from smallworld.engine.notation import parse
 
+        if spec is not None and spec.region and rest:
+            # The region is read as the screen numbers it (flat numbers, names), like the core
+            # moves: the engine's notation would read a bare number as a one-side map's local id.
+            r, tail = find_region(st, rest)
+            text = " ".join([kind, st.game.map.regions[r].ref, *tail])
         return [parse(st, text)]
     raise InputError("input.unknown", word=words[0])
 
