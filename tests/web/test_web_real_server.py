@@ -29,7 +29,9 @@ def test_whole_game_against_a_bot_on_the_real_server(page: Page, real_url: str, 
     page.screenshot(path=str(shots / "board-start.png"))
     # Turn by turn (the lobby's default pace): the seat on turn has a day for its decision.
     page.wait_for_selector("#game[data-acting='yes'] #turn-clock")
-    assert re.fullmatch(r"◷ 2[34] h \d+ min left", page.locator("#turn-clock").inner_text())
+    # (with the time it is due: a weekday and an hour, 24 h from now)
+    due = r"◷ 2[34] h \d+ min left · due \w+ \d\d:\d\d( [AP]M)?"
+    assert re.fullmatch(due, page.locator("#turn-clock").inner_text())
     assert (page.locator("#turn-clock").get_attribute("title") or "").startswith("due ")
     kinds = play_until(page, lambda: page.locator("#redeploy").count() > 0)
     # Redeployment: + and - per region, undo, then one plan for the whole of it.

@@ -577,7 +577,7 @@ class GameScreen {
     let ends = typeof s.deadline === "number" ? s.deadline * 1000 - api.serverSkewMs() : null;
     // A live bank bounds it too (and stands in where no deadline came).
     if (kind === "live" && typeof s.bank_ms === "number") ends = Math.min(ends ?? Infinity, seen + s.bank_ms);
-    this.clock = ends === null ? null : { key, seat, kind, ends, seen, due: typeof s.deadline === "number" ? s.deadline * 1000 : null };
+    this.clock = ends === null ? null : { key, seat, kind, ends, seen };
   }
   clockLeftMs() { return this.clock ? Math.max(0, this.clock.ends - Date.now()) : 0; }
   // Time left as people read it: m:ss under an hour (whole seconds up), then hours and minutes
@@ -594,17 +594,25 @@ class GameScreen {
     const c = this.clock;
     if (!c || c.seat !== seat) return null;
     const left = this.clockLeftMs();
-    const due = c.due ? new Date(c.due).toLocaleString(W.current(), { weekday: "short", hour: "2-digit", minute: "2-digit" }) : null;
     return h("span", { class: `clock-left${left < 30000 ? " low" : ""}`, role: "timer", dataset: { clockSeat: seat, leftMs: Math.round(left) },
-      title: due ? W.t("clock.due", { when: due }) : null, ...extra },
-    CLOCK, W.t("clock.left", { time: this.formatLeft(left) }));
+      title: W.t("clock.due", { when: this.dueTime() }), ...extra }, this.clockText(left));
+  }
+  // When the running clock's time is up, as this computer's clock tells it.
+  dueTime() {
+    return new Date(this.clock.ends).toLocaleString(W.current(), { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  }
+  // "◷ 9:41 left"; turn by turn, while more than an hour is left, with the time it is due too (a
+  // player who comes back later reads the day and the hour, not a count).
+  clockText(left) {
+    const due = this.clock.kind === "turn" && left >= 3600000 ? ` · ${W.t("clock.due", { when: this.dueTime() })}` : "";
+    return `${CLOCK}${W.t("clock.left", { time: this.formatLeft(left) })}${due}`;
   }
   // Between updates: every quarter second, the running clock's text (only where it changed).
   tick() {
     if (!this.clock) return;
     const left = this.clockLeftMs();
+    const text = this.clockText(left);
     for (const e of document.querySelectorAll(`.clock-left[data-clock-seat="${this.clock.seat}"]`)) {
-      const text = `${CLOCK}${W.t("clock.left", { time: this.formatLeft(left) })}`;
       e.dataset.leftMs = Math.round(left);
       if (e.textContent !== text) e.textContent = text;
       e.classList.toggle("low", left < 30000);
