@@ -673,7 +673,9 @@ class GameScreen {
           h("span", { class: "faction-score", dataset: { faction: f, score: s } }, `${W.faction(f)} ${s}`)]),
         res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
       this.tieBreakBox(res.tie_break, v),
-      h("div", {}, `${W.t("winners")}: ${res.winners.map((i) => this.seatLabel(i, v.viewer)).join(", ")}`),
+      // Seats by number and colour too: several bots may share a name.
+      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "",
+        h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1), this.seatLabel(i, v.viewer)])),
       h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
   }
   // The engine's tie-break figures (result.tie_break, only when the top score ties): §7 the race
