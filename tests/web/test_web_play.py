@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_change
 from web_fixture_server import Lobby
 
@@ -135,6 +135,7 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     page.wait_for_selector("#lobby")
     page.screenshot(path=str(shots / "lobby-phone.png"))
     create_game(page, url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#board [data-region]")
     # Nothing wider than the phone's screen.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     # Keyboard: a region takes the focus and Enter opens its facts.
@@ -142,7 +143,8 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     region.focus()
     page.keyboard.press("Enter")
     ref = region.get_attribute("data-region")
-    assert page.locator(f"#region-info[data-region='{ref}']").count() == 1
+    # The facts appear after the key event is handled: wait for them rather than read at once.
+    expect(page.locator(f"#region-info[data-region='{ref}']")).to_have_count(1)
     page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
 
 
