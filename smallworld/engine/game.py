@@ -24,9 +24,7 @@ if TYPE_CHECKING:
 def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     from smallworld.boards.errors import BoardFormatError
 
-    if settings.boards is None:
-        ids = edition.boards.draw(settings.players, board_rng(settings.rng, settings.seed).randbelow)
-        return [edition.boards.side(i) for i in ids]
+    assert settings.boards is not None  # drawn sides: `_game_map`
     sides = []
     for i, b in enumerate(settings.boards):
         try:
@@ -62,6 +60,20 @@ def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     return sides
 
 
+def _game_map(edition: Edition, settings: Settings) -> Map:
+    """The game's map: drawn sides share the edition's map of that draw (a Map never changes once
+    built, and building one cost more than the rest of a new game); sides given in the settings
+    are checked and built afresh."""
+    if settings.boards is not None:
+        return Map(_resolve_sides(edition, settings), edition.water, edition.terrain_defence)
+    ids = tuple(edition.boards.draw(settings.players, board_rng(settings.rng, settings.seed).randbelow))
+    got = edition.maps.get(ids)
+    if got is None:
+        sides = [edition.boards.side(i) for i in ids]
+        got = edition.maps[ids] = Map(sides, edition.water, edition.terrain_defence)
+    return got
+
+
 class UnitsHooked(dict[str, list[Unit]]):
     """For a fixed list of units: those that implement each hook (in their order), filled on first
     use, and what the conquest step reads of all of them. Callers must not change the lists."""
@@ -94,7 +106,7 @@ class Game:
         self.variant = ed.variant(settings.variant)
         self.variant.validate(settings.players)
         try:
-            self.map = Map(_resolve_sides(ed, settings), ed.water, ed.terrain_defence)
+            self.map = _game_map(ed, settings)
         except KeyError as e:
             raise PositionError("settings.boards", str(e).strip("'\"")) from None
         rule = ed.entry_rule
@@ -146,8 +158,7 @@ class Game:
         self._seat_hooked: dict[tuple[tuple[Any, ...], str], tuple[Unit, ...]] = {}
         self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = {}
         # For each hook, the relics (marker units) that implement it: most hooks have none.
-        self.marker_hooked: dict[str, frozenset[str]] = {}
-        self._index_markers()
+        self.marker_hooked: dict[str, frozenset[str]] = ed.marker_hooked  # `_index_markers` after set_unit
         self.action_specs = ed.action_specs
         self.event_specs = ed.event_specs
         self.prompt_specs = ed.prompt_specs
