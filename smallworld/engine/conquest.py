@@ -46,10 +46,10 @@ class Attack:
         self.adjacent = game.map.adjacent_to(self.own)
         if self.race is not None and self.race != s.active:
             # An In-Decline race in its own phase: only its own unit speaks (its badge is gone).
-            self.units: list[Unit] = [game.units[self.race]]
+            hooked = game.units_hooked([game.units[self.race]])
         else:
-            self.units = st.units(seat)
-        hooked = game.units_hooked(self.units)  # one lookup for the hooks below (the hot path)
+            hooked = st.seat_hooks(seat)  # one lookup for the hooks below (the hot path)
+        self.units: Sequence[Unit] = hooked.units
         self.reducers = hooked["cost_reduction"]
         self.waivers = hooked["waives_travel"]
         self.optional = hooked["conquest_options"]

@@ -26,6 +26,7 @@ from smallworld.engine.rules import Rule
 if TYPE_CHECKING:
     from smallworld.boards.model import BoardSide
     from smallworld.engine.board_map import Map
+    from smallworld.engine.game import UnitsHooked
     from smallworld.engine.variants.base import Variant
 
 
@@ -162,6 +163,9 @@ class Edition:
         self.marker_hooked: dict[str, frozenset[str]] = {
             hook: ids & relics for hook, ids in self.hooked.items() if ids & relics
         }
+        # The hook tables of the seats' units (`Game.seat_tables`), shared by the edition's games.
+        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = {}
+        self.units_tables: dict[tuple[Unit, ...], UnitsHooked] = {}
         # The map of each drawn set of board sides, built once per process: a Map is never changed
         # after it is built, so the games of one draw share it (`Game.__init__`).
         self.maps: dict[tuple[str, ...], Map] = {}

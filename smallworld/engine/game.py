@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from smallworld.boards.model import BoardSide
@@ -72,6 +73,11 @@ def _game_map(edition: Edition, settings: Settings) -> Map:
         sides = [edition.boards.side(i) for i in ids]
         got = edition.maps[ids] = Map(sides, edition.water, edition.terrain_defence)
     return got
+
+
+# How many hook tables a game keeps before it starts them afresh (the tables of an edition are shared
+# by all its games: a long simulation meets many combinations of races and powers).
+_TABLES_MAX = 50_000
 
 
 class UnitsHooked(dict[str, list[Unit]]):
@@ -151,12 +157,12 @@ class Game:
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
         # A seat's own units depend only on its races and powers (`State.units`): the hot path asks
-        # them several times a decision, so each combination is worked out once per game, with the
-        # units of each hook among them. Keyed by values only, the cache is shared by every state
-        # and clone of the game; `set_unit` empties it.
-        self._seat_units: dict[tuple[Any, ...], tuple[Unit, ...]] = {}
-        self._seat_hooked: dict[tuple[tuple[Any, ...], str], tuple[Unit, ...]] = {}
-        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = {}
+        # them several times a decision, so each combination is worked out once, with the units of
+        # each hook among them (`seat_tables`, by `State.seat_key`). Keyed by values only, the
+        # tables are shared by every state and clone of the game, and by every game of the edition
+        # that plays its units as they are; `set_unit` gives the game tables of its own.
+        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = ed.seat_tables
+        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = ed.units_tables
         # For each hook, the relics (marker units) that implement it: most hooks have none.
         self.marker_hooked: dict[str, frozenset[str]] = ed.marker_hooked  # `_index_markers` after set_unit
         self.action_specs = ed.action_specs
@@ -192,9 +198,8 @@ class Game:
         self._hooked = {
             hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
         }
-        self._seat_units.clear()
-        self._seat_hooked.clear()
-        self._units_hooked.clear()
+        self.seat_tables = {}
+        self._units_hooked = {}
         self._index_markers()
 
     def _index_markers(self) -> None:
@@ -205,7 +210,11 @@ class Game:
     def seat_units(self, key: tuple[Any, ...]) -> tuple[Unit, ...]:
         """The units of a seat's races and powers, by `State.seat_key`: the Active race and power,
         then the In-Decline races and powers whose hooks work In Decline (without the markers)."""
-        got = self._seat_units.get(key)
+        return self.seat_table(key).units
+
+    def seat_table(self, key: tuple[Any, ...]) -> UnitsHooked:
+        """The hook table of `seat_units(key)` (`State.hook_units` looks in `seat_tables` first)."""
+        got = self.seat_tables.get(key)
         if got is not None:
             return got
         active, power, declined, declined_power, more = key
@@ -223,24 +232,24 @@ class Game:
             for uid in (race, pw):
                 if uid and u[uid].works_in_decline and u[uid] not in out:
                     out.append(u[uid])
-        got = self._seat_units[key] = tuple(out)
+        if len(self.seat_tables) > _TABLES_MAX:
+            self.seat_tables.clear()  # a bound for very long simulations; refilled as needed
+        got = self.seat_tables[key] = self.units_hooked(out)
         return got
 
-    def units_hooked(self, units: list[Unit]) -> UnitsHooked:
+    def units_hooked(self, units: Sequence[Unit]) -> UnitsHooked:
         """The hooks of a list of units (cached by the list's contents): what `Attack` asks."""
         key = tuple(units)
         got = self._units_hooked.get(key)
         if got is None:
+            if len(self._units_hooked) > _TABLES_MAX:
+                self._units_hooked.clear()
             got = self._units_hooked[key] = UnitsHooked(key, self._hooked)
         return got
 
-    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> tuple[Unit, ...]:
+    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> list[Unit]:
         """`seat_units(key)` that implement `hook`, in the same order."""
-        got = self._seat_hooked.get((key, hook))
-        if got is None:
-            ids = self._hooked[hook]
-            got = self._seat_hooked[(key, hook)] = tuple(x for x in self.seat_units(key) if x.id in ids)
-        return got
+        return self.seat_table(key)[hook]
 
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""

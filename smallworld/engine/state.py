@@ -18,7 +18,7 @@ from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:
-    from smallworld.engine.game import Game
+    from smallworld.engine.game import Game, UnitsHooked
     from smallworld.engine.hooks import Unit
 
 
@@ -307,29 +307,54 @@ class State:
     def seat_key(self, seat: int) -> tuple[Any, ...]:
         """What a seat's own units (without the markers) depend on: its races and powers."""
         s = self.seats[seat]
-        more = tuple((r, p) for r, p in s.more_declined) if s.more_declined else ()
-        return (s.active, s.power, s.declined, s.declined_power, more)
+        more = s.more_declined
+        return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
-        out = list(self.game.seat_units(self.seat_key(seat)))
-        if self.markers:
-            active = self.seats[seat].active
-            race, u = self.race, self.game.units
-            for r, here in self.markers.items():  # a first look: is any marker the seat's now?
-                for m in here:
-                    if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
-                        out.extend(self._marker_units(seat, None))
-                        return out
+        out = list(self.game.seat_table(self.seat_key(seat)).units)
+        if self.markers and self._marker_applies(seat):
+            out.extend(self._marker_units(seat, None))
         return out
 
-    def hook_units(self, seat: int, hook: str) -> list[Unit] | tuple[Unit, ...]:
-        """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
-        whether it overrides the hook, and no list is built unless a marker adds a unit)."""
+    def seat_hooks(self, seat: int) -> UnitsHooked:
+        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
+        the seat's races and powers, unless a face-up marker applies to the seat)."""
         game = self.game
-        base = game.seat_hooked(self.seat_key(seat), hook)
+        if self.markers and self._marker_applies(seat):
+            return game.units_hooked(self.units(seat))
+        s = self.seats[seat]
+        more = s.more_declined
+        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+        table = game.seat_tables.get(key)
+        return table if table is not None else game.seat_table(key)
+
+    def _marker_applies(self, seat: int) -> bool:
+        """A first look: whether any face-up marker is the seat's now (on its Active race's region,
+        or one that works everywhere)."""
+        active = self.seats[seat].active
+        race, u = self.race, self.game.units
+        for r, here in self.markers.items():
+            for m in here:
+                if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
+                    return True
+        return False
+
+    def hook_units(self, seat: int, hook: str) -> list[Unit]:
+        """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
+        whether it overrides the hook, and no list is built unless a marker adds a unit). Callers
+        must not change the list."""
+        game = self.game
+        s = self.seats[seat]
+        more = s.more_declined
+        # `seat_key` inline: this runs several times a decision.
+        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+        table = game.seat_tables.get(key)
+        if table is None:
+            table = game.seat_table(key)
+        base = table[hook]
         if not self.markers:
             return base
         ids = game.marker_hooked.get(hook)
@@ -339,7 +364,7 @@ class State:
             for m in here:
                 if m[1] and m[0] in ids:
                     extra = self._marker_units(seat, ids)
-                    return base + tuple(extra) if extra else base
+                    return base + extra if extra else base
         return base
 
     def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
