@@ -60,6 +60,7 @@ class Map:
                 )
         self.regions = tuple(regions)
         self.n = len(regions)
+        self._refs = tuple(reg.ref for reg in regions)  # `ref` is asked for every event's regions
         adj = [0] * self.n
         for b, side in enumerate(self.sides):
             for r in side.regions:
@@ -96,7 +97,7 @@ class Map:
         return self.features.get(name, 0)
 
     def ref(self, index: int) -> str:
-        return self.regions[index].ref
+        return self._refs[index]
 
     def index(self, ref: str | int) -> int:
         """Flat index of a region given as "SIDE:ID", a bare id on a one-side map, or an int."""
