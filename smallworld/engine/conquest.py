@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from smallworld.engine.actions import Action
+from smallworld.engine.actions import Action, at_regions
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
 from smallworld.engine.state import Phase, State
@@ -21,6 +21,7 @@ class Attack:
     """What a seat's conquests depend on, gathered once per listing (the hot path)."""
 
     __slots__ = (
+        "active",
         "adjacent",
         "extra",
         "final",
@@ -28,6 +29,7 @@ class Attack:
         "minimum",
         "optional",
         "own",
+        "power",
         "race",
         "reducers",
         "seat",
@@ -40,6 +42,7 @@ class Attack:
         game = st.game
         s = st.seats[seat]
         self.seat = seat
+        self.active, self.power = s.active, s.power  # what it was built for (`flow._declare`)
         self.race = conquering_race(st, seat)
         self.own = st.race_mask.get(self.race, 0) if self.race else 0
         self.first = self.own == 0
@@ -321,6 +324,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     new = tuple.__new__  # Action(kind, region, option) without the NamedTuple constructor's overhead
     out: list[Action] = []
     game = st.game
+    plain_conquer, plain_final = at_regions("conquer", game.map.n), at_regions("final", game.map.n)
     tokens, defense, terrain = st.tokens, st.defense, game.map.defence
     travel = game.travel_mask & ~att.adjacent
     minimum = att.minimum
@@ -366,7 +370,10 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
                     unpaid = bool(dues) and sum(d[1] for d in dues) > coins
                 if unpaid:
                     continue
-            out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
+            if opt is None:
+                out.append(plain_conquer[r] if c <= hand else plain_final[r])
+            else:
+                out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
     return out
 
 

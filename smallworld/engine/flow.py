@@ -34,6 +34,7 @@ from smallworld.engine.actions import (
     RISE,
     SKIP,
     Action,
+    at_regions,
 )
 from smallworld.engine.board_map import bits
 from smallworld.engine.diagnose import explain
@@ -85,6 +86,7 @@ def conquest_actions(st: State) -> list[Action]:
     hand = conquest.available(st, seat)
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
+        st.memo = (st.ply, seat, att)  # applying a listed conquest next reuses it (`_declare`)
         return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
     return []
 
@@ -94,8 +96,9 @@ def _conquer_actions(st: State) -> list[Action]:
     out = conquest_actions(st)
     if st.turn.conquests == 0 and not st.turn.done:
         race = conquest.conquering_race(st, seat)
+        abandon = at_regions(ABANDON, st.game.map.n)
         for r in bits(st.occupied_mask(race)):
-            out.append(Action(ABANDON, r))
+            out.append(abandon[r])
     if st.turn.race is None:
         for u in st.hook_units(seat, "actions"):
             out.extend(u.actions(st, seat))
@@ -109,10 +112,13 @@ def _deploy_actions(st: State) -> list[Action]:
     out = []
     held = sorted(s.held) if st.turn.race is None or seat != st.turn_seat else []
     race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
+    n = st.game.map.n
+    one, every = at_regions(DEPLOY, n), at_regions(DEPLOY, n, "all")
+    hand = s.hand
     for r in bits(st.occupied_mask(race)):
-        if s.hand:
-            out.append(Action(DEPLOY, r))
-            out.append(Action(DEPLOY, r, "all"))
+        if hand:
+            out.append(one[r])
+            out.append(every[r])
         for kind in held:
             out.append(Action(DEPLOY, r, kind))
     return out
@@ -269,7 +275,21 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
     r = action.region
     assert r is not None
     opt = action.arg if isinstance(action.arg, str) else None
-    att = conquest.Attack(st, st.acting_seat)
+    seat = st.acting_seat
+    memo = st.memo
+    att: conquest.Attack | None = None
+    if memo is not None and memo[0] == st.ply - 1 and memo[1] == seat:
+        # The conquest was listed just before this apply (`conquest_actions`, the usual way of bots
+        # and of `apply`): its context is still the state's, unless someone changed the state in
+        # between by hand, which the seat's race, power and regions would show.
+        att = memo[2]
+        s = st.seats[seat]
+        race = conquest.conquering_race(st, seat)
+        own = st.race_mask.get(race, 0) if race else 0
+        if att.race != race or att.active != s.active or att.power != s.power or att.own != own:
+            att = None
+    if att is None:
+        att = conquest.Attack(st, seat)
     return att, r, opt, conquest.cost(st, att, r, opt)
 
 

@@ -203,6 +203,7 @@ class State:
         "game",
         "immune",
         "markers",
+        "memo",
         "offer",
         "pending",
         "phase",
@@ -266,6 +267,9 @@ class State:
         # stay unseen (the Well of Eternity's fallback draws from them).
         self.markers: dict[int, list[list[Any]]] = {}
         self.spare_markers: list[str] = []
+        # The conquest context of the last listing, (ply, seat, Attack): applying one of the listed
+        # conquests at once reuses it (`flow._declare`). Derived data, never copied or saved.
+        self.memo: tuple[int, int, Any] | None = None
 
     # --- queries -------------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -717,6 +721,7 @@ class State:
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
         c.events = jcopy(self.events)
         c.spare_markers = self.spare_markers[:]
+        c.memo = None
         return c
 
     # The decision interface and the JSON form live in the layers above (`flow`, `serialize`); the
