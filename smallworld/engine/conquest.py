@@ -42,27 +42,29 @@ class Attack:
         game = st.game
         s = st.seats[seat]
         self.seat = seat
-        self.active, self.power = s.active, s.power  # what it was built for (`flow._declare`)
-        self.race = conquering_race(st, seat)
-        self.own = st.race_mask.get(self.race, 0) if self.race else 0
-        self.first = self.own == 0
-        self.adjacent = game.map.adjacent_to(self.own)
-        if self.race is not None and self.race != s.active:
+        active = self.active = s.active  # what it was built for (`flow._declare`)
+        self.power = s.power
+        race = self.race = st.turn.race if st.turn.race is not None and seat == st.turn_seat else active
+        own = self.own = st.race_mask.get(race, 0) if race else 0
+        first = self.first = own == 0
+        self.adjacent = game.map.adjacent_to(own)
+        if race is not None and race != active:
             # An In-Decline race in its own phase: only its own unit speaks (its badge is gone).
-            hooked = game.units_hooked([game.units[self.race]])
+            hooked = game.units_hooked([game.units[race]])
         else:
             hooked = st.seat_hooks(seat)  # one lookup for the hooks below (the hot path)
         self.units: Sequence[Unit] = hooked.units
-        self.reducers = hooked["cost_reduction"]
-        self.waivers = hooked["waives_travel"]
-        self.optional = hooked["conquest_options"]
+        self.reducers = hooked.reducers
+        self.waivers = hooked.waivers
+        self.optional = hooked.optional
         self.minimum = hooked.minimum
         extra = 0
-        for u in hooked["extra_targets"]:
-            extra |= u.extra_targets(st, seat, self.first)
+        for u in hooked.extra_targets:
+            extra |= u.extra_targets(st, seat, first)
         self.extra = extra
         self.final = hooked.final
-        self.shield = shielded(st, seat) if self.race is not None and self.race == s.active else 0
+        # Shields (a declared peace) bind the Active race only; most editions have none at all.
+        self.shield = shielded(st, seat) if race is not None and race == active and game.shields else 0
 
 
 def shielded(st: State, seat: int) -> int:

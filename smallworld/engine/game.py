@@ -90,6 +90,11 @@ class UnitsHooked(dict[str, list[Unit]]):
         self.hooked = hooked
         self.minimum = max((u.min_per_region for u in units), default=1)
         self.final = all(u.final_attempt for u in units)
+        # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
+        self.reducers = self["cost_reduction"]
+        self.waivers = self["waives_travel"]
+        self.optional = self["conquest_options"]
+        self.extra_targets = self["extra_targets"]
 
     def __missing__(self, hook: str) -> list[Unit]:
         ids = self.hooked[hook]
@@ -156,6 +161,7 @@ class Game:
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
+        self.shields = bool(self._hooked["shielded"])  # whether any unit may shield regions (Diplomat)
         # A seat's own units depend only on its races and powers (`State.units`): the hot path asks
         # them several times a decision, so each combination is worked out once, with the units of
         # each hook among them (`seat_tables`, by `State.seat_key`). Keyed by values only, the
@@ -200,6 +206,7 @@ class Game:
         }
         self.seat_tables = {}
         self._units_hooked = {}
+        self.shields = bool(self._hooked["shielded"])
         self._index_markers()
 
     def _index_markers(self) -> None:
