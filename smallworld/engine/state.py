@@ -196,9 +196,10 @@ class Turn:
 
 class State:
     __slots__ = (
+        "_events",
+        "_raw_events",
         "acting_seat",
         "defense",
-        "events",
         "first_seat",
         "game",
         "immune",
@@ -261,7 +262,10 @@ class State:
         self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
         self.result: dict[str, Any] | None = None
         # What the last action set off (die rolls, scores, ...), for clients: cleared by each apply.
-        self.events: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        # Events recorded but not yet in their JSON form (kind, fields): `events` converts them when
+        # read, so search and simulation, which never read them, do not pay for the conversion.
+        self._raw_events: list[tuple[str, dict[str, Any]]] = []
         # Artifact / Legendary Place markers by region: a list of [relic id, face up] (§10.1), as
         # an Artifact may join a region that already holds a marker; the markers not drawn at setup
         # stay unseen (the Well of Eternity's fallback draws from them).
@@ -504,10 +508,28 @@ class State:
             self.seats[payee].coins += paid
         return paid
 
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What the last action set off, for clients: each event in its JSON form (`event`)."""
+        raw = self._raw_events
+        if raw:
+            game = self.game
+            self._events.extend(event_json(game, kind, data) for kind, data in raw)
+            self._raw_events = []
+        return self._events
+
+    @events.setter
+    def events(self, value: list[dict[str, Any]]) -> None:
+        self._events = value
+        self._raw_events = []
+
     def event(self, kind: str, **data: Any) -> None:
         """Record what an action set off, for clients (`events` lists the last action's); `kind`
-        is a declared event type, and its region fields are kept as "SIDE:ID"."""
-        self.events.append(event_json(self.game, kind, data))
+        is a declared event type, and its region fields are kept as "SIDE:ID". The fields are
+        put in that form when `events` is read: values must not be changed after the call."""
+        if kind not in self.game.event_specs:
+            raise KeyError(f"event type {kind!r} is declared by no unit")
+        self._raw_events.append((kind, data))
 
     def push_prompt(self, unit: str, seat: int, prompt: str, **fields: Any) -> None:
         """Ask `seat` a decision on behalf of a unit: `prompt` is one of the unit's declared
@@ -719,7 +741,8 @@ class State:
         c.rolls = self.rolls[:]
         c.result = jcopy(self.result)
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
-        c.events = jcopy(self.events)
+        c._events = jcopy(self._events)
+        c._raw_events = self._raw_events[:]  # each (kind, fields) is never changed once recorded
         c.spare_markers = self.spare_markers[:]
         c.memo = None
         return c
