@@ -14,7 +14,7 @@ from enum import StrEnum
 from smallworld.engine.actions import Action, at_regions
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
-from smallworld.engine.state import Phase, State
+from smallworld.engine.state import Ph, State
 
 
 class Attack:
@@ -395,7 +395,7 @@ def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:
 def conquests_open(st: State, seat: int) -> bool:
     """Whether the seat may still start a conquest this turn: in its conquest step, before the final
     attempt or the end of conquests (§6.10, AMB-53)."""
-    return st.phase == Phase.CONQUER and seat == st.turn_seat and not st.turn.done
+    return st.phase == Ph.CONQUER and seat == st.turn_seat and not st.turn.done
 
 
 # --- a declared conquest ------------------------------------------------------------------------
@@ -467,7 +467,7 @@ def conquest_possible(st: State, seat: int) -> bool:
 def end_conquests(st: State) -> None:
     """Conquests are over for this turn (§6.10, §6.11)."""
     st.turn.done = True
-    st.phase = Phase.AFTER_CONQUESTS
+    st.phase = Ph.AFTER_CONQUESTS
 
 
 def take_paying(st: State, seat: int, n: int) -> dict[str, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.hooks import Unit
-from smallworld.engine.state import Phase, State
+from smallworld.engine.state import Ph, State
 
 
 def _relics(st: State, seat: int) -> list[Unit]:
@@ -80,5 +80,5 @@ def end_game(st: State) -> None:
     """§7 (§11.4 in the team variant): the variant names the winners."""
     winners, extra = st.game.variant.winners(st)
     st.result = {"scores": [s.coins for s in st.seats], "winners": winners, **extra}
-    st.phase = Phase.OVER
+    st.phase = Ph.OVER
     st.acting_seat = -1

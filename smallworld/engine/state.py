@@ -42,6 +42,26 @@ class Phase(StrEnum):
     NEXT_TURN = "next_turn"
 
 
+class Ph:
+    """The phases as plain class attributes, for the hot paths: reading `Phase.X` goes through the
+    attribute hook of the Enum metaclass (about 60 ns a read in Python 3.11), `Ph.X` does not."""
+
+    PICK = Phase.PICK
+    RISE = Phase.RISE
+    START = Phase.START
+    CONQUER = Phase.CONQUER
+    REDEPLOY = Phase.REDEPLOY
+    WITHDRAWN = Phase.WITHDRAWN
+    AFTER_SCORE = Phase.AFTER_SCORE
+    OVER = Phase.OVER
+    AFTER_CONQUESTS = Phase.AFTER_CONQUESTS
+    REDEPLOY_BEGIN = Phase.REDEPLOY_BEGIN
+    WITHDRAWN_NEXT = Phase.WITHDRAWN_NEXT
+    TURN_END = Phase.TURN_END
+    SCORE = Phase.SCORE
+    NEXT_TURN = Phase.NEXT_TURN
+
+
 PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = (
     Phase.PICK,
     Phase.START,
@@ -238,7 +258,7 @@ class State:
         self.first_seat = 0
         self.turn_seat = 0
         self.acting_seat = 0
-        self.phase = Phase.PICK
+        self.phase = Ph.PICK
         self.seats = [Seat() for _ in range(game.players)]
         self.race: list[str | None] = [None] * n
         self.tokens = [0] * n
@@ -277,7 +297,7 @@ class State:
 
     # --- queries -------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == Ph.OVER
 
     def current_seat(self) -> int:
         return self.acting_seat
@@ -289,7 +309,7 @@ class State:
         """Whether it is `seat`'s conquest step with its Active race and its conquests are not over
         (§6.5-§6.11): when the Active race's unit actions of the conquest step may be taken."""
         return (
-            self.phase == Phase.CONQUER
+            self.phase == Ph.CONQUER
             and seat == self.turn_seat
             and not self.turn.done
             and not self.turn.race
