@@ -388,12 +388,23 @@ class State:
         ids = game.marker_hooked.get(hook)
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
-        for here in self.markers.values():  # most often no face-up marker implements the hook
-            for m in here:
+        # `_marker_units(seat, ids)` in one pass: most often no face-up marker implements the hook,
+        # or none of those that do is the seat's.
+        found: list[tuple[int, int, Unit]] | None = None
+        active = s.active
+        for r, here in self.markers.items():
+            for i, m in enumerate(here):  # [relic id, face up]
                 if m[1] and m[0] in ids:
-                    extra = self._marker_units(seat, ids)
-                    return base + extra if extra else base
-        return base
+                    unit = game.units[m[0]]
+                    if unit.everywhere or (active is not None and self.race[r] == active):
+                        if found is None:
+                            found = []
+                        found.append((r, i, unit))
+        if found is None:
+            return base
+        if len(found) > 1:
+            found.sort(key=lambda x: (x[0], x[1]))  # by region, then as they lie there
+        return base + [x[2] for x in found]
 
     def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
