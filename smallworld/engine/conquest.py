@@ -67,6 +67,29 @@ class Attack:
         self.shield = shielded(st, seat) if race is not None and race == active and game.shields else 0
 
 
+def listed_attack(st: State, seat: int, ply: int) -> Attack | None:
+    """The Attack that the listing of conquests made at `ply` for `seat` kept (`st.memo`, set by
+    `flow.conquest_actions`), when the state still shows what it was built for (the seat's race,
+    power and regions: a state changed by hand in between is judged afresh); None otherwise."""
+    memo = st.memo
+    if memo is None or memo[0] != ply or memo[1] != seat:
+        return None
+    att: Attack = memo[2]
+    s = st.seats[seat]
+    race = conquering_race(st, seat)
+    own = st.race_mask.get(race, 0) if race else 0
+    if att.race != race or att.active != s.active or att.power != s.power or att.own != own:
+        return None
+    return att
+
+
+def current_attack(st: State, seat: int) -> Attack:
+    """The seat's Attack now, for the units' own listings (`Unit.actions`), which run just after the
+    listing of conquests: its Attack when it still holds, else a new one. Callers must not change it
+    (copy what they adjust, as the Gnomes' assault does with a new Attack)."""
+    return listed_attack(st, seat, st.ply) or Attack(st, seat)
+
+
 def shielded(st: State, seat: int) -> int:
     """Regions the seat's Active race may not target because another player's unit shields them
     (the `shielded` defender hook: a declared peace)."""

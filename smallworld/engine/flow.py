@@ -86,8 +86,10 @@ def conquest_actions(st: State) -> list[Action]:
     hand = conquest.available(st, seat)
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
-        st.memo = (st.ply, seat, att)  # applying a listed conquest next reuses it (`_declare`)
+        # The units' own listings and applying a listed conquest next reuse it (`_declare`).
+        st.memo = (st.ply, seat, att)
         return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+    st.memo = None
     return []
 
 
@@ -276,20 +278,9 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
     assert r is not None
     opt = action.arg if isinstance(action.arg, str) else None
     seat = st.acting_seat
-    memo = st.memo
-    att: conquest.Attack | None = None
-    if memo is not None and memo[0] == st.ply - 1 and memo[1] == seat:
-        # The conquest was listed just before this apply (`conquest_actions`, the usual way of bots
-        # and of `apply`): its context is still the state's, unless someone changed the state in
-        # between by hand, which the seat's race, power and regions would show.
-        att = memo[2]
-        s = st.seats[seat]
-        race = conquest.conquering_race(st, seat)
-        own = st.race_mask.get(race, 0) if race else 0
-        if att.race != race or att.active != s.active or att.power != s.power or att.own != own:
-            att = None
-    if att is None:
-        att = conquest.Attack(st, seat)
+    # A conquest listed just before this apply (`conquest_actions`, the usual way of bots and of
+    # `apply`; `apply_unchecked` has counted the ply since) keeps the listing's context.
+    att = conquest.listed_attack(st, seat, st.ply - 1) or conquest.Attack(st, seat)
     return att, r, opt, conquest.cost(st, att, r, opt)
 
 
