@@ -218,6 +218,7 @@ class State:
     __slots__ = (
         "_events",
         "_raw_events",
+        "_up",
         "acting_seat",
         "defense",
         "first_seat",
@@ -291,6 +292,10 @@ class State:
         # stay unseen (the Well of Eternity's fallback draws from them).
         self.markers: dict[int, list[list[Any]]] = {}
         self.spare_markers: list[str] = []
+        # The face-up markers, (region, unit) by region then as they lie there, with the `markers`
+        # dict they were read from: `face_up` works them out again when that dict was replaced, and
+        # `reveal` and `move_marker` forget them. Derived data, never saved.
+        self._up: tuple[dict[int, list[list[Any]]], tuple[tuple[int, Unit], ...]] | None = None
         # The conquest context of the last listing, (ply, seat, Attack): applying one of the listed
         # conquests at once reuses it (`flow._declare`). Derived data, never copied or saved.
         self.memo: tuple[int, int, Any] | None = None
@@ -359,16 +364,29 @@ class State:
         table = game.seat_tables.get(key)
         return table if table is not None else game.seat_table(key)
 
+    def face_up(self) -> tuple[tuple[int, Unit], ...]:
+        """The face-up markers as (region, unit), by region then as they lie there. Code that
+        changes a marker in place other than by `reveal` and `move_marker` must call `markers_changed`."""
+        up = self._up
+        if up is not None and up[0] is self.markers:
+            return up[1]
+        u = self.game.units
+        found = tuple(
+            (r, u[m[0]]) for r in sorted(self.markers) for m in self.markers[r] if m[1]  # [relic id, face up]
+        )
+        self._up = (self.markers, found)
+        return found
+
+    def markers_changed(self) -> None:
+        """Forget what was derived from the markers (`face_up`)."""
+        self._up = None
+
     def _marker_applies(self, seat: int) -> bool:
         """A first look: whether any face-up marker is the seat's now (on its Active race's region,
         or one that works everywhere)."""
-        active = self.seats[seat].active
-        race, u = self.race, self.game.units
-        for r, here in self.markers.items():
-            for m in here:
-                if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
-                    return True
-        return False
+        a = self.seats[seat].active
+        race = self.race
+        return any(unit.everywhere or (a is not None and race[r] == a) for r, unit in self.face_up())
 
     def hook_units(self, seat: int, hook: str) -> list[Unit]:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
@@ -388,40 +406,27 @@ class State:
         ids = game.marker_hooked.get(hook)
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
-        # `_marker_units(seat, ids)` in one pass: most often no face-up marker implements the hook,
-        # or none of those that do is the seat's.
-        found: list[tuple[int, int, Unit]] | None = None
+        # Most often no face-up marker implements the hook, or none of those that do is the seat's.
+        extra: list[Unit] | None = None
         active = s.active
-        for r, here in self.markers.items():
-            for i, m in enumerate(here):  # [relic id, face up]
-                if m[1] and m[0] in ids:
-                    unit = game.units[m[0]]
-                    if unit.everywhere or (active is not None and self.race[r] == active):
-                        if found is None:
-                            found = []
-                        found.append((r, i, unit))
-        if found is None:
-            return base
-        if len(found) > 1:
-            found.sort(key=lambda x: (x[0], x[1]))  # by region, then as they lie there
-        return base + [x[2] for x in found]
+        for r, unit in self.face_up():
+            if unit.id in ids and (unit.everywhere or (active is not None and self.race[r] == active)):
+                if extra is None:
+                    extra = []
+                extra.append(unit)
+        return base if extra is None else base + extra
 
     def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
         after a JSON round trip); only those whose id is in `ids` unless it is None."""
         active = self.seats[seat].active
-        u = self.game.units
         race = self.race
-        found: list[tuple[int, int, Unit]] = []
-        for r, here in self.markers.items():
-            for m in here:  # [relic id, face up]
-                if m[1] and (ids is None or m[0] in ids):
-                    unit = u[m[0]]
-                    if unit.everywhere or (active is not None and race[r] == active):
-                        found.append((r, here.index(m), unit))
-        if len(found) > 1:
-            found.sort(key=lambda x: (x[0], x[1]))  # by region, then as they lie there
-        return [x[2] for x in found]
+        out = []
+        for r, unit in self.face_up():
+            mine = unit.everywhere or (active is not None and race[r] == active)
+            if mine and (ids is None or unit.id in ids):
+                out.append(unit)
+        return out
 
     def seat_data(self, seat: int, uid: str) -> dict[str, Any]:
         """The unit's own data for this seat (created empty on first use)."""
@@ -458,6 +463,7 @@ class State:
         for m in list(self.markers.get(region, ())):  # a copy: `on_reveal` may move the marker
             if not m[1]:
                 m[1] = True
+                self._up = None
                 self.event("reveal", seat=seat, region=region, relic=m[0])
                 unit = self.game.units[m[0]]
                 if self.game.overrides(unit, "on_reveal"):
@@ -474,6 +480,7 @@ class State:
     def move_marker(self, relic: str, region: int | None, face_up: bool | None = None) -> None:
         """Put the marker `relic` in `region` (None: out of the game), from wherever it lies or from
         the box; `face_up` None keeps its side (a new marker comes face up)."""
+        self._up = None
         up = True if face_up is None else face_up
         for r, here in list(self.markers.items()):
             for m in here:
@@ -772,6 +779,8 @@ class State:
         c.rolls = self.rolls[:]
         c.result = jcopy(self.result)
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
+        up = self._up
+        c._up = (c.markers, up[1]) if up is not None and up[0] is self.markers else None
         c._events = jcopy(self._events)
         c._raw_events = self._raw_events[:]  # each (kind, fields) is never changed once recorded
         c.spare_markers = self.spare_markers[:]
