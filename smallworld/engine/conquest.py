@@ -23,9 +23,11 @@ class Attack:
     __slots__ = (
         "active",
         "adjacent",
+        "defended",
         "extra",
         "final",
         "first",
+        "hooked",
         "minimum",
         "optional",
         "own",
@@ -53,7 +55,11 @@ class Attack:
             hooked = game.units_hooked([game.units[race]])
         else:
             hooked = st.seat_hooks(seat)  # one lookup for the hooks below (the hot path)
+        self.hooked = hooked
         self.units: Sequence[Unit] = hooked.units
+        # `defended_mask(st, seat)` when a listing worked it out (None: not known); only there may a
+        # conquest's declaration ask dues.
+        self.defended: int | None = None
         self.reducers = hooked.reducers
         self.waivers = hooked.waivers
         self.optional = hooked.optional
@@ -304,12 +310,10 @@ def pay_dues(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
 
 def declare(st: State, att: Attack, region: int, option: str | None) -> None:
     """A conquest is declared: payments are made (§6.7) and the attacker's units are told."""
-    if st.race[region] is not None:
+    if st.race[region] is not None and (att.defended is None or (att.defended >> region) & 1):
         pay_dues(st, att.seat, region)
-    game = st.game
-    for u in att.units:
-        if game.overrides(u, "declare_conquest"):
-            u.declare_conquest(st, att.seat, region, option)
+    for u in att.hooked["declare_conquest"]:
+        u.declare_conquest(st, att.seat, region, option)
 
 
 # --- may it be conquered, and how -------------------------------------------------------------------

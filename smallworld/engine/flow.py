@@ -88,7 +88,8 @@ def conquest_actions(st: State) -> list[Action]:
         att = conquest.Attack(st, seat)
         # The units' own listings and applying a listed conquest next reuse it (`_declare`).
         st.memo = (st.ply, seat, att)
-        return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+        att.defended = conquest.defended_mask(st, seat)
+        return conquest.listing(st, att, hand, st.seats[seat].coins, att.defended)
     st.memo = None
     return []
 

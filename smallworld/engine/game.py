@@ -90,6 +90,7 @@ class UnitsHooked(dict[str, list[Unit]]):
         self.hooked = hooked
         self.minimum = max((u.min_per_region for u in units), default=1)
         self.final = all(u.final_attempt for u in units)
+        self.loss_order = sorted(units, key=lambda u: u.loss_priority)  # §6.9, AMB-12 (`prevented_by`)
         # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
         self.reducers = self["cost_reduction"]
         self.waivers = self["waives_travel"]

@@ -11,7 +11,7 @@ def _relics(st: State, seat: int) -> list[Unit]:
     working for everyone (Well of Eternity, §10.3)."""
     if not st.markers:
         return []
-    return [u for u in st.units(seat) if u.kind == "relic"]
+    return [u for u in st.marker_units(seat) if u.kind == "relic"]
 
 
 def effective_faction(st: State, seat: int) -> str | None:

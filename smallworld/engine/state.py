@@ -349,7 +349,7 @@ class State:
         seat's Active race's regions and those that work everywhere, by region)."""
         out = list(self.game.seat_table(self.seat_key(seat)).units)
         if self.markers and self._marker_applies(seat):
-            out.extend(self._marker_units(seat, None))
+            out.extend(self.marker_units(seat, None))
         return out
 
     def seat_hooks(self, seat: int) -> UnitsHooked:
@@ -416,7 +416,7 @@ class State:
                 extra.append(unit)
         return base if extra is None else base + extra
 
-    def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
+    def marker_units(self, seat: int, ids: frozenset[str] | None = None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
         after a JSON round trip); only those whose id is in `ids` unless it is None."""
         active = self.seats[seat].active
