@@ -359,9 +359,20 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     minimum = att.minimum
     short = game.options.max_final_shortfall if att.final and hand >= minimum else -1
     seat = att.seat
-    optional, reducers = att.optional, att.reducers
-    plain: list[str | None] = [None]
+    optional, reducers, waivers = att.optional, att.reducers, att.waivers
     defenders: dict[int, Sequence[Unit]] = {}
+
+    def unpaid(r: int) -> bool:
+        """Whether the dues of an attack on `r` are more than the coins (§6.7)."""
+        owner = st.owner_seat(st.race[r])
+        if owner is None or owner == seat:
+            return False
+        units = defenders.get(owner)
+        if units is None:  # the owner's units, looked up once per listing
+            units = defenders[owner] = st.hook_units(owner, "defender_payments")
+        dues = dues_of(st, seat, r, owner, units)
+        return bool(dues) and sum(d[1] for d in dues) > coins
+
     mask = targets(st, att)
     while mask:  # `bits(mask)` inline: region order, lowest first
         low = mask & -mask
@@ -369,35 +380,44 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
         r = low.bit_length() - 1
         base = 2 + tokens[r] + defense[r] + terrain[r]
         if (travel >> r) & 1:
-            for u in att.waivers:
+            for u in waivers:
                 if u.waives_travel(st, seat, r, att.first):
                     break
             else:
                 base += game.travel_cost
-        unpaid: bool | None = None  # whether the dues are more than the coins: asked once per target
-        for opt in options(st, att, r) if optional else plain:
+        if not optional:  # the usual case: the plain conquest only, no named option
+            c = base
+            if reducers:
+                red = 0
+                for u in reducers:
+                    red += u.cost_reduction(st, seat, r, None)
+                if red:
+                    c = c - red if c - red > 1 else 1
+            if c < minimum:
+                c = minimum
+            if c > hand and c - hand > short:
+                continue  # too short, even for a final attempt
+            if (defended >> r) & 1 and unpaid(r):
+                continue
+            out.append(plain_conquer[r] if c <= hand else plain_final[r])
+            continue
+        refused: bool | None = None  # whether the dues are more than the coins: asked once per target
+        for opt in options(st, att, r):
             c = base
             if reducers:
                 red = 0
                 for u in reducers:
                     red += u.cost_reduction(st, seat, r, opt)
                 if red:
-                    c = max(c - red, 1)
+                    c = c - red if c - red > 1 else 1
             if c < minimum:
                 c = minimum
             if c > hand and c - hand > short:
-                continue  # too short, even for a final attempt
+                continue
             if (defended >> r) & 1:
-                if unpaid is None:
-                    dues: list[Due] = []
-                    owner = st.owner_seat(st.race[r])
-                    if owner is not None and owner != seat:
-                        units = defenders.get(owner)
-                        if units is None:  # the owner's units, looked up once per listing
-                            units = defenders[owner] = st.hook_units(owner, "defender_payments")
-                        dues = dues_of(st, seat, r, owner, units)
-                    unpaid = bool(dues) and sum(d[1] for d in dues) > coins
-                if unpaid:
+                if refused is None:
+                    refused = unpaid(r)
+                if refused:
                     continue
             if opt is None:
                 out.append(plain_conquer[r] if c <= hand else plain_final[r])
