@@ -104,12 +104,15 @@ class PortalMage(Unit):
         magic = list(bits(st.game.map.feature("Magic") & ~st.immune))
         # Only where an owner's unit may ask dues is there anything to pay (asked once, not per pair).
         defended = conquest.defended_mask(st, seat)
-        return [
-            Action(PORTAL, a, b)
-            for i, a in enumerate(magic)
-            for b in magic[i + 1 :]
-            if self._why_not(st, seat, a, b, defended) is None
-        ]
+        # Two empty regions never swap: only pairs with something to move are asked (`_why_not`).
+        movable = [_movable(st, r) for r in magic]
+        out = []
+        for i, a in enumerate(magic):
+            for j in range(i + 1, len(magic)):
+                b = magic[j]
+                if (movable[i] or movable[j]) and self._why_not(st, seat, a, b, defended) is None:
+                    out.append(Action(PORTAL, a, b))
+        return out
 
     def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> tuple[str, str] | None:
         """The one answer to "may these two regions be swapped now" (listing and errors).
