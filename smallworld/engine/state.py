@@ -348,21 +348,25 @@ class State:
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
         out = list(self.game.seat_table(self.seat_key(seat)).units)
-        if self.markers and self._marker_applies(seat):
-            out.extend(self.marker_units(seat, None))
+        if self.markers:
+            out.extend(self.marker_units(seat))
         return out
 
     def seat_hooks(self, seat: int) -> UnitsHooked:
         """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
         the seat's races and powers, unless a face-up marker applies to the seat)."""
         game = self.game
-        if self.markers and self._marker_applies(seat):
-            return game.units_hooked(self.units(seat))
         s = self.seats[seat]
         more = s.more_declined
         key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
         table = game.seat_tables.get(key)
-        return table if table is not None else game.seat_table(key)
+        if table is None:
+            table = game.seat_table(key)
+        if self.markers:
+            extra = self.marker_units(seat)
+            if extra:
+                return game.units_hooked((*table.units, *extra))
+        return table
 
     def face_up(self) -> tuple[tuple[int, Unit], ...]:
         """The face-up markers as (region, unit), by region then as they lie there. Code that
@@ -380,13 +384,6 @@ class State:
     def markers_changed(self) -> None:
         """Forget what was derived from the markers (`face_up`)."""
         self._up = None
-
-    def _marker_applies(self, seat: int) -> bool:
-        """A first look: whether any face-up marker is the seat's now (on its Active race's region,
-        or one that works everywhere)."""
-        a = self.seats[seat].active
-        race = self.race
-        return any(unit.everywhere or (a is not None and race[r] == a) for r, unit in self.face_up())
 
     def hook_units(self, seat: int, hook: str) -> list[Unit]:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
