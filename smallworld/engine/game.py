@@ -259,6 +259,10 @@ class Game:
         """`seat_units(key)` that implement `hook`, in the same order."""
         return self.seat_table(key)[hook]
 
+    def implementers(self, hook: str) -> frozenset[str]:
+        """The ids of the units that implement `hook` (`overrides` for a unit)."""
+        return self._hooked[hook]
+
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""
         return unit.id in self._hooked[hook]
