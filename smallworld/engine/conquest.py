@@ -238,11 +238,13 @@ def defended_mask(st: State, attacker: int) -> int:
     """Regions whose owners have a unit that may ask for payments (§6.7): only there is it worth
     asking `payments` (the hot path of listing conquests)."""
     out = 0
+    masks = st.race_mask
     for i, s in enumerate(st.seats):
-        if i != attacker and st.hook_units(i, "defender_payments"):
-            out |= st.occupied_mask(s.active)
+        if i != attacker and (s.active or s.declined) and st.hook_units(i, "defender_payments"):
+            if s.active:
+                out |= masks.get(s.active, 0)
             for race in s.declined_races():
-                out |= st.occupied_mask(race)
+                out |= masks.get(race, 0)
     return out
 
 
