@@ -8,6 +8,7 @@ None; `arg` is None, a small int, a string, or (for a whole plan) a tuple. Every
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 
@@ -39,3 +40,11 @@ class Kind(StrEnum):
 PICK, DECLINE, EXPAND, CONQUER, FINAL = Kind.PICK, Kind.DECLINE, Kind.EXPAND, Kind.CONQUER, Kind.FINAL
 ABANDON, READY, END, DEPLOY, PLAN = Kind.ABANDON, Kind.READY, Kind.END, Kind.DEPLOY, Kind.PLAN
 RISE, SKIP, PASS = Kind.RISE, Kind.SKIP, Kind.PASS
+
+
+@cache
+def at_regions(kind: str, n: int, arg: Any = None) -> tuple[Action, ...]:
+    """`Action(kind, r, arg)` for every region r of an n-region map, built once per process: the
+    listings of legal actions hand out these shared tuples (actions are immutable) instead of
+    building new ones at every decision."""
+    return tuple(Action(kind, r, arg) for r in range(n))

@@ -495,13 +495,16 @@ def event_json(game: Any, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     if spec is None:
         raise KeyError(f"event type {kind!r} is declared by no unit")
     out: dict[str, Any] = {"type": kind, **data}
-    m = game.map
-    for name, ftype in spec.region_fields():
-        v = out.get(name)
-        if ftype == FieldType.REGION and isinstance(v, int):
-            out[name] = m.ref(v)
-        elif ftype == FieldType.REGIONS and isinstance(v, list | tuple):
-            out[name] = [m.ref(x) if isinstance(x, int) else x for x in v]
+    regions = spec._regions  # `region_fields()` without the call: every event passes here
+    if regions:
+        ref = game.map.ref
+        for name, ftype in regions:
+            v = out.get(name)
+            if ftype is FieldType.REGION:
+                if isinstance(v, int):
+                    out[name] = ref(v)
+            elif ftype is FieldType.REGIONS and isinstance(v, list | tuple):
+                out[name] = [ref(x) if isinstance(x, int) else x for x in v]
     return out
 
 

@@ -480,6 +480,7 @@ def _markers(st: State, data: Any) -> None:
                 raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
             seen.add(m["id"])
             st.markers.setdefault(r, []).append([m["id"], bool(m.get("face_up", False))])
+    st.markers_changed()
 
 
 def _derived_tray(st: State) -> dict[str, int]:

@@ -32,6 +32,10 @@ def refill_row(st: State) -> None:
         st.row.append([st.race_stack.pop(0), badge, 0])
 
 
+# The picks of every row position, built once (actions are immutable; every pick lists them).
+_PICKS = tuple(Action(PICK, None, i) for i in range(ROW_SIZE))
+
+
 class Standard(Variant):
     id = "standard"
 
@@ -45,7 +49,8 @@ class Standard(Variant):
 
     def pick_actions(self, st: State, seat: int) -> list[Action]:
         coins = st.seats[seat].coins
-        return [Action(PICK, None, i) for i in range(min(len(st.row), coins + 1))]
+        n = min(len(st.row), coins + 1)
+        return list(_PICKS[:n]) if n <= ROW_SIZE else [Action(PICK, None, i) for i in range(n)]
 
     def take_combo(self, st: State, seat: int, position: int) -> tuple[str, str]:
         s = st.seats[seat]
