@@ -35,8 +35,17 @@ def run(args: argparse.Namespace) -> None:
             out.flush()
 
 
-def summary(path: str) -> dict[str, object]:
+def summary(path: str, prefix: bool = False) -> dict[str, object]:
     games = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+    if prefix:
+        # Only the unbroken run of seeds from the first: a run stopped by a time limit would
+        # otherwise keep more of the short games among the last ones started.
+        by_seed = {g["seed"]: g for g in games}
+        seed = min(by_seed, default=0)
+        games = []
+        while seed in by_seed:
+            games.append(by_seed[seed])
+            seed += 1
     wins = sum(1 for g in games if g["bots"].index("mcts") in g["winners"])
     seat0 = sum(1 for g in games if g["bots"][0] == "mcts")
     lo, hi = wilson(wins, len(games))
@@ -68,11 +77,12 @@ def main() -> None:
     r.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("file")
+    s.add_argument("--prefix", action="store_true", help="only the unbroken run of seeds from the first")
     a = p.parse_args()
     if a.cmd == "run":
         run(a)
     else:
-        print(json.dumps(summary(a.file), indent=1))
+        print(json.dumps(summary(a.file, a.prefix), indent=1))
 
 
 if __name__ == "__main__":
