@@ -28,7 +28,7 @@ from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 from smallworld.server import wire
-from smallworld.server.bots import LEVELS, BotPool
+from smallworld.server.bots import LEVELS, BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
 from smallworld.server.metrics import Metrics
@@ -38,6 +38,9 @@ from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 MAX_FINISHED = 256
+# Seconds a bot's worker may take for one decision before the greedy bot stands in (MCTS thinks for
+# one second; the rest is room for a busy machine).
+BOT_TIMEOUT = 30.0
 
 SEAT_KINDS = ("creator", "invite", "open", "bot")
 MAX_NAME = 40
@@ -110,6 +113,7 @@ class Service:
         )
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
+        self.bot_timeout = BOT_TIMEOUT
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
         # ones nobody watches are dropped and rebuilt by replay when asked for again.
@@ -691,6 +695,10 @@ class Service:
         await self._bot_move(live, seat, ply, "greedy", "clock")
 
     async def _bot_move(self, live: Live, seat: int, ply: int, level: str, by: str) -> None:
+        """The bot's decision for `seat` at `ply`, from a worker. A worker that crashes, raises, takes
+        longer than `bot_timeout` or answers an action the engine refuses must not stall the game:
+        the greedy bot stands in for that decision, in this process, and a broken or stuck pool is
+        restarted for the next ones."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
         st = live.state
@@ -699,20 +707,59 @@ class Service:
         legal = self.legal(live)
         view = self.seat_view(live, seat)
         try:
-            action, think = await self.bots.choose(
-                live.id, live.settings, seat, level, view, legal, secrets.randbits(64)
+            action, think = await asyncio.wait_for(
+                self.bots.choose(live.id, live.settings, seat, level, view, legal, secrets.randbits(64)),
+                self.bot_timeout,
             )
+        except Exception as e:  # the worker died, raised or hung
+            self._bot_failed(live, seat, level, e)
+            self.bots.recover(e)
+        else:
+            self.metrics.bot_think.observe(think)
+            refused = await self._bot_act(live, seat, ply, action, by)
+            if refused is None:
+                return
+            self._bot_failed(live, seat, level, refused)
+        action = await self._stand_in(live, seat, legal, view)
+        refused = await self._bot_act(live, seat, ply, action, by)
+        if refused is not None:  # not even the stand-in's move: the log says why
+            log.error(json.dumps({"event": "stand_in_refused", "game": live.id, "error": str(refused)}))
+
+    def _bot_failed(self, live: Live, seat: int, level: str, e: BaseException) -> None:
+        self.metrics.bot_failures.inc()
+        log.warning(
+            json.dumps(
+                {"event": "bot_failed", "game": live.id, "seat": seat, "level": level, "error": repr(e)}
+            )
+        )
+
+    async def _stand_in(
+        self, live: Live, seat: int, legal: list[dict[str, Any]], view: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The greedy bot's choice, made in this process (a thread), from what the seat may know;
+        should even that fail, the first legal action."""
+        try:
+            action, _ = await asyncio.to_thread(
+                choose_here, live.id, live.settings, seat, "greedy", view, legal, secrets.randbits(64)
+            )
+            return action
         except Exception:
-            log.exception("bot failed in game %s", live.id)
-            return
-        self.metrics.bot_think.observe(think)
+            log.exception("the stand-in bot failed in game %s", live.id)
+            return legal[0]
+
+    async def _bot_act(
+        self, live: Live, seat: int, ply: int, action: Any, by: str
+    ) -> ServerError | SmallworldError | None:
+        """Play a bot's action; None when it was taken or the move was already made (a human or
+        another process moved first), else why the action was refused."""
         try:
             await self.act(live.id, seat, None, ply, action, by=by)
         except ServerError as e:
-            if e.code != "stale_ply":  # a human or another process moved first: nothing to do
-                log.warning("bot move refused in game %s: %s", live.id, e)
+            if e.code != "stale_ply":
+                return e
         except SmallworldError as e:
-            log.warning("bot move refused in game %s: %s", live.id, e)
+            return e
+        return None
 
     # --- live updates ----------------------------------------------------------------------------
     def subscribe(self, live: Live, seat: int | None) -> Sub:
