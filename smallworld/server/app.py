@@ -25,6 +25,7 @@ from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.service import Service
 from smallworld.server.store import Store
+from smallworld.server.tokens import token_hash
 from smallworld.web import STATIC
 from smallworld.web import payload as web_payload
 
@@ -64,6 +65,23 @@ def tune_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+class Limiter:
+    """A token bucket per key (a client address, a token's hash). A flood of new keys (more than
+    `cap` held) empties the table rather than growing it without end."""
+
+    def __init__(self, rate: float, burst: float, cap: int = 100_000) -> None:
+        self.rate, self.burst, self.cap = rate, burst, cap
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> bool:
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.cap:
+                self.buckets.clear()
+            b = self.buckets[key] = Bucket(self.rate, self.burst)
+        return b.take()
 
 
 def _err(e: ServerError | SmallworldError) -> JSONResponse:
@@ -111,10 +129,15 @@ def create_app(
     max_body: int = MAX_BODY,
     bot_delay: float = 0.0,
     tune_gc: bool = False,
+    token_rate: float = 20.0,
+    token_burst: float = 100.0,
 ) -> FastAPI:
-    """The app; `rate` (requests per second per client address, 0: no limit) and `socket_rate`
-    (messages per second per socket) are the rate limits. `tune_gc` (the `serve` command: the
-    process is the server's alone) sets the garbage collector for a long-running server."""
+    """The app. Rate limits (0: none): `rate` requests per second per client address (up to
+    `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
+    player token (up to `token_burst`), counted over every request and socket message that carries
+    the token, from any address and socket: one person cannot multiply their allowance by opening
+    sockets or spreading over addresses. `tune_gc` (the `serve` command: the process is the
+    server's alone) sets the garbage collector for a long-running server."""
     metrics = Metrics()
     holder: dict[str, Service] = {}
 
@@ -137,7 +160,18 @@ def create_app(
             store.close()
 
     app = FastAPI(title="Small World of Warcraft server", version="1", lifespan=lifespan)
-    buckets: dict[str, Bucket] = {}
+    by_address = Limiter(rate, burst)
+    by_token = Limiter(token_rate, token_burst)
+
+    def token_allowed(token: str | None) -> None:
+        """Count one use of `token` (by its hash: the table holds no token); `rate_limited`, with
+        `field: "token"`, once it is over its rate."""
+        if token_rate > 0 and token and not by_token.take(token_hash(token)):
+            raise ServerError(
+                "rate_limited",
+                f"over {token_rate:g} requests and messages per second for this token",
+                "token",
+            )
 
     def svc() -> Service:
         return holder["svc"]
@@ -152,15 +186,12 @@ def create_app(
 
     @app.middleware("http")
     async def _limits(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        if rate > 0:
-            who = request.client.host if request.client else "?"
-            b = buckets.get(who)
-            if b is None:
-                if len(buckets) > 100_000:
-                    buckets.clear()
-                b = buckets[who] = Bucket(rate, burst)
-            if not b.take():
-                return _err(ServerError("rate_limited", f"over {rate:g} requests per second; slow down"))
+        if rate > 0 and not by_address.take(request.client.host if request.client else "?"):
+            return _err(ServerError("rate_limited", f"over {rate:g} requests per second; slow down"))
+        try:
+            token_allowed(_bearer(request))
+        except ServerError as e:
+            return _err(e)
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > max_body:
             return _err(ServerError("too_large", f"the request is over {max_body} bytes"))
@@ -278,6 +309,7 @@ def create_app(
         s = svc()
         token = websocket.query_params.get("token")
         try:
+            token_allowed(token)
             live = await s.get(gid)
             seat_q = _int_param(websocket.query_params.get("seat"), "seat")
             seat = await s.seat_of(live, token) if seat_q is None else await s.authorize(live, seat_q, token)
@@ -326,6 +358,7 @@ def create_app(
                     if kind == "ping":
                         await sub.queue.put({"type": "pong", "ref": ref})
                     elif kind == "act":
+                        token_allowed(token)
                         if seat is None:
                             raise ServerError(
                                 "bad_token", "a spectator cannot act: connect with a seat token"

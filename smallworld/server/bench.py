@@ -67,6 +67,8 @@ class LocalServer:
             db,
             "--rate",
             "0",
+            "--token-rate",
+            "0",
         ]
         args += ["--log-level", "warning"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
