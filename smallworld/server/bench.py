@@ -227,9 +227,10 @@ def _lost(stats: Stats, db: str | None, url: str) -> int:
                 stored[(gid, row.ply)] = row.action
         store.close()
     else:
-        for gid in stats.games:
-            for m in httpx.get(f"{url}/api/games/{gid}/moves", timeout=60).json()["moves"]:
-                stored[(gid, m["ply"])] = m["action"]
+        with httpx.Client(timeout=60) as http:
+            for gid in stats.games:
+                for m in http.get(f"{url}/api/games/{gid}/moves").json()["moves"]:
+                    stored[(gid, m["ply"])] = m["action"]
     return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
 
 

@@ -127,7 +127,7 @@ def serve(
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
     app = create_app(
-        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune_gc=True
+        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True
     )
 
     def ready(bound: int) -> None:

@@ -104,7 +104,8 @@ class Service:
         bot_delay: float = 0.0,
     ) -> None:
         self.store = store
-        self.appender = Appender(store)  # the action log's one writer thread (group commit)
+        # The action log's one writer (group commit); on the event loop for SQLite in one process.
+        self.appender = Appender(store, inline=store.url.startswith("sqlite") and redis_url is None)
         self.bots = bots or BotPool(1)
         self.node = uuid.uuid4().hex[:12]
         self.multi = redis_url is not None

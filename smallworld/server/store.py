@@ -318,30 +318,60 @@ class Store:
 
 
 class Appender:
-    """The one thread that writes the action log. The event loop hands it each action and waits for
-    the commit; whatever queued up meanwhile (other games' actions) goes into the same transaction,
-    so under load one commit serves many actions (group commit) and no request holds a thread
-    waiting for SQLite's single writer. Every action is still acknowledged only after its commit."""
+    """The one writer of the action log in a process. The event loop hands it each action and waits
+    for the commit; whatever queued up meanwhile (other games' actions) goes into the same
+    transaction, so under load one commit serves many actions (group commit). Every action is still
+    acknowledged only after its commit.
+
+    PostgreSQL: a thread writes (a commit waits on the network and the server's log flush).
+    SQLite with one process (`inline`): the event loop itself writes, once per turn of the loop,
+    what that turn queued. A commit in WAL mode is a write to a local file, well under a
+    millisecond, and handing each one to a thread and back cost more than that when the loop was
+    busy (waiting for the interpreter lock). Several processes on one SQLite file wait for each
+    other's writes, which must not happen on the loop: they use the thread."""
 
     MAX_BATCH = 128
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, inline: bool = False) -> None:
         self.store = store
+        self.inline = inline
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
         self._queue: queue.SimpleQueue[tuple[Append, asyncio.AbstractEventLoop, asyncio.Future[None]] | None]
         self._queue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="store-appender", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        if not inline:
+            self._thread = threading.Thread(target=self._run, name="store-appender", daemon=True)
+            self._thread.start()
 
     async def append(self, item: Append) -> None:
         """Store `item`; returns once it is committed (raises `PlyTaken` or the store's error)."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._queue.put((item, loop, fut))
+        if self.inline:
+            self._pending.append((item, fut))
+            if len(self._pending) == 1:  # the first of this turn: write them all once it is over
+                loop.call_soon(self._flush)
+        else:
+            self._queue.put((item, loop, fut))
         await fut
 
     def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=30)
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        for i in range(0, len(batch), self.MAX_BATCH):
+            part = batch[i : i + self.MAX_BATCH]
+            for (_, fut), err in zip(part, self._write([item for item, _ in part]), strict=True):
+                _settle(fut, err)
+
+    def _write(self, items: list[Append]) -> list[Exception | None]:
+        try:
+            return self.store.append_many(items)
+        except Exception as e:  # never leave a writer waiting
+            return [e] * len(items)
 
     def _run(self) -> None:
         while True:
@@ -359,10 +389,7 @@ class Appender:
                     stop = True
                     break
                 batch.append(nxt)
-            try:
-                errors = self.store.append_many([item for item, _, _ in batch])
-            except Exception as e:  # never leave a writer waiting
-                errors = [e] * len(batch)
+            errors = self._write([item for item, _, _ in batch])
             for (_, loop, fut), err in zip(batch, errors, strict=True):
                 with contextlib.suppress(RuntimeError):  # a loop that is closed: nobody waits
                     loop.call_soon_threadsafe(_settle, fut, err)

@@ -121,10 +121,12 @@ def test_a_batch_commits_every_action_but_the_one_whose_ply_is_taken(any_db_url:
     store.close()
 
 
-def test_the_appender_thread_acknowledges_only_committed_actions(any_db_url: str) -> None:
+@pytest.mark.parametrize("inline", [False, True], ids=["thread", "inline"])
+def test_the_appender_acknowledges_only_committed_actions(any_db_url: str, inline: bool) -> None:
+    # Five writers of one move in one batch: one is committed, the others are told it is taken.
     store = Store(any_db_url)
     _game(store)
-    appender = Appender(store)
+    appender = Appender(store, inline=inline)
 
     async def run() -> list[BaseException | None]:
         writes = [appender.append(Append("g1", 0, 0, {"kind": "pick", "arg": i}, "human")) for i in range(5)]
