@@ -249,14 +249,20 @@ class Store:
         if err is not None:
             raise err
 
-    def append_many(self, items: list[Append]) -> list[Exception | None]:
+    def append_many(self, items: list[Append], conn: Connection | None = None) -> list[Exception | None]:
         """Store several games' actions in one transaction (one commit, one log flush for all: group
         commit); for each, None once committed, or why not (`PlyTaken`). When one of them finds its
         move taken the transaction is rolled back whole and each is tried again on its own, so the
-        others still go in."""
+        others still go in. `conn`: a connection kept for writing (the `Appender`'s), which saves
+        taking one from the pool and checking it (a round trip to PostgreSQL) at every commit; a
+        connection that broke is opened again by SQLAlchemy at its next use."""
         try:
-            with self._begin() as c:
-                self._insert(c, items)
+            if conn is None:
+                with self._begin() as c:
+                    self._insert(c, items)
+            else:
+                with self._write, conn.begin():
+                    self._insert(conn, items)
             return [None] * len(items)
         except IntegrityError:
             if len(items) == 1:
@@ -339,6 +345,7 @@ class Appender:
         self._queue: queue.SimpleQueue[tuple[Append, asyncio.AbstractEventLoop, asyncio.Future[None]] | None]
         self._queue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._conn: Connection | None = None  # opened by the writer at its first write
         if not inline:
             self._thread = threading.Thread(target=self._run, name="store-appender", daemon=True)
             self._thread.start()
@@ -359,6 +366,10 @@ class Appender:
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=30)
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
 
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
@@ -369,7 +380,9 @@ class Appender:
 
     def _write(self, items: list[Append]) -> list[Exception | None]:
         try:
-            return self.store.append_many(items)
+            if self._conn is None:
+                self._conn = self.store.engine.connect()
+            return self.store.append_many(items, self._conn)
         except Exception as e:  # never leave a writer waiting
             return [e] * len(items)
 
