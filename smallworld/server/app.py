@@ -61,7 +61,8 @@ GC_THRESHOLDS = (700, 10, 100)
 # 5 ms). The store's writer thread (PostgreSQL) and the reading threads hand their results back
 # through the lock; with the event loop busy each hand-over waited up to 5 ms, several times an
 # action. In `bench server` on the loaded machine, 72-81% of actions were acknowledged within 10 ms
-# at 0.5 ms against 46-54% at 5 ms, for 5-10% more CPU.
+# at 0.5 ms against 46-54% at 5 ms, for 5-10% more CPU; 1 ms is between the two (the figures in
+# docs/server.md were measured with it).
 SWITCH_INTERVAL = 0.001
 
 
