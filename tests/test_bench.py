@@ -43,7 +43,9 @@ def test_bench_cli_prints_the_costs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_compare_same_commit_has_same_decisions() -> None:
-    """Comparing HEAD with itself: the same games, so the same decision counts, and a sane ratio."""
+    """Comparing HEAD with itself: the same games, so the same decision counts, and a ratio that
+    was measured. Its size is not asserted: speed is the benchmark's business, and on a loaded
+    machine one run of two games can take 5 times as long as the next."""
     out = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "bench-compare"), "HEAD", "--workloads", "random2",
          "--runs", "1", "--size", "2", "--json"],
@@ -51,7 +53,7 @@ def test_bench_compare_same_commit_has_same_decisions() -> None:
     )
     (row,) = json.loads(out.stdout)
     assert row["ref_decisions"] == row["work_decisions"] > 0
-    assert 0.2 < row["ratio"] < 5
+    assert isinstance(row["ratio"], float) and row["ratio"] > 0
 
 
 def test_bench_compare_refuses_an_unknown_commit() -> None:

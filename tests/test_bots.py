@@ -255,3 +255,21 @@ def test_mcts_root_includes_greedys_choice() -> None:
     legal = legal_actions(spent)
     a = bot.choose(view_for(spent, spent.acting_seat), legal, random.Random(0))
     assert a in legal and bot._prior == Action(DECLINE) and bot.last_iterations == 12
+
+
+def test_greedy_picks_up_a_kept_champion_to_conquer_for_free() -> None:
+    """§6.2, §9.5 (AMB-26): Knoll's single Tauren token and the Champion are its 2 after readying.
+    One ply sees no gain in swapping a token from hand for the Champion, but the Champion in hand
+    opens its free conquest: the greedy bot readies it (`ready`) and then conquers with it."""
+    from pathlib import Path
+
+    from smallworld import scenario
+
+    where = Path(__file__).parent / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.run(scenario.load(where)).state  # after "expand"
+    bot = GreedyBot()
+    first = bot.decide(st, legal_actions(st), random.Random(1))
+    assert first == Action("ready", 1, "champion")
+    st.apply(first)
+    second = bot.decide(st, legal_actions(st), random.Random(1))
+    assert second.kind == "champion"

@@ -102,6 +102,15 @@ def test_settings_are_refused_naming_the_field(settings: dict[str, Any], field: 
 
 
 # --- positions -------------------------------------------------------------------------------------
+# A tie-break as the engine writes it in a result (§7): a position may carry a finished game's.
+_TIE: dict[str, Any] = {
+    "rule": "§7",
+    "by": "race_tokens",
+    "tied": [{"seat": 0, "value": 3}, {"seat": 1, "value": 2}],
+    "shared": False,
+}
+
+
 @pytest.mark.parametrize(
     ("patch", "field"),
     [
@@ -135,6 +144,25 @@ def test_settings_are_refused_naming_the_field(settings: dict[str, Any], field: 
         ),
         ({"rng": "zz"}, "position.rng"),
         ({"markers": {"T:1": [{"id": "frostmourne", "face_up": "yes"}]}}, "position.markers.T:1[0].face_up"),
+        ({"result": {"scores": [8, 8], "winners": [0], "tie_break": []}}, "position.result.tie_break"),
+        (
+            {"result": {"scores": [8, 8], "winners": [0], "tie_break": {**_TIE, "tied": [{"seat": 0}]}}},
+            "position.result.tie_break.tied",
+        ),
+        (
+            {
+                "result": {
+                    "scores": [8, 8],
+                    "winners": [0],
+                    "tie_break": {**_TIE, "tied": [{"seat": 2}, {"seat": 0}]},
+                }
+            },
+            "position.result.tie_break.tied[0].seat",
+        ),
+        (
+            {"result": {"scores": [8, 8], "winners": [0], "tie_break": {**_TIE, "shared": "no"}}},
+            "position.result.tie_break.shared",
+        ),
     ],
 )
 def test_positions_are_refused_naming_the_field(patch: dict[str, Any], field: str) -> None:
@@ -234,3 +262,12 @@ def test_a_corrupt_save_is_refused_naming_the_action(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(PositionError, match=r"actions\[0\]"):
         load(path)
+
+
+def test_a_finished_games_tie_break_survives_a_round_trip() -> None:
+    """§7: the result's tie-break figures are part of the saved position and load back unchanged."""
+    out = scenario.run(scenario.load(HERE / "scenarios" / "core" / "flow" / "tie_break_race_tokens.json"))
+    st = out.state
+    assert st.result is not None and st.result["tie_break"] == _TIE
+    again = state_from_json(st.game, st.to_json())
+    assert again.result == st.result and again.to_json() == st.to_json()

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from smallworld.bots.greedy import light_action
-from smallworld.engine import Game, Settings, conquest
+from smallworld.engine import Game, Settings, conquest, flow
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
@@ -139,3 +139,38 @@ def test_rollout_conquest_choice_is_the_cheapest_of_the_whole_legal_list() -> No
         assert rng.random() == ref.random()  # as many draws as the reference made
         checked += 1
     assert checked > 10
+
+
+def test_a_conquest_applied_after_its_listing_is_the_conquest_of_a_fresh_state() -> None:
+    """`flow._declare` reuses the context of the listing just made (issue 15); a state listed and a
+    copy never listed end the same after the same conquest, and a state changed by hand between
+    the listing and the apply (a region of the attacker's taken away) is judged afresh (§6.5-§6.6)."""
+    checked = changed = 0
+    for st in _random_states(3, 11):
+        if st.phase != Phase.CONQUER or st.pending:
+            continue
+        fresh = st.clone()
+        legal = legal_actions(st)
+        conquests = [a for a in legal if a.kind in ("conquer", "final")]
+        if not conquests:
+            continue
+        a = conquests[-1]
+        apply_unchecked(st, a)
+        apply_unchecked(fresh, a)
+        assert st.to_json() == fresh.to_json()
+        checked += 1
+    for st in _random_states(3, 12):
+        if st.phase != Phase.CONQUER or st.pending:
+            continue
+        seat = st.acting_seat
+        race = conquest.conquering_race(st, seat)
+        own = list(bits(st.occupied_mask(race)))
+        a = next((a for a in legal_actions(st) if a.kind == "conquer"), None)
+        if len(own) < 2 or a is None:
+            continue
+        st.set_region(own[0], None, 0)  # by hand, after the listing: its context no longer holds
+        st.ply += 1  # as `apply_unchecked` does before it declares the conquest
+        att = flow._declare(st, a)[0]
+        assert att.own == conquest.Attack(st, seat).own == st.occupied_mask(race)
+        changed += 1
+    assert checked > 10 and changed > 3

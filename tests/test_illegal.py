@@ -17,7 +17,7 @@ def snapshot(st: object) -> str:
 def test_random_illegal_actions_are_rejected_without_change() -> None:
     rnd = random.Random(5)
     st = Game(Settings(players=3, seed=2)).new_initial_state()
-    kinds = ["pick", "decline", "expand", "conquer", "final", "abandon", "end", "deploy", "bogus"]
+    kinds = ["pick", "decline", "expand", "conquer", "final", "abandon", "ready", "end", "deploy", "bogus"]
     rejected = illegal = 0
     while not st.is_over():
         la = st.legal_actions()
@@ -25,7 +25,7 @@ def test_random_illegal_actions_are_rejected_without_change() -> None:
             cand = Action(
                 rnd.choice(kinds),
                 rnd.choice([None, *range(st.game.map.n + 2)]),
-                rnd.choice([None, 0, 3, "all", "x"]),
+                rnd.choice([None, 0, 3, "all", "x", "champion", "beast"]),
             )
             if cand in la:
                 continue
@@ -63,4 +63,35 @@ def test_unaffordable_pick_names_the_rule() -> None:
     with pytest.raises(IllegalActionError, match="costs 3 VC") as e:
         st.apply(Action("pick", None, 3))
     assert e.value.rule == "§6.3"
+    assert snapshot(st) == before
+
+
+@pytest.mark.parametrize(
+    ("setup", "action", "words"),
+    [
+        ({"hand": 0}, "ready T:2 champion", "a race token from hand must take the champion's place"),
+        ({"conquests": 1}, "ready T:2 champion", "before the first conquest of the turn"),
+        ({}, "ready T:1 champion", "there is no champion of yours in Harbor"),
+        ({}, "ready T:9 champion", "only a troop in a region of your Active race"),
+    ],
+)
+def test_readying_a_troop_names_the_rule_and_why(setup: dict[str, int], action: str, words: str) -> None:
+    """§6.2 (AMB-58, AMB-26): taking a troop a region keeps into hand needs a race token in hand to
+    take its place, the window before the turn's first conquest, and the troop in that region."""
+    from pathlib import Path
+
+    from smallworld import scenario
+    from smallworld.engine.notation import parse
+
+    where = Path(__file__).parent / "scenarios/powers/championing/ready_no_champion_there_rejected.json"
+    data = scenario.load(where)
+    data["position"]["seats"][0]["hand"] = setup.get("hand", 2)
+    data["position"]["turn"] = {"conquests": setup.get("conquests", 0)}
+    st = scenario.build({**data, "actions": []})
+    assert (Action("ready", 1, "champion") in st.legal_actions()) == (not setup)
+    before = snapshot(st)
+    with pytest.raises(IllegalActionError) as e:
+        st.apply(parse(st, action))
+    assert e.value.rule == "§6.2" and e.value.to_json()["code"] == "illegal_action"
+    assert words in str(e.value)
     assert snapshot(st) == before

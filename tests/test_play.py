@@ -252,9 +252,7 @@ def test_the_last_conquest_says_the_tokens_are_to_redeploy_not_left_in_hand(tmp_
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_team_game_names_the_winning_faction(tmp_path: Path, seat: int) -> None:
-    rc, out = run(
-        play_args(tmp_path, players=4, seed=1, seat=seat, variant="team"), Script([], then="1")
-    )
+    rc, out = run(play_args(tmp_path, players=4, seed=1, seat=seat, variant="team"), Script([], then="1"))
     assert rc == 0
     text = "\n".join(out[out.index(" Final scores:") :])
     assert "Shared victory" not in text  # one faction won outright (§11.4)
@@ -416,7 +414,7 @@ def test_towers_forts_and_a_race_leaving_the_board_are_told(tmp_path: Path) -> N
     assert "The Pandaren leave the board: their last tokens are removed" in text
 
 
-# --- 13. the Champion on the redeploy and abandon lines (the choice of what stays is not done) ----------
+# --- 13. the Champion on the redeploy and abandon lines, and picked up when readying leaves it ----------
 def test_redeploy_lines_say_when_a_troop_is_in_the_region(tmp_path: Path) -> None:
     answers = ["3", "3", "8", "conquer 10", "5", "2", "5"]  # the Champion takes 2 Eldertree Glade alone
     out: list[str] = []
@@ -431,3 +429,46 @@ def test_redeploy_lines_say_when_a_troop_is_in_the_region(tmp_path: Path) -> Non
     text = joined(out)
     assert "1) deploy 1 token to 2 Eldertree Glade (Forest) (then 1 there) — with the Champion there" in text
     assert "3) deploy 1 token to 8 Stonehorn Hills (Hill) (then 2 there) 4)" in text  # no troop there
+
+
+def test_the_champion_kept_by_readying_is_picked_up_and_conquers_again(tmp_path: Path) -> None:
+    """§6.2, §9.5 (AMB-26, AMB-11): Knoll holds 1 Tauren token and the Champion, which readying
+    keeps; the move list offers to take the Champion into hand (a token from hand in its place),
+    `ready 1` does it, and the Champion then conquers for free, told with what went in."""
+    from smallworld import scenario
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    where = Path(__file__).parent / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.build({**scenario.load(where), "actions": []})
+    out: list[str] = []
+    script = Script(["expand", "ready 0", "ready 1", "3"])  # 3: the Champion's free conquest of 2 Ridge
+    rec = records.Record(st.game.settings)
+    Session(st, rec, 0, tmp_path / "s.json", script, out.append, Style(False)).run()
+    text = joined(out)
+    assert "6) abandon 1 Knoll (Hill) (take back 1 token) — with the Champion there" in text
+    assert "7) take the Champion in 1 Knoll (Hill) into hand, 1 token from hand taking its" in text
+    assert "✗ Harbor holds no troop to take into hand" in text
+    assert "You take the Champion in 1 Knoll into hand; a token from hand takes its place" in text
+    assert "You: the Champion conquers 2 Ridge for free" in text
+    assert "You conquer 2 Ridge with 1 Tauren token and 1 Champion" in text  # not "with 0 ... tokens"
+    assert st.race[2] == "tauren" and st.pieces[2] == {"champion": 1} and st.tokens[1] == 2
+
+
+def test_a_power_move_typed_with_a_region_number_means_the_screen_number(tmp_path: Path) -> None:
+    """§9.5: `champion 2` names region 2 as the screen numbers it (2 Ridge), like `conquer 2`, not
+    the one-side map's local id 2, which is another region."""
+    from smallworld import scenario
+    from smallworld.tui.app import Session
+    from smallworld.tui.screen import Style
+
+    where = Path(__file__).parent / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.build({**scenario.load(where), "actions": []})
+    assert st.game.map.regions[2].ref != "2" and st.game.map.refs.get("2") not in (None, 2)
+    out: list[str] = []
+    rec = records.Record(st.game.settings)
+    Session(
+        st, rec, 0, tmp_path / "s.json", Script(["expand", "ready 1", "champion 2"]), out.append, Style(False)
+    ).run()
+    assert "You: the Champion conquers 2 Ridge for free" in joined(out)
+    assert st.pieces[2] == {"champion": 1}

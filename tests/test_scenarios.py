@@ -202,7 +202,8 @@ def _check_state(st: State, expect: dict[str, Any]) -> None:
 
 
 def _check_team(st: State, expect: dict[str, Any]) -> None:
-    """The team variant's keys (§11): the offer's columns, the seats' factions, the faction scores."""
+    """The team variant's keys (§11): the offer's columns, the seats' factions, the faction scores;
+    and the tie-break's figures (§7, §11.4), of any variant."""
     if "offer" in expect:
         assert st.offer is not None, "offer: not a team game"
         for key, want in expect["offer"].items():
@@ -212,7 +213,7 @@ def _check_team(st: State, expect: dict[str, Any]) -> None:
         got = view_for(st, None).get("factions")
         want = expect["seat_factions"]
         assert got == want, f"seat factions: expected {want!r}, got {got!r}"
-    for key in ("factions", "winning_factions"):
+    for key in ("factions", "winning_factions", "tie_break"):
         if key in expect:
             got = (st.result or {}).get(key)
             assert got == expect[key], f"result.{key}: expected {expect[key]!r}, got {got!r}"

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from smallworld import scenario
 from smallworld.engine import Action, Game, Settings
 from smallworld.engine import record as records
 from smallworld.tui import run_play
@@ -360,3 +361,39 @@ def test_options_file_is_read(tmp_path: Path) -> None:
     opts.write_text('{"options": {"die_faces": [0, 0, 1, 1, 2, 3]}}', encoding="utf-8")
     rc, out = run(play_args(tmp_path, options=opts), Script([]))
     assert rc == 0 and joined(out[:3]).startswith(f"Options from {opts}: options.")
+
+
+def test_the_end_tells_the_tie_break_figures(tmp_path: Path) -> None:
+    """§7: coins tie 8-8 and the race tokens on the boards (3 against 2) decide; §11.4: faction
+    scores tie 50-50 and the best individual score (60 against 55) decides. The end says so."""
+    scenarios = Path(__file__).resolve().parent / "scenarios"
+    cases = [
+        (
+            "core/flow/tie_break_race_tokens.json",
+            "en",
+            "Tied on coins (§7): the race tokens on the boards decide: You 3, Seat 1 2.",
+        ),
+        (
+            "core/flow/tie_break_race_tokens.json",
+            "de",
+            "die Volksmarker auf den Spielplänen entscheiden: Du 3, Spieler 1 2.",
+        ),
+        (
+            "team/tie_goes_to_best_individual.json",
+            "pt",
+            "decide a melhor pontuação individual: Aliança 60, Horda 55.",
+        ),
+        (
+            "core/flow/tie_break_option_none_shared.json",
+            "en",
+            "no tie-break in this game (rule option), the victory is shared.",
+        ),
+    ]
+    for path, lang, want in cases:
+        st = scenario.run(scenario.load(scenarios / path)).state
+        assert st.result is not None and "tie_break" in st.result
+        out: list[str] = []
+        rec = records.Record(st.game.settings)
+        session = Session(st, rec, 0, tmp_path / "s.json", Script([]), out.append, Style(False), lang=lang)
+        session.finish()
+        assert want in joined(out), (path, lang, joined(out)[-400:])

@@ -230,7 +230,14 @@ def allowed(ed: Edition, owner: str) -> dict[str, set[str] | None]:
             out.add(f.name)
             if f.type == FieldType.SEAT:
                 out |= {f"{f.name}_you", f"{f.name}_self"}
-            elif f.type in (FieldType.REGIONS, FieldType.SEATS, FieldType.INTS, FieldType.ITEMS):
+            elif f.type in (
+                FieldType.REGIONS,
+                FieldType.SEATS,
+                FieldType.INTS,
+                FieldType.ITEMS,
+                FieldType.PIECES,
+                FieldType.INT,
+            ):
                 out.add(f"{f.name}_any")
         return out
 
@@ -338,6 +345,7 @@ def samples(game: Game, f: Field) -> Iterator[Any]:
         FieldType.CHOICES: [list(f.choices[:1])],
         FieldType.ITEMS: [{"active_regions": 2, next(iter(ed.powers)): 1}],
         FieldType.ROLLS: [[1, 2]],
+        FieldType.PIECES: [{k: n + 1 for n, k in enumerate(list(ed.pieces)[:2])}],
     }
     yield from table.get(t, [{}])
 

@@ -346,9 +346,9 @@ CATALOGUE: list[Position] = [
         3,
     ),
     Position(
-        "script-2p-middle-153",
-        "2 players, seed 11, 153 actions by index n // 2: the last turn, game over within 4 actions",
-        {**_new(2, 11), "policy": "middle", "plies": 153},
+        "script-2p-middle-161",
+        "2 players, seed 11, 161 actions by index n // 2: the last turn, game over within 4 actions",
+        {**_new(2, 11), "policy": "middle", "plies": 161},
         4,
     ),
     Position(

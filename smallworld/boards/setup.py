@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from smallworld.boards.model import BoardSide
 
@@ -35,11 +36,7 @@ def draw_sides(
     """
     if players not in SIZES_BY_PLAYERS:
         raise ValueError(f"no board setup for {players} players; known: {sorted(SIZES_BY_PLAYERS)}")
-    if sides is None:
-        from smallworld.boards.loader import all_sides
-
-        sides = all_sides()
-    pool = boards_by_size(sides)
+    pool = _shipped_pool() if sides is None else boards_by_size(sides)
     taken: set[str] = set()
     out: list[str] = []
     for size in SIZES_BY_PLAYERS[players]:
@@ -51,6 +48,16 @@ def draw_sides(
         faces = pool[size][board]
         out.append(faces[_pick(randbelow, len(faces))])
     return out
+
+
+@cache
+def _shipped_pool() -> dict[str, dict[str, list[str]]]:
+    """`boards_by_size` of the shipped sides, worked out once per process: every new game draws
+    from it, and listing the side files each time cost more than the rest of the draw. Callers
+    must not change it."""
+    from smallworld.boards.loader import all_sides
+
+    return boards_by_size(all_sides())
 
 
 def _pick(randbelow: Callable[[int], int], n: int) -> int:

@@ -24,7 +24,18 @@ from typing import Any
 
 from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.actions import (
+    ABANDON,
+    CONQUER,
+    DECLINE,
+    DEPLOY,
+    END,
+    EXPAND,
+    FINAL,
+    PICK,
+    READY,
+    Action,
+)
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
 from smallworld.engine.protocol import action_to_json, check_action
@@ -33,7 +44,7 @@ from smallworld.engine.state import CONQUER as P_CONQUER
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 from smallworld.engine.state import PICK as P_PICK
 
-CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, END, DEPLOY})
+CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, READY, END, DEPLOY})
 # A region held now is worth its income over the turns left, discounted because races erode.
 DISCOUNT = 0.75
 # A token in hand during conquests buys about 1/2.5 of a region; after them it is only defence.
@@ -351,6 +362,22 @@ def one_ply(
     return best
 
 
+def ready_for_more(st: State, legal: list[Action]) -> Action | None:
+    """A troop to ready (§6.2) because it opens a move of a race, power or marker that is not
+    legal now: the Champion kept in a region is of no use there, but in hand it conquers for free.
+    One ply cannot see that (a token and the Champion swap places: the value is unchanged)."""
+    readies = [a for a in legal if a.kind == READY]
+    if not readies:
+        return None
+    now = {a.kind for a in legal}
+    for a in readies:
+        c = st.clone()
+        apply_unchecked(c, a)
+        if any(b.kind not in CORE_KINDS and b.kind not in now for b in legal_actions(c)):
+            return a
+    return None
+
+
 def play_turn_out(st: State, me: int, rng: random.Random) -> None:
     """Play `me`'s current conquests greedily (one ply each, no content actions) until they end."""
     for _ in range(TURN_DECISIONS_CAP):
@@ -406,6 +433,9 @@ class GreedyBot(Bot):
         key = (st.round, st.turn_seat)
         if key != self._turn_key:
             self._turn_key, self._content_used, self._content_done = key, 0, []
+        ready = ready_for_more(st, legal) if ph == P_CONQUER else None
+        if ready is not None:
+            return ready
         a = one_ply(st, me, legal, allow_content=self._content_used < CONTENT_CAP, done=self._content_done)
         if a.kind not in CORE_KINDS:
             self._content_used += 1

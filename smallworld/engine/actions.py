@@ -8,6 +8,7 @@ None; `arg` is None, a small int, a string, or (for a whole plan) a tuple. Every
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 
@@ -27,6 +28,7 @@ class Kind(StrEnum):
     CONQUER = "conquer"  # region; arg = optional named option (e.g. an artifact) or None
     FINAL = "final"  # final conquest attempt with the reinforcement die
     ABANDON = "abandon"
+    READY = "ready"  # region; arg = a troop piece lifted into hand, a race token from hand taking its place
     END = "end"  # end conquests
     DEPLOY = "deploy"  # region; arg None = one token, "all" = every token in hand, a piece = one troop
     PLAN = "plan"  # arg = a whole redeployment: ((region, tokens, ((piece, n), ...)), ...)
@@ -36,5 +38,13 @@ class Kind(StrEnum):
 
 
 PICK, DECLINE, EXPAND, CONQUER, FINAL = Kind.PICK, Kind.DECLINE, Kind.EXPAND, Kind.CONQUER, Kind.FINAL
-ABANDON, END, DEPLOY, PLAN = Kind.ABANDON, Kind.END, Kind.DEPLOY, Kind.PLAN
+ABANDON, READY, END, DEPLOY, PLAN = Kind.ABANDON, Kind.READY, Kind.END, Kind.DEPLOY, Kind.PLAN
 RISE, SKIP, PASS = Kind.RISE, Kind.SKIP, Kind.PASS
+
+
+@cache
+def at_regions(kind: str, n: int, arg: Any = None) -> tuple[Action, ...]:
+    """`Action(kind, r, arg)` for every region r of an n-region map, built once per process: the
+    listings of legal actions hand out these shared tuples (actions are immutable) instead of
+    building new ones at every decision."""
+    return tuple(Action(kind, r, arg) for r in range(n))

@@ -60,6 +60,7 @@ class Map:
                 )
         self.regions = tuple(regions)
         self.n = len(regions)
+        self._refs = tuple(reg.ref for reg in regions)  # `ref` is asked for every event's regions
         adj = [0] * self.n
         for b, side in enumerate(self.sides):
             for r in side.regions:
@@ -69,6 +70,7 @@ class Map:
                         raise KeyError(f"region {side.id}:{r.id} names a neighbour {other} that is not there")
                     adj[i] |= 1 << index_of[(b, other)]
         self.adj = tuple(adj)
+        self._adjacent: dict[int, int] = {}  # `adjacent_to`'s answers
         self.refs = {reg.ref: reg.index for reg in regions}
         # Bare local ids are accepted when a game has a single side.
         if len(self.sides) == 1:
@@ -96,7 +98,7 @@ class Map:
         return self.features.get(name, 0)
 
     def ref(self, index: int) -> str:
-        return self.regions[index].ref
+        return self._refs[index]
 
     def index(self, ref: str | int) -> int:
         """Flat index of a region given as "SIDE:ID", a bare id on a one-side map, or an int."""
@@ -114,10 +116,19 @@ class Map:
         raise KeyError(f"no region {ref!r} on this map")
 
     def adjacent_to(self, mask: int) -> int:
+        """The regions adjacent to any region of `mask` (remembered: every listing of conquests
+        asks it of the conquering race's regions, which change only with a conquest)."""
+        got = self._adjacent.get(mask)
+        if got is not None:
+            return got
         out = 0
         adj = self.adj
-        while mask:
-            low = mask & -mask
+        m = mask
+        while m:
+            low = m & -m
             out |= adj[low.bit_length() - 1]
-            mask ^= low
+            m ^= low
+        if len(self._adjacent) > 100_000:
+            self._adjacent.clear()  # a bound for long simulations sharing the map
+        self._adjacent[mask] = out
         return out

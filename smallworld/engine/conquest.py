@@ -11,23 +11,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from smallworld.engine.actions import Action
+from smallworld.engine.actions import Action, at_regions
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
-from smallworld.engine.state import Phase, State
+from smallworld.engine.state import Ph, State
 
 
 class Attack:
     """What a seat's conquests depend on, gathered once per listing (the hot path)."""
 
     __slots__ = (
+        "active",
         "adjacent",
+        "defended",
         "extra",
         "final",
         "first",
+        "hooked",
         "minimum",
         "optional",
         "own",
+        "power",
         "race",
         "reducers",
         "seat",
@@ -40,26 +44,56 @@ class Attack:
         game = st.game
         s = st.seats[seat]
         self.seat = seat
-        self.race = conquering_race(st, seat)
-        self.own = st.race_mask.get(self.race, 0) if self.race else 0
-        self.first = self.own == 0
-        self.adjacent = game.map.adjacent_to(self.own)
-        if self.race is not None and self.race != s.active:
+        active = self.active = s.active  # what it was built for (`flow._declare`)
+        self.power = s.power
+        race = self.race = st.turn.race if st.turn.race is not None and seat == st.turn_seat else active
+        own = self.own = st.race_mask.get(race, 0) if race else 0
+        first = self.first = own == 0
+        self.adjacent = game.map.adjacent_to(own)
+        if race is not None and race != active:
             # An In-Decline race in its own phase: only its own unit speaks (its badge is gone).
-            self.units: list[Unit] = [game.units[self.race]]
+            hooked = game.units_hooked([game.units[race]])
         else:
-            self.units = st.units(seat)
-        hooked = game.units_hooked(self.units)  # one lookup for the hooks below (the hot path)
-        self.reducers = hooked["cost_reduction"]
-        self.waivers = hooked["waives_travel"]
-        self.optional = hooked["conquest_options"]
+            hooked = st.seat_hooks(seat)  # one lookup for the hooks below (the hot path)
+        self.hooked = hooked
+        self.units: Sequence[Unit] = hooked.units
+        # `defended_mask(st, seat)` when a listing worked it out (None: not known); only there may a
+        # conquest's declaration ask dues.
+        self.defended: int | None = None
+        self.reducers = hooked.reducers
+        self.waivers = hooked.waivers
+        self.optional = hooked.optional
         self.minimum = hooked.minimum
         extra = 0
-        for u in hooked["extra_targets"]:
-            extra |= u.extra_targets(st, seat, self.first)
+        for u in hooked.extra_targets:
+            extra |= u.extra_targets(st, seat, first)
         self.extra = extra
         self.final = hooked.final
-        self.shield = shielded(st, seat) if self.race is not None and self.race == s.active else 0
+        # Shields (a declared peace) bind the Active race only; most editions have none at all.
+        self.shield = shielded(st, seat) if race is not None and race == active and game.shields else 0
+
+
+def listed_attack(st: State, seat: int, ply: int) -> Attack | None:
+    """The Attack that the listing of conquests made at `ply` for `seat` kept (`st.memo`, set by
+    `flow.conquest_actions`), when the state still shows what it was built for (the seat's race,
+    power and regions: a state changed by hand in between is judged afresh); None otherwise."""
+    memo = st.memo
+    if memo is None or memo[0] != ply or memo[1] != seat:
+        return None
+    att: Attack = memo[2]
+    s = st.seats[seat]
+    race = conquering_race(st, seat)
+    own = st.race_mask.get(race, 0) if race else 0
+    if att.race != race or att.active != s.active or att.power != s.power or att.own != own:
+        return None
+    return att
+
+
+def current_attack(st: State, seat: int) -> Attack:
+    """The seat's Attack now, for the units' own listings (`Unit.actions`), which run just after the
+    listing of conquests: its Attack when it still holds, else a new one. Callers must not change it
+    (copy what they adjust, as the Gnomes' assault does with a new Attack)."""
+    return listed_attack(st, seat, st.ply) or Attack(st, seat)
 
 
 def shielded(st: State, seat: int) -> int:
@@ -204,11 +238,13 @@ def defended_mask(st: State, attacker: int) -> int:
     """Regions whose owners have a unit that may ask for payments (§6.7): only there is it worth
     asking `payments` (the hot path of listing conquests)."""
     out = 0
+    masks = st.race_mask
     for i, s in enumerate(st.seats):
-        if i != attacker and st.hook_units(i, "defender_payments"):
-            out |= st.occupied_mask(s.active)
+        if i != attacker and (s.active or s.declined) and st.hook_units(i, "defender_payments"):
+            if s.active:
+                out |= masks.get(s.active, 0)
             for race in s.declined_races():
-                out |= st.occupied_mask(race)
+                out |= masks.get(race, 0)
     return out
 
 
@@ -276,12 +312,10 @@ def pay_dues(st: State, attacker: int, region: int, effect: Effect = Effect.CONQ
 
 def declare(st: State, att: Attack, region: int, option: str | None) -> None:
     """A conquest is declared: payments are made (§6.7) and the attacker's units are told."""
-    if st.race[region] is not None:
+    if st.race[region] is not None and (att.defended is None or (att.defended >> region) & 1):
         pay_dues(st, att.seat, region)
-    game = st.game
-    for u in att.units:
-        if game.overrides(u, "declare_conquest"):
-            u.declare_conquest(st, att.seat, region, option)
+    for u in att.hooked["declare_conquest"]:
+        u.declare_conquest(st, att.seat, region, option)
 
 
 # --- may it be conquered, and how -------------------------------------------------------------------
@@ -321,14 +355,26 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     new = tuple.__new__  # Action(kind, region, option) without the NamedTuple constructor's overhead
     out: list[Action] = []
     game = st.game
+    plain_conquer, plain_final = at_regions("conquer", game.map.n), at_regions("final", game.map.n)
     tokens, defense, terrain = st.tokens, st.defense, game.map.defence
     travel = game.travel_mask & ~att.adjacent
     minimum = att.minimum
     short = game.options.max_final_shortfall if att.final and hand >= minimum else -1
     seat = att.seat
-    optional, reducers = att.optional, att.reducers
-    plain: list[str | None] = [None]
+    optional, reducers, waivers = att.optional, att.reducers, att.waivers
     defenders: dict[int, Sequence[Unit]] = {}
+
+    def unpaid(r: int) -> bool:
+        """Whether the dues of an attack on `r` are more than the coins (§6.7)."""
+        owner = st.owner_seat(st.race[r])
+        if owner is None or owner == seat:
+            return False
+        units = defenders.get(owner)
+        if units is None:  # the owner's units, looked up once per listing
+            units = defenders[owner] = st.hook_units(owner, "defender_payments")
+        dues = dues_of(st, seat, r, owner, units)
+        return bool(dues) and sum(d[1] for d in dues) > coins
+
     mask = targets(st, att)
     while mask:  # `bits(mask)` inline: region order, lowest first
         low = mask & -mask
@@ -336,37 +382,49 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
         r = low.bit_length() - 1
         base = 2 + tokens[r] + defense[r] + terrain[r]
         if (travel >> r) & 1:
-            for u in att.waivers:
+            for u in waivers:
                 if u.waives_travel(st, seat, r, att.first):
                     break
             else:
                 base += game.travel_cost
-        unpaid: bool | None = None  # whether the dues are more than the coins: asked once per target
-        for opt in options(st, att, r) if optional else plain:
+        if not optional:  # the usual case: the plain conquest only, no named option
+            c = base
+            if reducers:
+                red = 0
+                for u in reducers:
+                    red += u.cost_reduction(st, seat, r, None)
+                if red:
+                    c = c - red if c - red > 1 else 1
+            if c < minimum:
+                c = minimum
+            if c > hand and c - hand > short:
+                continue  # too short, even for a final attempt
+            if (defended >> r) & 1 and unpaid(r):
+                continue
+            out.append(plain_conquer[r] if c <= hand else plain_final[r])
+            continue
+        refused: bool | None = None  # whether the dues are more than the coins: asked once per target
+        for opt in options(st, att, r):
             c = base
             if reducers:
                 red = 0
                 for u in reducers:
                     red += u.cost_reduction(st, seat, r, opt)
                 if red:
-                    c = max(c - red, 1)
+                    c = c - red if c - red > 1 else 1
             if c < minimum:
                 c = minimum
             if c > hand and c - hand > short:
-                continue  # too short, even for a final attempt
+                continue
             if (defended >> r) & 1:
-                if unpaid is None:
-                    dues: list[Due] = []
-                    owner = st.owner_seat(st.race[r])
-                    if owner is not None and owner != seat:
-                        units = defenders.get(owner)
-                        if units is None:  # the owner's units, looked up once per listing
-                            units = defenders[owner] = st.hook_units(owner, "defender_payments")
-                        dues = dues_of(st, seat, r, owner, units)
-                    unpaid = bool(dues) and sum(d[1] for d in dues) > coins
-                if unpaid:
+                if refused is None:
+                    refused = unpaid(r)
+                if refused:
                     continue
-            out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
+            if opt is None:
+                out.append(plain_conquer[r] if c <= hand else plain_final[r])
+            else:
+                out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
     return out
 
 
@@ -386,7 +444,7 @@ def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:
 def conquests_open(st: State, seat: int) -> bool:
     """Whether the seat may still start a conquest this turn: in its conquest step, before the final
     attempt or the end of conquests (§6.10, AMB-53)."""
-    return st.phase == Phase.CONQUER and seat == st.turn_seat and not st.turn.done
+    return st.phase == Ph.CONQUER and seat == st.turn_seat and not st.turn.done
 
 
 # --- a declared conquest ------------------------------------------------------------------------
@@ -458,7 +516,7 @@ def conquest_possible(st: State, seat: int) -> bool:
 def end_conquests(st: State) -> None:
     """Conquests are over for this turn (§6.10, §6.11)."""
     st.turn.done = True
-    st.phase = Phase.AFTER_CONQUESTS
+    st.phase = Ph.AFTER_CONQUESTS
 
 
 def take_paying(st: State, seat: int, n: int) -> dict[str, int]:
@@ -493,6 +551,10 @@ def resolve(
         for kind, k in troops.items():
             held[kind] = held.get(kind, 0) + k
             st.place_held(region, seat, kind, k)
+    # The troops that went in are named only when there are some (the Champion, Beasts): a free
+    # conquest with the Champion alone places 0 race tokens, and the event says what went in.
+    went = {kind: k for kind, k in sorted(troops.items()) if k} if troops else None
+    more = {"troops": went} if went else {}
     st.event(
         "conquest",
         seat=seat,
@@ -502,6 +564,7 @@ def resolve(
         defender_seat=info.defender_seat,
         tokens=placed,
         lost=info.lost,
+        **more,
     )
     if region in st.markers:
         st.reveal(region, seat)

@@ -17,6 +17,7 @@ from smallworld.engine.actions import (
     FINAL,
     PASS,
     PICK,
+    READY,
     RISE,
     SKIP,
     Action,
@@ -32,6 +33,7 @@ _PHASE_OF: dict[str, tuple[Phase, ...]] = {
     CONQUER: (Phase.CONQUER,),
     FINAL: (Phase.CONQUER,),
     ABANDON: (Phase.CONQUER,),
+    READY: (Phase.CONQUER,),
     END: (Phase.CONQUER,),
     DEPLOY: (Phase.REDEPLOY, Phase.WITHDRAWN),
     RISE: (Phase.RISE,),
@@ -54,6 +56,7 @@ _KIND_RULE: dict[str, Rule] = {
     CONQUER: Rule.TARGETS,
     FINAL: Rule.FINAL,
     ABANDON: Rule.ABANDON,
+    READY: Rule.ABANDON,
     END: Rule.TARGETS,
     DEPLOY: Rule.REDEPLOY,
     RISE: Rule.START,
@@ -102,6 +105,8 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         if st.turn.conquests or st.turn.done:
             return Rule.ABANDON, "regions can only be abandoned before the first conquest of the turn"
         return Rule.ABANDON, "only a region of your race can be abandoned"
+    if a.kind == READY:
+        return _explain_ready(st, a)
     if a.kind == DEPLOY:
         race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
         if a.region is None or not (st.occupied_mask(race) >> a.region) & 1:
@@ -114,6 +119,26 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
     if a.kind in (RISE, SKIP):
         return Rule.START, "no In-Decline race of yours may conquer this turn"
     return Rule.TURN, f"{a.kind!r} is not legal now"
+
+
+def _explain_ready(st: State, a: Action) -> tuple[Rule | str, str]:
+    """Why a troop cannot be readied now (§6.2; `flow.ready_actions` says when it can)."""
+    seat = st.acting_seat
+    s = st.seats[seat]
+    r = a.region
+    kind = str(a.arg)
+    if st.turn.conquests or st.turn.done:
+        return Rule.ABANDON, "troops can only be readied before the first conquest of the turn"
+    if st.turn.race is not None:
+        return Rule.ABANDON, "only the Active race's troops are readied"
+    if r is None or not (st.occupied_mask(s.active) >> r) & 1:
+        return Rule.ABANDON, "only a troop in a region of your Active race can be readied"
+    name = st.game.map.regions[r].name
+    if not st.troops_in(r).get(kind):
+        return Rule.ABANDON, f"there is no {kind} of yours in {name} to take into hand"
+    if st.tokens[r] >= st.min_per_region(s.active):
+        return Rule.ABANDON, f"{name} holds its minimum of race tokens without the {kind}: nothing to swap"
+    return Rule.ABANDON, f"a race token from hand must take the {kind}'s place in {name}: you have none"
 
 
 def _conquests_over(st: State) -> bool:

@@ -25,6 +25,8 @@ from smallworld.engine.rules import Rule
 
 if TYPE_CHECKING:
     from smallworld.boards.model import BoardSide
+    from smallworld.engine.board_map import Map
+    from smallworld.engine.game import UnitsHooked
     from smallworld.engine.variants.base import Variant
 
 
@@ -155,6 +157,18 @@ class Edition:
         self.hooked: dict[str, frozenset[str]] = {
             hook: frozenset(uid for uid, u in self.units.items() if overrides(u, hook)) for hook in HOOK_NAMES
         }
+        # The relics (marker units) of each hook that any of them implements: what `State.hook_units`
+        # looks for among the markers (a game's own table when it plays another unit, `Game.set_unit`).
+        relics = set(self.relics) | {i for i, u in self.units.items() if u.kind not in ("race", "power")}
+        self.marker_hooked: dict[str, frozenset[str]] = {
+            hook: ids & relics for hook, ids in self.hooked.items() if ids & relics
+        }
+        # The hook tables of the seats' units (`Game.seat_tables`), shared by the edition's games.
+        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = {}
+        self.units_tables: dict[tuple[Unit, ...], UnitsHooked] = {}
+        # The map of each drawn set of board sides, built once per process: a Map is never changed
+        # after it is built, so the games of one draw share it (`Game.__init__`).
+        self.maps: dict[tuple[str, ...], Map] = {}
         self.unit_options: tuple[OptionSpec, ...] = tuple(
             spec for u in self.units.values() for spec in u.options
         )

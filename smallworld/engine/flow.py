@@ -9,7 +9,8 @@ stops at the next decision or at a prompt that a unit raised.
 Canonical order of the legal actions (it never depends on the order in which data was inserted):
 a pending prompt lists its unit's answers; the conquest step lists, for each target region by
 index, the plain conquest (or final attempt) and then each named option in the order of the seat's
-units, then the regions that may be abandoned by index, then the units' own actions (the seat's
+units, then the regions that may be abandoned by index, then the troops that may be readied (by
+region index, then piece kind by name), then the units' own actions (the seat's
 units in order: Active race, power, In-Decline races, markers by region; each lists by region and
 argument), then `end`; redeployment lists each region by index with one token, all tokens, then
 each troop kind by name; picks by position.
@@ -31,9 +32,11 @@ from smallworld.engine.actions import (
     PASS,
     PICK,
     PLAN,
+    READY,
     RISE,
     SKIP,
     Action,
+    at_regions,
 )
 from smallworld.engine.board_map import bits
 from smallworld.engine.diagnose import explain
@@ -42,7 +45,7 @@ from smallworld.engine.hooks import ConquestInfo, Unit
 from smallworld.engine.plans import expand_plan
 from smallworld.engine.protocol import check_action
 from smallworld.engine.rules import Rule
-from smallworld.engine.state import DECISION_PHASES, Phase, Seat, State, Turn
+from smallworld.engine.state import DECISION_PHASES, Ph, Seat, State, Turn
 
 _END = Action(END)
 _START = [Action(DECLINE), Action(EXPAND)]
@@ -56,18 +59,18 @@ def legal_actions(st: State) -> list[Action]:
     if st.pending:
         return _prompt_actions(st)
     ph = st.phase
-    if ph == Phase.CONQUER:
+    if ph == Ph.CONQUER:
         return _conquer_actions(st)
-    if ph == Phase.REDEPLOY or ph == Phase.WITHDRAWN:
+    if ph == Ph.REDEPLOY or ph == Ph.WITHDRAWN:
         return _deploy_actions(st)
-    if ph == Phase.PICK:
+    if ph == Ph.PICK:
         # No combo is left to pick (a small pool of banners): the seat passes its turn.
         return st.game.variant.pick_actions(st, st.acting_seat) or [Action(PASS)]
-    if ph == Phase.START:
+    if ph == Ph.START:
         return list(_EXPAND_ONLY if st.turn.risen else _START)
-    if ph == Phase.RISE:
+    if ph == Ph.RISE:
         return list(_RISE)
-    if ph == Phase.AFTER_SCORE:
+    if ph == Ph.AFTER_SCORE:
         return list(_AFTER_SCORE)
     return []
 
@@ -85,7 +88,11 @@ def conquest_actions(st: State) -> list[Action]:
     hand = conquest.available(st, seat)
     if hand > 0 and not st.turn.done:
         att = conquest.Attack(st, seat)
-        return conquest.listing(st, att, hand, st.seats[seat].coins, conquest.defended_mask(st, seat))
+        # The units' own listings and applying a listed conquest next reuse it (`_declare`).
+        st.memo = (st.ply, seat, att)
+        att.defended = conquest.defended_mask(st, seat)
+        return conquest.listing(st, att, hand, st.seats[seat].coins, att.defended)
+    st.memo = None
     return []
 
 
@@ -94,12 +101,32 @@ def _conquer_actions(st: State) -> list[Action]:
     out = conquest_actions(st)
     if st.turn.conquests == 0 and not st.turn.done:
         race = conquest.conquering_race(st, seat)
+        abandon = at_regions(ABANDON, st.game.map.n)
         for r in bits(st.occupied_mask(race)):
-            out.append(Action(ABANDON, r))
+            out.append(abandon[r])
+        out.extend(ready_actions(st, seat))
     if st.turn.race is None:
         for u in st.hook_units(seat, "actions"):
             out.extend(u.actions(st, seat))
     out.append(_END)
+    return out
+
+
+def ready_actions(st: State, seat: int) -> list[Action]:
+    """The troops `seat` may still ready (§6.2; AMB-26 for the Champion): readying keeps race
+    tokens first, so a troop that holds part of a region's minimum (the Champion alone, or beside a
+    single Tauren token) would stay there for good. While abandoning is still open (before the
+    turn's first conquest, AMB-58) the player may take such a troop into hand, a race token from
+    hand taking its place. Troops belong to the Active race: not in an In-Decline race's phase."""
+    s = st.seats[seat]
+    if not s.hand or st.turn.race is not None:
+        return []
+    race = s.active
+    keep = st.min_per_region(race)
+    out: list[Action] = []
+    for r in bits(st.occupied_mask(race)):
+        if st.pieces[r] and st.tokens[r] < keep:
+            out.extend(Action(READY, r, kind) for kind in st.troops_in(r))
     return out
 
 
@@ -109,10 +136,13 @@ def _deploy_actions(st: State) -> list[Action]:
     out = []
     held = sorted(s.held) if st.turn.race is None or seat != st.turn_seat else []
     race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
+    n = st.game.map.n
+    one, every = at_regions(DEPLOY, n), at_regions(DEPLOY, n, "all")
+    hand = s.hand
     for r in bits(st.occupied_mask(race)):
-        if s.hand:
-            out.append(Action(DEPLOY, r))
-            out.append(Action(DEPLOY, r, "all"))
+        if hand:
+            out.append(one[r])
+            out.append(every[r])
         for kind in held:
             out.append(Action(DEPLOY, r, kind))
     return out
@@ -123,7 +153,7 @@ def apply(st: State, action: Any, seat: int | None = None) -> None:
     """Apply an action of `seat` (the seat to act when None). Anything else raises the engine's own
     error and changes nothing: `GameOverError`, `NotYourTurnError`, `MalformedActionError` (not an
     action of this game) or `IllegalActionError` (the rule it breaks)."""
-    if st.phase == Phase.OVER:
+    if st.phase == Ph.OVER:
         raise GameOverError(st.game.edition.cite(Rule.GAME_OVER), "the game is over", action)
     if seat is not None and seat != st.acting_seat:
         raise NotYourTurnError(seat, st.acting_seat)
@@ -175,13 +205,15 @@ def _apply_step(st: State, action: Action) -> None:
         _final(st, action)
     elif kind == ABANDON:
         _abandon(st, action.region or 0)
+    elif kind == READY:
+        _ready(st, action)
     elif kind == RISE:
         _rise(st)
     elif kind == SKIP:
         _after_rise(st)
     elif kind == PASS:
-        if st.phase == Phase.PICK:
-            st.phase = Phase.TURN_END  # nothing to pick: the In-Decline races still score
+        if st.phase == Ph.PICK:
+            st.phase = Ph.TURN_END  # nothing to pick: the In-Decline races still score
         else:
             _next_turn(st)
     else:
@@ -202,7 +234,7 @@ def _close_conquests(st: State) -> None:
     purchases or redeployment by itself. Before the first conquest abandoning may still fill the
     hand (§6.2), so an empty hand alone does not close them."""
     seat = st.turn_seat
-    if st.phase != Phase.CONQUER or st.turn.done or st.acting_seat != seat:
+    if st.phase != Ph.CONQUER or st.turn.done or st.acting_seat != seat:
         return
     if (st.turn.conquests or st.turn.resume is not None) and not conquest.conquest_possible(st, seat):
         conquest.end_conquests(st)
@@ -230,21 +262,21 @@ def _pick(st: State, pos: int) -> None:
     )
     for u in st.hook_units(seat, "on_pick"):
         u.on_pick(st, seat)
-    st.phase = Phase.CONQUER
+    st.phase = Ph.CONQUER
     _expand_hooks(st, seat)
 
 
 def _expand(st: State) -> None:
     seat = st.acting_seat
     lift_extras(st, seat)  # §6.2: ready your troops
-    st.phase = Phase.CONQUER
+    st.phase = Ph.CONQUER
     _expand_hooks(st, seat)
     if _tokenless(st, seat):
         # AMB-64: the start-of-turn powers (the Beast Master's discard empties the regions held only
         # by Beasts) left the race with no race token on the boards or in hand: AMB-34 applies at
         # once, and the player picks a new combo and plays on in this same turn.
         _leave_play(st, seat)
-        st.phase = Phase.PICK
+        st.phase = Ph.PICK
 
 
 def _expand_hooks(st: State, seat: int) -> None:
@@ -254,14 +286,14 @@ def _expand_hooks(st: State, seat: int) -> None:
 
 def _decline(st: State) -> None:
     seat = st.turn_seat
-    after_score = st.phase == Phase.AFTER_SCORE
+    after_score = st.phase == Ph.AFTER_SCORE
     s = st.seats[seat]
     st.event("decline", seat=seat, race=s.active, power=s.power)
     decline.go_into_decline(st, seat)
     if after_score:  # the turn was scored already; the decline only changes the races (classic Stout)
         _next_turn(st)
     else:
-        st.phase = Phase.WITHDRAWN_NEXT
+        st.phase = Ph.WITHDRAWN_NEXT
 
 
 def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | None, int]:
@@ -269,7 +301,10 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
     r = action.region
     assert r is not None
     opt = action.arg if isinstance(action.arg, str) else None
-    att = conquest.Attack(st, st.acting_seat)
+    seat = st.acting_seat
+    # A conquest listed just before this apply (`conquest_actions`, the usual way of bots and of
+    # `apply`; `apply_unchecked` has counted the ply since) keeps the listing's context.
+    att = conquest.listed_attack(st, seat, st.ply - 1) or conquest.Attack(st, seat)
     return att, r, opt, conquest.cost(st, att, r, opt)
 
 
@@ -287,7 +322,8 @@ def _final(st: State, action: Action) -> None:
 
 def lift_extras(st: State, seat: int) -> None:
     """Take into hand every token and troop above the minimum each region keeps (§6.2, §6.12);
-    race tokens are the ones kept first."""
+    race tokens are the ones kept first (a troop kept as part of a minimum may then be exchanged
+    for a race token from hand: `ready_actions`)."""
     s = st.seats[seat]
     race = conquest.conquering_race(st, seat)
     keep = st.min_per_region(race)
@@ -316,6 +352,17 @@ def _abandon(st: State, r: int) -> None:
     st.event("abandon", seat=seat, region=r)
     st.set_region(r, None, 0)
     st.clear_pieces(r, "removed_when_emptied")
+
+
+def _ready(st: State, action: Action) -> None:
+    """A troop the region kept goes to hand; a race token from hand takes its place (§6.2)."""
+    seat = st.acting_seat
+    r = action.region
+    assert r is not None
+    st.lift_piece(r, seat, str(action.arg), 1)
+    st.seats[seat].hand -= 1
+    st.tokens[r] += 1
+    st.event("ready", seat=seat, region=r, piece=action.arg)
 
 
 def _deploy(st: State, action: Action) -> None:
@@ -350,7 +397,7 @@ def _rise(st: State) -> None:
     st.turn.race = race
     st.turn.stash, s.hand = s.hand, 0
     lift_extras(st, seat)
-    st.phase = Phase.CONQUER
+    st.phase = Ph.CONQUER
 
 
 def _end_rise(st: State) -> None:
@@ -372,7 +419,7 @@ def _end_rise(st: State) -> None:
 
 def _after_rise(st: State) -> None:
     seat = st.turn_seat
-    st.phase = Phase.START if st.seats[seat].active is not None else Phase.PICK
+    st.phase = Ph.START if st.seats[seat].active is not None else Ph.PICK
 
 
 # --- automatic steps -------------------------------------------------------------------------
@@ -386,34 +433,34 @@ def advance(st: State) -> None:
             continue
         ph = st.phase
         if ph in DECISION_PHASES:
-            if (ph == Phase.REDEPLOY or ph == Phase.WITHDRAWN) and not _has_hand(st, st.acting_seat):
-                st.phase = Phase.WITHDRAWN_NEXT
+            if (ph == Ph.REDEPLOY or ph == Ph.WITHDRAWN) and not _has_hand(st, st.acting_seat):
+                st.phase = Ph.WITHDRAWN_NEXT
                 continue
             return
         seat = st.turn_seat
-        if ph == Phase.AFTER_CONQUESTS:
-            st.phase = Phase.REDEPLOY_BEGIN
+        if ph == Ph.AFTER_CONQUESTS:
+            st.phase = Ph.REDEPLOY_BEGIN
             if st.turn.race is None:
                 for u in st.hook_units(seat, "after_conquests"):
                     u.after_conquests(st, seat)
-        elif ph == Phase.REDEPLOY_BEGIN:
+        elif ph == Ph.REDEPLOY_BEGIN:
             _begin_redeploy(st, seat)
-        elif ph == Phase.WITHDRAWN_NEXT:
+        elif ph == Ph.WITHDRAWN_NEXT:
             if st.turn.race is not None:
                 _end_rise(st)
             else:
                 _next_withdrawn(st)
-        elif ph == Phase.TURN_END:
+        elif ph == Ph.TURN_END:
             _turn_end(st, seat)
-        elif ph == Phase.SCORE:
+        elif ph == Ph.SCORE:
             total = scoring.score_turn(st, seat)
             st.event("score", seat=seat, total=total, items=st.turn.scored)
-            st.phase = Phase.NEXT_TURN
+            st.phase = Ph.NEXT_TURN
             s = st.seats[seat]
             if s.active is not None and any(u.declines_after_scoring for u in st.units(seat)):
                 st.acting_seat = seat
-                st.phase = Phase.AFTER_SCORE
-        elif ph == Phase.NEXT_TURN:
+                st.phase = Ph.AFTER_SCORE
+        elif ph == Ph.NEXT_TURN:
             _next_turn(st)
         else:  # pragma: no cover - a phase name no branch knows is a bug
             raise AssertionError(f"unknown phase {ph!r}")
@@ -433,18 +480,18 @@ def _turn_end(st: State, seat: int) -> None:
             u.turn_end(st, seat)
             if st.pending:
                 return  # the phase stays: `advance` comes back here once the prompt is answered
-    st.phase = Phase.SCORE
+    st.phase = Ph.SCORE
 
 
 def _begin_redeploy(st: State, seat: int) -> None:
     """§6.12: every token above each region's minimum comes back to hand to be placed."""
-    st.phase = Phase.REDEPLOY
+    st.phase = Ph.REDEPLOY
     st.acting_seat = seat
     if st.turn.race is None:
         for u in st.hook_units(seat, "redeploy_start"):
             u.redeploy_start(st, seat)
     if not st.occupied_mask(conquest.conquering_race(st, seat)):
-        st.phase = Phase.WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
+        st.phase = Ph.WITHDRAWN_NEXT  # no region: the tokens stay in hand (§6.10, §6.9)
         return
     lift_extras(st, seat)
 
@@ -462,10 +509,10 @@ def _next_withdrawn(st: State) -> None:
         s = st.seats[d]
         if d in st.turn.withdrawn and _has_hand(st, d) and st.occupied_mask(s.active):
             st.acting_seat = d
-            st.phase = Phase.WITHDRAWN
+            st.phase = Ph.WITHDRAWN
             return
     st.acting_seat = st.turn_seat
-    st.phase = Phase.TURN_END
+    st.phase = Ph.TURN_END
 
 
 def _next_turn(st: State) -> None:
@@ -485,7 +532,7 @@ def begin_turn(st: State, seat: int) -> None:
     st.turn = Turn()
     st.turn_seat = st.acting_seat = seat
     s = st.seats[seat]
-    st.phase = Phase.START
+    st.phase = Ph.START
     st.event("turn", seat=seat, round=st.round)
     starts = [(i, u) for i in range(len(st.seats)) for u in st.hook_units(i, "turn_start")]
     for owner, u in starts:  # §6.1 steps 2-3 (Harmony back, bombs resolved)
@@ -493,9 +540,9 @@ def begin_turn(st: State, seat: int) -> None:
     if _tokenless(st, seat):
         _leave_play(st, seat)
     if _can_rise(st, seat) is not None:
-        st.phase = Phase.RISE
+        st.phase = Ph.RISE
     elif s.active is None:
-        st.phase = Phase.PICK
+        st.phase = Ph.PICK
 
 
 def _tokenless(st: State, seat: int) -> bool:

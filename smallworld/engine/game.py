@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from smallworld.boards.model import BoardSide
@@ -24,9 +25,7 @@ if TYPE_CHECKING:
 def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     from smallworld.boards.errors import BoardFormatError
 
-    if settings.boards is None:
-        ids = edition.boards.draw(settings.players, board_rng(settings.rng, settings.seed).randbelow)
-        return [edition.boards.side(i) for i in ids]
+    assert settings.boards is not None  # drawn sides: `_game_map`
     sides = []
     for i, b in enumerate(settings.boards):
         try:
@@ -62,6 +61,25 @@ def _resolve_sides(edition: Edition, settings: Settings) -> list[BoardSide]:
     return sides
 
 
+def _game_map(edition: Edition, settings: Settings) -> Map:
+    """The game's map: drawn sides share the edition's map of that draw (a Map never changes once
+    built, and building one cost more than the rest of a new game); sides given in the settings
+    are checked and built afresh."""
+    if settings.boards is not None:
+        return Map(_resolve_sides(edition, settings), edition.water, edition.terrain_defence)
+    ids = tuple(edition.boards.draw(settings.players, board_rng(settings.rng, settings.seed).randbelow))
+    got = edition.maps.get(ids)
+    if got is None:
+        sides = [edition.boards.side(i) for i in ids]
+        got = edition.maps[ids] = Map(sides, edition.water, edition.terrain_defence)
+    return got
+
+
+# How many hook tables a game keeps before it starts them afresh (the tables of an edition are shared
+# by all its games: a long simulation meets many combinations of races and powers).
+_TABLES_MAX = 50_000
+
+
 class UnitsHooked(dict[str, list[Unit]]):
     """For a fixed list of units: those that implement each hook (in their order), filled on first
     use, and what the conquest step reads of all of them. Callers must not change the lists."""
@@ -72,6 +90,12 @@ class UnitsHooked(dict[str, list[Unit]]):
         self.hooked = hooked
         self.minimum = max((u.min_per_region for u in units), default=1)
         self.final = all(u.final_attempt for u in units)
+        self.loss_order = sorted(units, key=lambda u: u.loss_priority)  # §6.9, AMB-12 (`prevented_by`)
+        # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
+        self.reducers = self["cost_reduction"]
+        self.waivers = self["waives_travel"]
+        self.optional = self["conquest_options"]
+        self.extra_targets = self["extra_targets"]
 
     def __missing__(self, hook: str) -> list[Unit]:
         ids = self.hooked[hook]
@@ -94,7 +118,7 @@ class Game:
         self.variant = ed.variant(settings.variant)
         self.variant.validate(settings.players)
         try:
-            self.map = Map(_resolve_sides(ed, settings), ed.water, ed.terrain_defence)
+            self.map = _game_map(ed, settings)
         except KeyError as e:
             raise PositionError("settings.boards", str(e).strip("'\"")) from None
         rule = ed.entry_rule
@@ -138,16 +162,16 @@ class Game:
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
         self._hooked: dict[str, frozenset[str]] = ed.hooked
+        self.shields = bool(self._hooked["shielded"])  # whether any unit may shield regions (Diplomat)
         # A seat's own units depend only on its races and powers (`State.units`): the hot path asks
-        # them several times a decision, so each combination is worked out once per game, with the
-        # units of each hook among them. Keyed by values only, the cache is shared by every state
-        # and clone of the game; `set_unit` empties it.
-        self._seat_units: dict[tuple[Any, ...], tuple[Unit, ...]] = {}
-        self._seat_hooked: dict[tuple[tuple[Any, ...], str], tuple[Unit, ...]] = {}
-        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = {}
+        # them several times a decision, so each combination is worked out once, with the units of
+        # each hook among them (`seat_tables`, by `State.seat_key`). Keyed by values only, the
+        # tables are shared by every state and clone of the game, and by every game of the edition
+        # that plays its units as they are; `set_unit` gives the game tables of its own.
+        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = ed.seat_tables
+        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = ed.units_tables
         # For each hook, the relics (marker units) that implement it: most hooks have none.
-        self.marker_hooked: dict[str, frozenset[str]] = {}
-        self._index_markers()
+        self.marker_hooked: dict[str, frozenset[str]] = ed.marker_hooked  # `_index_markers` after set_unit
         self.action_specs = ed.action_specs
         self.event_specs = ed.event_specs
         self.prompt_specs = ed.prompt_specs
@@ -181,9 +205,9 @@ class Game:
         self._hooked = {
             hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
         }
-        self._seat_units.clear()
-        self._seat_hooked.clear()
-        self._units_hooked.clear()
+        self.seat_tables = {}
+        self._units_hooked = {}
+        self.shields = bool(self._hooked["shielded"])
         self._index_markers()
 
     def _index_markers(self) -> None:
@@ -194,7 +218,11 @@ class Game:
     def seat_units(self, key: tuple[Any, ...]) -> tuple[Unit, ...]:
         """The units of a seat's races and powers, by `State.seat_key`: the Active race and power,
         then the In-Decline races and powers whose hooks work In Decline (without the markers)."""
-        got = self._seat_units.get(key)
+        return self.seat_table(key).units
+
+    def seat_table(self, key: tuple[Any, ...]) -> UnitsHooked:
+        """The hook table of `seat_units(key)` (`State.hook_units` looks in `seat_tables` first)."""
+        got = self.seat_tables.get(key)
         if got is not None:
             return got
         active, power, declined, declined_power, more = key
@@ -212,24 +240,28 @@ class Game:
             for uid in (race, pw):
                 if uid and u[uid].works_in_decline and u[uid] not in out:
                     out.append(u[uid])
-        got = self._seat_units[key] = tuple(out)
+        if len(self.seat_tables) > _TABLES_MAX:
+            self.seat_tables.clear()  # a bound for very long simulations; refilled as needed
+        got = self.seat_tables[key] = self.units_hooked(out)
         return got
 
-    def units_hooked(self, units: list[Unit]) -> UnitsHooked:
+    def units_hooked(self, units: Sequence[Unit]) -> UnitsHooked:
         """The hooks of a list of units (cached by the list's contents): what `Attack` asks."""
         key = tuple(units)
         got = self._units_hooked.get(key)
         if got is None:
+            if len(self._units_hooked) > _TABLES_MAX:
+                self._units_hooked.clear()
             got = self._units_hooked[key] = UnitsHooked(key, self._hooked)
         return got
 
-    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> tuple[Unit, ...]:
+    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> list[Unit]:
         """`seat_units(key)` that implement `hook`, in the same order."""
-        got = self._seat_hooked.get((key, hook))
-        if got is None:
-            ids = self._hooked[hook]
-            got = self._seat_hooked[(key, hook)] = tuple(x for x in self.seat_units(key) if x.id in ids)
-        return got
+        return self.seat_table(key)[hook]
+
+    def implementers(self, hook: str) -> frozenset[str]:
+        """The ids of the units that implement `hook` (`overrides` for a unit)."""
+        return self._hooked[hook]
 
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""

@@ -63,6 +63,8 @@ def check_invariants(st: State) -> None:
     seen_markers = [m[0] for here in st.markers.values() for m in here] + list(st.spare_markers)
     assert len(seen_markers) == len(set(seen_markers)), "a marker is in two places"
     assert set(seen_markers) <= set(game.relics), "an unknown marker"
+    up = tuple((r, game.units[m[0]]) for r in sorted(st.markers) for m in st.markers[r] if m[1])
+    assert st.face_up() == up, "the face-up markers are out of step (`State.markers_changed`)"
     if st.is_over():
         assert st.legal_actions() == []
         assert st.result is not None

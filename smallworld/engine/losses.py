@@ -41,7 +41,10 @@ def prevented_by(st: State, owner: int, region: int, cause: str) -> str | None:
     the loss instead of a race token, or None."""
     game = st.game
     spared: str | None = None
-    for u in sorted(st.units(owner), key=lambda u: u.loss_priority):
+    hooked = st.seat_hooks(owner)
+    if not hooked["prevent_loss"] and not hooked["loss_spared"]:
+        return None  # the hot path: most seats have no loss exception at all
+    for u in hooked.loss_order:
         if spared is None:
             if game.overrides(u, "prevent_loss") and u.prevent_loss(st, owner, region, cause):
                 spared = u.id

@@ -137,8 +137,6 @@ class RuleOptions:
     Built from the declarations of the engine, the edition and its units; an option not set keeps
     its declared default. Settings keep only the options that differ from the defaults."""
 
-    __slots__ = ("_specs", "_values")
-
     _specs: dict[str, OptionSpec]
     _values: dict[str, Any]
 
@@ -147,12 +145,15 @@ class RuleOptions:
         merged = {s.name: s.default for s in specs}
         merged.update(values or {})
         object.__setattr__(self, "_values", merged)
+        for name, value in merged.items():
+            if hasattr(RuleOptions, name):
+                raise ValueError(f"rule option {name!r} has the name of a method of RuleOptions")
+            # Plain attributes too: the engine reads some options at every listing or die roll,
+            # and an attribute is read without a call (`__getattr__` is only for unknown names).
+            object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        raise AttributeError(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("rule options are read-only")

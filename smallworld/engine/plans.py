@@ -13,14 +13,14 @@ from smallworld.engine.board_map import bits
 from smallworld.engine.conquest import conquering_race
 from smallworld.engine.errors import IllegalActionError
 from smallworld.engine.rules import Rule
-from smallworld.engine.state import Phase, State
+from smallworld.engine.state import Ph, State
 
 
 def expand_plan(st: State, action: Action) -> list[Action]:
     """The step actions that carry out the plan (`flow.apply` tries them on a copy first)."""
     game = st.game
     cite = game.edition.cite
-    if st.pending or st.phase not in (Phase.REDEPLOY, Phase.WITHDRAWN):
+    if st.pending or st.phase not in (Ph.REDEPLOY, Ph.WITHDRAWN):
         raise IllegalActionError(
             cite(Rule.REDEPLOY), "a plan places tokens in hand: only during a redeployment", action
         )

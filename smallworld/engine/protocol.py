@@ -24,6 +24,7 @@ from smallworld.engine.actions import (
     PASS,
     PICK,
     PLAN,
+    READY,
     RISE,
     SKIP,
     Action,
@@ -78,6 +79,7 @@ class FieldType(StrEnum):
     OBJECT = "object"  # any JSON object (checked by its owner)
     OBJECTS = "objects"  # a list of JSON objects
     ITEMS = "items"  # an object of named integers (score items)
+    PIECES = "pieces"  # an object of piece kinds with their counts (troops that went somewhere)
     ROLLS = "rolls"  # a list of die results
 
 
@@ -174,6 +176,13 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         ABANDON, "abandon a region before the first conquest of the turn (its tokens to hand)", region=True
     ),
+    ActionSpec(
+        READY,
+        "before the first conquest of the turn, take a troop piece that a region keeps (the Champion...) "
+        "into hand, a race token from hand taking its place",
+        region=True,
+        args=(Arg.PIECE,),
+    ),
     ActionSpec(END, "end the conquests of the turn"),
     ActionSpec(
         DEPLOY,
@@ -223,6 +232,12 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
             Field("defender_seat", FieldType.SEAT, "its seat (null: natives or nobody)", nullable=True),
             Field("tokens", FieldType.INT, "tokens placed"),
             Field("lost", FieldType.INT, "defending tokens discarded"),
+            Field(
+                "troops",
+                FieldType.PIECES,
+                "troop pieces that went in with the tokens, by kind (left out: none)",
+                optional=True,
+            ),
         ),
     ),
     EventSpec(
@@ -238,6 +253,11 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
         ),
     ),
     EventSpec("abandon", "a region was abandoned", (seat_field(), region_field())),
+    EventSpec(
+        "ready",
+        "a troop piece a region kept was taken into hand and a race token from hand took its place",
+        (seat_field(), region_field(), Field("piece", FieldType.PIECE, "the troop taken into hand")),
+    ),
     EventSpec(
         "reveal",
         "a face-down marker was turned face up by a race entering its region (§10.1)",
@@ -475,13 +495,16 @@ def event_json(game: Any, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     if spec is None:
         raise KeyError(f"event type {kind!r} is declared by no unit")
     out: dict[str, Any] = {"type": kind, **data}
-    m = game.map
-    for name, ftype in spec.region_fields():
-        v = out.get(name)
-        if ftype == FieldType.REGION and isinstance(v, int):
-            out[name] = m.ref(v)
-        elif ftype == FieldType.REGIONS and isinstance(v, list | tuple):
-            out[name] = [m.ref(x) if isinstance(x, int) else x for x in v]
+    regions = spec._regions  # `region_fields()` without the call: every event passes here
+    if regions:
+        ref = game.map.ref
+        for name, ftype in regions:
+            v = out.get(name)
+            if ftype is FieldType.REGION:
+                if isinstance(v, int):
+                    out[name] = ref(v)
+            elif ftype is FieldType.REGIONS and isinstance(v, list | tuple):
+                out[name] = [ref(x) if isinstance(x, int) else x for x in v]
     return out
 
 
@@ -568,6 +591,13 @@ def check_value(game: Any, f: Field, value: Any, where: str) -> Any:
         need(
             isinstance(value, dict) and all(isinstance(k, str) and _is_int(v) for k, v in value.items()),
             "an object of named integers",
+        )
+        return dict(value)
+    if t == FieldType.PIECES:
+        need(
+            isinstance(value, dict)
+            and all(k in game.pieces and _is_int(v) and 0 < v <= 1000 for k, v in value.items()),
+            "an object of piece kinds with counts",
         )
         return dict(value)
     if t == FieldType.OBJECT:

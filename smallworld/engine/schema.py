@@ -171,6 +171,7 @@ class _Builder:
             FieldType.OBJECT: {"type": "object"},
             FieldType.OBJECTS: {"type": "array", "items": {"type": "object"}},
             FieldType.ITEMS: _ref("items"),
+            FieldType.PIECES: _table("piece", {"type": "integer", "minimum": 1}),
         }
         return dict(simple[t])
 
@@ -395,9 +396,27 @@ class _Builder:
             "scores": {"type": "array", "items": {"type": "integer"}, "description": "final coins by seat"},
             "winners": {"type": "array", "items": _ref("seat"), "minItems": 1},
         }
+        # §7: coins tie; each tied seat's race tokens on the boards ("none": the tie_break option
+        # is off and the victory is shared at once, so no figure).
+        tied: dict[str, Any] = _obj(
+            {"seat": _ref("seat"), "value": {"type": "integer", "minimum": 0}}, ["seat"]
+        )
+        by = ["race_tokens", "none"]
         if self.team:
             result["factions"] = _table("faction", {"type": "integer"}, description="team variant: scores")
             result["winning_factions"] = {"type": "array", "items": _ref("faction")}
+            # §11.4: faction scores tie; the higher best individual score of each tied faction.
+            tied = {"anyOf": [tied, _obj({"faction": _ref("faction"), "value": {"type": "integer"}})]}
+            by.append("best_score")
+        result["tie_break"] = _obj(
+            {
+                "rule": {"type": "string", "description": "the rule section of the tie-break"},
+                "by": {"enum": by, "description": "what breaks the tie: `value` of each tied entry"},
+                "tied": {"type": "array", "items": tied, "minItems": 2},
+                "shared": {"type": "boolean", "description": "still tied after it: a shared victory"},
+            },
+            description="only when the top score is tied: the tie-break's figures",
+        )
         d["view.result"] = _obj(result, ["scores", "winners"])
         if self.team:
             d["faction"] = {"enum": list(self.ed.factions), "description": "a faction (team variant)"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from smallworld.engine.hooks import Unit
-from smallworld.engine.state import Phase, State
+from smallworld.engine.state import Ph, State
 
 
 def _relics(st: State, seat: int) -> list[Unit]:
@@ -11,19 +11,25 @@ def _relics(st: State, seat: int) -> list[Unit]:
     working for everyone (Well of Eternity, §10.3)."""
     if not st.markers:
         return []
-    return [u for u in st.units(seat) if u.kind == "relic"]
+    return [u for u in st.marker_units(seat) if u.kind == "relic"]
 
 
-def effective_faction(st: State, seat: int) -> str | None:
-    """The faction the seat's Active race fights for this turn (§6.15, §8.8; the `faction` hook)."""
+def effective_faction(st: State, seat: int, relics: list[Unit] | None = None) -> str | None:
+    """The faction the seat's Active race fights for this turn (§6.15, §8.8; the `faction` hook).
+    `relics`: `_relics(st, seat)` when the caller has them."""
     s = st.seats[seat]
     if not s.active:
         return None
     game = st.game
     units = game.units
     faction = game.faction.get(s.active)
-    for u in (units[s.active], units[s.power] if s.power else None, *_relics(st, seat)):
-        if u is not None and game.overrides(u, "faction"):
+    changers = game.implementers("faction")
+    if not changers:
+        return faction  # the hot path: an edition whose factions no unit changes
+    if relics is None:
+        relics = _relics(st, seat)
+    for u in (units[s.active], units[s.power] if s.power else None, *relics):
+        if u is not None and u.id in changers:
             faction = u.faction(st, seat, faction)
     return faction
 
@@ -35,19 +41,21 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
     units = game.units
     out: dict[str, int] = {}
     relics = _relics(st, seat)
+    scorers = game.implementers("score")
     if s.active:
-        out["active_regions"] = st.occupied_mask(s.active).bit_count()
+        out["active_regions"] = st.race_mask.get(s.active, 0).bit_count()
         for uid in (s.active, s.power):
-            if uid and game.overrides(units[uid], "score"):
+            if uid and uid in scorers:
                 v = units[uid].score(st, seat)
                 if v:
                     out[uid] = v
         for u in relics:  # §6.14: Places score for the Active race
-            if game.overrides(u, "score"):
+            if u.id in scorers:
                 v = u.score(st, seat)
                 if v:
                     out[u.id] = v
-        enemy = game.edition.opposed.get(effective_faction(st, seat) or "")
+        opposed = game.edition.opposed
+        enemy = opposed.get(effective_faction(st, seat, relics) or "") if opposed else None
         if enemy:
             bonus = sum(1 for race in st.turn.took if game.faction.get(race) == enemy)
             if bonus:
@@ -55,13 +63,14 @@ def turn_score(st: State, seat: int) -> dict[str, int]:
     if s.declined:
         out["declined_regions"] = sum(st.occupied_mask(r).bit_count() for r in s.declined_races())
         pairs = [(s.declined, s.declined_power), *((r, p) for r, p in s.more_declined)]
+        declined_scorers = game.implementers("score_declined")
         for uid in (x for pair in pairs for x in pair):
-            if uid and game.overrides(units[uid], "score_declined"):
+            if uid and uid in declined_scorers:
                 v = units[uid].score_declined(st, seat)
                 if v:
                     out[f"{uid}_declined"] = v
         for u in relics:  # §6.14: the Well of Eternity also scores for the In-Decline race
-            if game.overrides(u, "score_declined"):
+            if u.id in declined_scorers:
                 v = u.score_declined(st, seat)
                 if v:
                     out[f"{u.id}_declined"] = v
@@ -80,5 +89,5 @@ def end_game(st: State) -> None:
     """§7 (§11.4 in the team variant): the variant names the winners."""
     winners, extra = st.game.variant.winners(st)
     st.result = {"scores": [s.coins for s in st.seats], "winners": winners, **extra}
-    st.phase = Phase.OVER
+    st.phase = Ph.OVER
     st.acting_seat = -1

@@ -419,7 +419,30 @@ def _result(game: Game, data: Any) -> dict[str, Any] | None:
         raise PositionError("position.result.winners", "must list the winning seats")
     for i, x in enumerate(winners):
         _int(x, f"position.result.winners[{i}]", 0, game.players - 1)
+    if "tie_break" in d:
+        _tie_break(game, d["tie_break"])
     return jcopy(d)
+
+
+def _tie_break(game: Game, data: Any) -> None:
+    """The tie-break's figures (§7, §11.4): `{rule, by, tied: [{seat | faction, value}], shared}`."""
+    where = "position.result.tie_break"
+    d = _obj(data, where)
+    if not isinstance(d.get("rule"), str) or not isinstance(d.get("by"), str):
+        raise PositionError(where, "needs `rule` and `by` (the section and what breaks the tie)")
+    if not isinstance(d.get("shared"), bool):
+        raise PositionError(f"{where}.shared", f"must be true or false, got {_short(d.get('shared'))}")
+    tied = d.get("tied")
+    if not isinstance(tied, list) or len(tied) < 2:
+        raise PositionError(f"{where}.tied", "must list at least two tied seats or factions")
+    for i, entry in enumerate(tied):
+        e = _obj(entry, f"{where}.tied[{i}]")
+        if "seat" in e:
+            _int(e["seat"], f"{where}.tied[{i}].seat", 0, game.players - 1)
+        elif e.get("faction") not in game.edition.factions:
+            raise PositionError(f"{where}.tied[{i}]", "needs a `seat` or a `faction`")
+        if "value" in e:
+            _int(e["value"], f"{where}.tied[{i}].value", 0, MAX_COINS)
 
 
 def _events(game: Game, data: Any) -> list[dict[str, Any]]:
@@ -457,6 +480,7 @@ def _markers(st: State, data: Any) -> None:
                 raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
             seen.add(m["id"])
             st.markers.setdefault(r, []).append([m["id"], bool(m.get("face_up", False))])
+    st.markers_changed()
 
 
 def _derived_tray(st: State) -> dict[str, int]:

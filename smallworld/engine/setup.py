@@ -39,6 +39,7 @@ def initial_state(game: Game) -> State:
             if slots and markers:
                 st.markers[slots[0]] = [[markers.pop(0), False]]
     st.spare_markers = markers
+    st.markers_changed()
     first = game.options.first_player
     if first is None:
         first = game.variant.first_seat(st)

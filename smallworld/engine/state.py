@@ -18,7 +18,7 @@ from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:
-    from smallworld.engine.game import Game
+    from smallworld.engine.game import Game, UnitsHooked
     from smallworld.engine.hooks import Unit
 
 
@@ -40,6 +40,26 @@ class Phase(StrEnum):
     TURN_END = "turn_end"
     SCORE = "score"
     NEXT_TURN = "next_turn"
+
+
+class Ph:
+    """The phases as plain class attributes, for the hot paths: reading `Phase.X` goes through the
+    attribute hook of the Enum metaclass (about 60 ns a read in Python 3.11), `Ph.X` does not."""
+
+    PICK = Phase.PICK
+    RISE = Phase.RISE
+    START = Phase.START
+    CONQUER = Phase.CONQUER
+    REDEPLOY = Phase.REDEPLOY
+    WITHDRAWN = Phase.WITHDRAWN
+    AFTER_SCORE = Phase.AFTER_SCORE
+    OVER = Phase.OVER
+    AFTER_CONQUESTS = Phase.AFTER_CONQUESTS
+    REDEPLOY_BEGIN = Phase.REDEPLOY_BEGIN
+    WITHDRAWN_NEXT = Phase.WITHDRAWN_NEXT
+    TURN_END = Phase.TURN_END
+    SCORE = Phase.SCORE
+    NEXT_TURN = Phase.NEXT_TURN
 
 
 PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = (
@@ -196,13 +216,16 @@ class Turn:
 
 class State:
     __slots__ = (
+        "_events",
+        "_raw_events",
+        "_up",
         "acting_seat",
         "defense",
-        "events",
         "first_seat",
         "game",
         "immune",
         "markers",
+        "memo",
         "offer",
         "pending",
         "phase",
@@ -236,7 +259,7 @@ class State:
         self.first_seat = 0
         self.turn_seat = 0
         self.acting_seat = 0
-        self.phase = Phase.PICK
+        self.phase = Ph.PICK
         self.seats = [Seat() for _ in range(game.players)]
         self.race: list[str | None] = [None] * n
         self.tokens = [0] * n
@@ -260,16 +283,26 @@ class State:
         self.rolls: list[int] = []  # scripted die results, used before the generator (tests)
         self.result: dict[str, Any] | None = None
         # What the last action set off (die rolls, scores, ...), for clients: cleared by each apply.
-        self.events: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        # Events recorded but not yet in their JSON form (kind, fields): `events` converts them when
+        # read, so search and simulation, which never read them, do not pay for the conversion.
+        self._raw_events: list[tuple[str, dict[str, Any]]] = []
         # Artifact / Legendary Place markers by region: a list of [relic id, face up] (§10.1), as
         # an Artifact may join a region that already holds a marker; the markers not drawn at setup
         # stay unseen (the Well of Eternity's fallback draws from them).
         self.markers: dict[int, list[list[Any]]] = {}
         self.spare_markers: list[str] = []
+        # The face-up markers, (region, unit) by region then as they lie there, with the `markers`
+        # dict they were read from: `face_up` works them out again when that dict was replaced, and
+        # `reveal` and `move_marker` forget them. Derived data, never saved.
+        self._up: tuple[dict[int, list[list[Any]]], tuple[tuple[int, Unit], ...]] | None = None
+        # The conquest context of the last listing, (ply, seat, Attack): applying one of the listed
+        # conquests at once reuses it (`flow._declare`). Derived data, never copied or saved.
+        self.memo: tuple[int, int, Any] | None = None
 
     # --- queries -------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == Ph.OVER
 
     def current_seat(self) -> int:
         return self.acting_seat
@@ -281,7 +314,7 @@ class State:
         """Whether it is `seat`'s conquest step with its Active race and its conquests are not over
         (§6.5-§6.11): when the Active race's unit actions of the conquest step may be taken."""
         return (
-            self.phase == Phase.CONQUER
+            self.phase == Ph.CONQUER
             and seat == self.turn_seat
             and not self.turn.done
             and not self.turn.race
@@ -307,57 +340,90 @@ class State:
     def seat_key(self, seat: int) -> tuple[Any, ...]:
         """What a seat's own units (without the markers) depend on: its races and powers."""
         s = self.seats[seat]
-        more = tuple((r, p) for r, p in s.more_declined) if s.more_declined else ()
-        return (s.active, s.power, s.declined, s.declined_power, more)
+        more = s.more_declined
+        return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
-        out = list(self.game.seat_units(self.seat_key(seat)))
+        out = list(self.game.seat_table(self.seat_key(seat)).units)
         if self.markers:
-            active = self.seats[seat].active
-            race, u = self.race, self.game.units
-            for r, here in self.markers.items():  # a first look: is any marker the seat's now?
-                for m in here:
-                    if m[1] and ((active is not None and race[r] == active) or u[m[0]].everywhere):
-                        out.extend(self._marker_units(seat, None))
-                        return out
+            out.extend(self.marker_units(seat))
         return out
 
-    def hook_units(self, seat: int, hook: str) -> list[Unit] | tuple[Unit, ...]:
-        """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
-        whether it overrides the hook, and no list is built unless a marker adds a unit)."""
+    def seat_hooks(self, seat: int) -> UnitsHooked:
+        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
+        the seat's races and powers, unless a face-up marker applies to the seat)."""
         game = self.game
-        base = game.seat_hooked(self.seat_key(seat), hook)
+        s = self.seats[seat]
+        more = s.more_declined
+        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+        table = game.seat_tables.get(key)
+        if table is None:
+            table = game.seat_table(key)
+        if self.markers:
+            extra = self.marker_units(seat)
+            if extra:
+                return game.units_hooked((*table.units, *extra))
+        return table
+
+    def face_up(self) -> tuple[tuple[int, Unit], ...]:
+        """The face-up markers as (region, unit), by region then as they lie there. Code that
+        changes a marker in place other than by `reveal` and `move_marker` must call `markers_changed`."""
+        up = self._up
+        if up is not None and up[0] is self.markers:
+            return up[1]
+        u = self.game.units
+        found = tuple(
+            (r, u[m[0]]) for r in sorted(self.markers) for m in self.markers[r] if m[1]  # [relic id, face up]
+        )
+        self._up = (self.markers, found)
+        return found
+
+    def markers_changed(self) -> None:
+        """Forget what was derived from the markers (`face_up`)."""
+        self._up = None
+
+    def hook_units(self, seat: int, hook: str) -> list[Unit]:
+        """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
+        whether it overrides the hook, and no list is built unless a marker adds a unit). Callers
+        must not change the list."""
+        game = self.game
+        s = self.seats[seat]
+        more = s.more_declined
+        # `seat_key` inline: this runs several times a decision.
+        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+        table = game.seat_tables.get(key)
+        if table is None:
+            table = game.seat_table(key)
+        base = table[hook]
         if not self.markers:
             return base
         ids = game.marker_hooked.get(hook)
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
-        for here in self.markers.values():  # most often no face-up marker implements the hook
-            for m in here:
-                if m[1] and m[0] in ids:
-                    extra = self._marker_units(seat, ids)
-                    return base + tuple(extra) if extra else base
-        return base
+        # Most often no face-up marker implements the hook, or none of those that do is the seat's.
+        extra: list[Unit] | None = None
+        active = s.active
+        for r, unit in self.face_up():
+            if unit.id in ids and (unit.everywhere or (active is not None and self.race[r] == active)):
+                if extra is None:
+                    extra = []
+                extra.append(unit)
+        return base if extra is None else base + extra
 
-    def _marker_units(self, seat: int, ids: frozenset[str] | None) -> list[Unit]:
+    def marker_units(self, seat: int, ids: frozenset[str] | None = None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
         after a JSON round trip); only those whose id is in `ids` unless it is None."""
         active = self.seats[seat].active
-        u = self.game.units
         race = self.race
-        found: list[tuple[int, int, Unit]] = []
-        for r, here in self.markers.items():
-            for m in here:  # [relic id, face up]
-                if m[1] and (ids is None or m[0] in ids):
-                    unit = u[m[0]]
-                    if unit.everywhere or (active is not None and race[r] == active):
-                        found.append((r, here.index(m), unit))
-        if len(found) > 1:
-            found.sort(key=lambda x: (x[0], x[1]))  # by region, then as they lie there
-        return [x[2] for x in found]
+        out = []
+        for r, unit in self.face_up():
+            mine = unit.everywhere or (active is not None and race[r] == active)
+            if mine and (ids is None or unit.id in ids):
+                out.append(unit)
+        return out
 
     def seat_data(self, seat: int, uid: str) -> dict[str, Any]:
         """The unit's own data for this seat (created empty on first use)."""
@@ -394,6 +460,7 @@ class State:
         for m in list(self.markers.get(region, ())):  # a copy: `on_reveal` may move the marker
             if not m[1]:
                 m[1] = True
+                self._up = None
                 self.event("reveal", seat=seat, region=region, relic=m[0])
                 unit = self.game.units[m[0]]
                 if self.game.overrides(unit, "on_reveal"):
@@ -410,6 +477,7 @@ class State:
     def move_marker(self, relic: str, region: int | None, face_up: bool | None = None) -> None:
         """Put the marker `relic` in `region` (None: out of the game), from wherever it lies or from
         the box; `face_up` None keeps its side (a new marker comes face up)."""
+        self._up = None
         up = True if face_up is None else face_up
         for r, here in list(self.markers.items()):
             for m in here:
@@ -475,10 +543,28 @@ class State:
             self.seats[payee].coins += paid
         return paid
 
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What the last action set off, for clients: each event in its JSON form (`event`)."""
+        raw = self._raw_events
+        if raw:
+            game = self.game
+            self._events.extend(event_json(game, kind, data) for kind, data in raw)
+            self._raw_events = []
+        return self._events
+
+    @events.setter
+    def events(self, value: list[dict[str, Any]]) -> None:
+        self._events = value
+        self._raw_events = []
+
     def event(self, kind: str, **data: Any) -> None:
         """Record what an action set off, for clients (`events` lists the last action's); `kind`
-        is a declared event type, and its region fields are kept as "SIDE:ID"."""
-        self.events.append(event_json(self.game, kind, data))
+        is a declared event type, and its region fields are kept as "SIDE:ID". The fields are
+        put in that form when `events` is read: values must not be changed after the call."""
+        if kind not in self.game.event_specs:
+            raise KeyError(f"event type {kind!r} is declared by no unit")
+        self._raw_events.append((kind, data))
 
     def push_prompt(self, unit: str, seat: int, prompt: str, **fields: Any) -> None:
         """Ask `seat` a decision on behalf of a unit: `prompt` is one of the unit's declared
@@ -690,8 +776,12 @@ class State:
         c.rolls = self.rolls[:]
         c.result = jcopy(self.result)
         c.markers = {r: [m[:] for m in here] for r, here in self.markers.items()}
-        c.events = jcopy(self.events)
+        up = self._up
+        c._up = (c.markers, up[1]) if up is not None and up[0] is self.markers else None
+        c._events = jcopy(self._events)
+        c._raw_events = self._raw_events[:]  # each (kind, fields) is never changed once recorded
         c.spare_markers = self.spare_markers[:]
+        c.memo = None
         return c
 
     # The decision interface and the JSON form live in the layers above (`flow`, `serialize`); the

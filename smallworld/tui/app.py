@@ -619,6 +619,7 @@ class Session:
         if factions:  # team variant: the faction scores decide (§11.4)
             parts = ", ".join(f"{v.faction(name)} {score}" for name, score in factions.items())
             self.tell(self.t("final.factions", scores=parts))
+        self.tell_tie_break(result.get("tie_break"))
         winners = list(result["winners"])
         won = result.get("winning_factions")
         if factions and won:  # §11.4: a faction wins (the seats listed are its players)
@@ -639,6 +640,21 @@ class Session:
             self.tell(self.t("final.shared", seats=seats))
         # The seed is told only now: it would let a player rebuild the stacks and markers.
         self.tell(self.t("final.seed", seed=st.game.settings.seed))
+
+    def tell_tie_break(self, tie: dict[str, Any] | None) -> None:
+        """The figures of a tie on the top score (§7, classic §5.5, team §11.4), as the result
+        gives them; the winners' line that follows says who won by them."""
+        if not tie:
+            return
+        v = self.v
+        names = [v.seat(e["seat"]) if "seat" in e else v.faction(e["faction"]) for e in tie["tied"]]
+        figures = ", ".join(
+            f"{n} {e['value']}" for n, e in zip(names, tie["tied"], strict=True) if "value" in e
+        )
+        key = {"race_tokens": "final.tie_tokens", "best_score": "final.tie_best"}.get(
+            tie["by"], "final.tie_none"
+        )
+        self.tell(self.t(key, rule=tie["rule"], figures=figures))
 
 
 def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[str, Any] | None:

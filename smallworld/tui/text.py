@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, EXPAND, FINAL, PICK, Action
+from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, EXPAND, FINAL, PICK, READY, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.edition import get_edition
 from smallworld.engine.protocol import Arg
@@ -212,6 +212,8 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
         p["tokens"] = st.tokens[r]
     elif a.kind == DEPLOY and r is not None:
         p["then"] = st.tokens[r] + (s.hand if a.arg == "all" else 1)
+    elif a.kind == READY and r is not None:
+        p["then"] = st.tokens[r] + 1  # the token from hand that takes the troop's place
     if spec is not None and spec.conquest and r is not None:
         opt = a.arg if isinstance(a.arg, str) else None
         cost = _cost(st, seat, r, opt, as_adjacent=spec.unit != CORE)
@@ -289,10 +291,12 @@ def parse_move(st: State, text: str) -> list[Action]:
         if rest:
             raise InputError("input.nothing_after", kind=kind)
         return [Action(kind)]
-    if kind in (CONQUER, FINAL, ABANDON, DEPLOY):
+    if kind in (CONQUER, FINAL, ABANDON, DEPLOY, READY):
         if not rest:
             raise InputError("input.which_region", kind=kind)
         r, tail = find_region(st, rest)
+        if kind == READY:
+            return [Action(READY, r, _troop_named(st, r, " ".join(tail) if tail else None))]
         arg: str | int | None = " ".join(tail) if tail else None
         if kind == DEPLOY and isinstance(arg, str) and arg.isdigit():
             n, hand = int(arg), st.seats[st.acting_seat].hand
@@ -312,8 +316,27 @@ def parse_move(st: State, text: str) -> list[Action]:
         # A kind that content added: accept its generic text form.
         from smallworld.engine.notation import parse
 
+        if spec is not None and spec.region and rest:
+            # The region is read as the screen numbers it (flat numbers, names), like the core
+            # moves: the engine's notation would read a bare number as a one-side map's local id.
+            r, tail = find_region(st, rest)
+            text = " ".join([kind, st.game.map.regions[r].ref, *tail])
         return [parse(st, text)]
     raise InputError("input.unknown", word=words[0])
+
+
+def _troop_named(st: State, r: int, word: str | None) -> str:
+    """The troop piece `ready REGION [PIECE]` names: a piece kind, or the only troop in the region
+    when none is given (the engine then says why a wrong one cannot be readied)."""
+    here = list(st.troops_in(r))
+    if word is None and len(here) == 1:
+        return here[0]
+    if not here:
+        raise InputError("input.ready_none", name=st.game.map.regions[r].name)
+    kind = (word or "").lower().replace(" ", "_")
+    if kind not in st.game.pieces:
+        raise InputError("input.ready_form", pieces=", ".join(here) or "-")
+    return kind
 
 
 # --- the move list, folded ----------------------------------------------------------------------

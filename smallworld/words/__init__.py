@@ -41,7 +41,8 @@ Parameters
   events:  every declared field present, as text (seats as "You"/"Seat 2", regions as "7 Ashen
            Vale", units by name, pieces and choices in words, lists joined; INT and BOOL fields stay
            numbers and flags), plus the flags `<seat field>_you` (it is the viewer), `<seat
-           field>_self` (the same seat as `seat`) and `<list field>_any` (not empty);
+           field>_self` (the same seat as `seat`), `<list field>_any` (present and not empty:
+           lists, score items, pieces) and `<int field>_any` (not 0);
   prompts: the prompt's fields the same way, and `seat`/`seat_you` (who answers);
   actions: `ACTION_PARAMS` below: from the declaration `region` (label), `arg` (the argument in words:
            a region, a marker or piece name, a choice word, a number), `option` and `using`; from

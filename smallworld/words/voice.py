@@ -18,8 +18,18 @@ from smallworld.words import CORE, DEFAULT, EDITION, Words, check_lang, for_edit
 
 OPTION_JOIN = "+"  # `conquer REF a+b`: two named options on one conquest
 _LISTS = frozenset(
-    {FieldType.REGIONS, FieldType.SEATS, FieldType.INTS, FieldType.CHOICES, FieldType.ITEMS, FieldType.ROLLS}
+    {
+        FieldType.REGIONS,
+        FieldType.SEATS,
+        FieldType.INTS,
+        FieldType.CHOICES,
+        FieldType.ITEMS,
+        FieldType.ROLLS,
+        FieldType.PIECES,
+    }
 )
+
+_COUNTED = frozenset({FieldType.ITEMS, FieldType.PIECES})  # objects of counts: empty when all are 0
 
 
 class Voice:
@@ -186,6 +196,8 @@ class Voice:
             return self.join(str(x) for x in v)
         if t == FieldType.ITEMS:
             return self.score_items(v)
+        if t == FieldType.PIECES:
+            return self.join((f"{n} {self.piece(k, n)}" for k, n in v.items() if n), last=True)
         if t == FieldType.TEXT:
             if v in self.edition.pieces:
                 return self.piece(v)
@@ -195,10 +207,13 @@ class Voice:
     def params(self, owner: str, fields: Iterable[Field], data: Mapping[str, Any]) -> dict[str, Any]:
         """Every declared field present in `data` as a parameter; each seat field `f` also gives the
         flags `f_you` (it is the viewer) and `f_self` (it is the same seat as the field `seat`), each
-        list or items field the flag `f_any` (it is not empty)."""
+        list, items or pieces field the flag `f_any` (it is present and not empty), each integer
+        field the flag `f_any` (it is not 0)."""
         out: dict[str, Any] = {}
         for f in fields:
             if f.name not in data:
+                if f.type in _LISTS:
+                    out[f"{f.name}_any"] = False  # an optional list left out is an empty one
                 continue
             v = data[f.name]
             out[f.name] = self.value(owner, f, v)
@@ -207,7 +222,9 @@ class Voice:
                 if f.name != "seat":
                     out[f"{f.name}_self"] = v is not None and v == data.get("seat")
             elif f.type in _LISTS:
-                out[f"{f.name}_any"] = bool(v) and (f.type != FieldType.ITEMS or any(v.values()))
+                out[f"{f.name}_any"] = bool(v) and (f.type not in _COUNTED or any(v.values()))
+            elif f.type == FieldType.INT:
+                out[f"{f.name}_any"] = bool(v)
         return out
 
     # --- events ---------------------------------------------------------------------------------

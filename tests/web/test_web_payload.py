@@ -119,3 +119,23 @@ def test_a_defender_places_withdrawn_tokens_with_a_plan() -> None:
         final[kind] = final.get(kind, 0) + n
     st.apply({"kind": "plan", "arg": {target: final}}, seat=seat)
     assert st.acting_seat != seat or st.phase != Phase.WITHDRAWN
+
+
+def test_a_kept_champion_is_offered_with_its_words() -> None:
+    """§6.2, §9.5 (AMB-26): the engine's `ready` reaches the client like any offered action, as
+    protocol JSON with its words in every language (the region panel and the list of all moves)."""
+    from pathlib import Path
+
+    from smallworld import scenario
+
+    where = Path(__file__).parents[1] / "scenarios/powers/championing/trap_champion_kept_by_readying.json"
+    st = scenario.run(scenario.load(where)).state  # after "expand": Knoll keeps a Tauren and the Champion
+    p = payload.seat_view(st, 0)
+    i = p["legal"].index({"kind": "ready", "region": "T:2", "arg": "champion"})
+    texts = {lang: p["texts"]["legal"][lang][i] for lang in LANGS}
+    assert texts["en"] == (
+        "take the Champion in 1 Knoll (Hill) into hand, 1 token from hand taking its place"
+        " (then 2 tokens there)"
+    )
+    assert "Campeão" in texts["pt"] and "Champion" in texts["de"]
+    assert all("{" not in t for t in texts.values())

@@ -6,13 +6,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_change
 from web_fixture_server import Lobby
 
+from smallworld import scenario
 from smallworld.engine.game import Game
 from smallworld.engine.state import Phase
+from smallworld.web import payload
 
 
 def acting_page(*pages: Page) -> Page:
@@ -132,6 +135,7 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     page.wait_for_selector("#lobby")
     page.screenshot(path=str(shots / "lobby-phone.png"))
     create_game(page, url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#board [data-region]")
     # Nothing wider than the phone's screen.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     # Keyboard: a region takes the focus and Enter opens its facts.
@@ -139,7 +143,8 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     region.focus()
     page.keyboard.press("Enter")
     ref = region.get_attribute("data-region")
-    assert page.locator(f"#region-info[data-region='{ref}']").count() == 1
+    # The facts appear after the key event is handled: wait for them rather than read at once.
+    expect(page.locator(f"#region-info[data-region='{ref}']")).to_have_count(1)
     page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
 
 
@@ -182,3 +187,267 @@ def test_hot_seat_one_screen_plays_both_seats(page: Page, url: str, lobby: Lobby
         seen.add(viewer)
         step(page)
     assert seen == {0, 1}
+
+
+def _open_position(
+    page: Page, url: str, lobby: Lobby, settings: dict[str, Any], position: dict[str, Any]
+) -> str:
+    """A game set up from a position (docs/positions.md) on a shipped board, adopted by the stand-in
+    server with this page in the seat to act and bots in the others; the page opens it."""
+    st = scenario.build(
+        {
+            "format": "smallworld-position/1",
+            "title": "web",
+            "rules": [],
+            "settings": settings,
+            "position": position,
+        }
+    )
+    seat = st.acting_seat
+    with lobby.lock:
+        gid, token = lobby.adopt(st.game, st, seat)
+    page.goto(url)
+    page.evaluate(f"() => localStorage.setItem('sw.seats.{gid}', JSON.stringify({{{seat}: '{token}'}}))")
+    page.goto(f"{url}#/game/{gid}")
+    page.wait_for_selector("#game[data-acting='yes']")
+    return gid
+
+
+def test_team_end_screen_shows_faction_scores_and_the_tie_break(
+    page: Page, url: str, lobby: Lobby, shots: Path
+) -> None:
+    """§11.4: the last decision of a 4-player team game, through the page. Alliance min(50, 60) = 50
+    ties Horde min(50, 54 + 1) = 50; the best individual score breaks the tie: Alliance (60 > 55)."""
+    gid = _open_position(
+        page,
+        url,
+        lobby,
+        {"edition": "warcraft", "players": 4, "seed": 1, "variant": "team", "boards": ["L2a"]},
+        {
+            "round": 9,
+            "first_seat": 0,
+            "turn_seat": 3,
+            "phase": "conquer",
+            "seats": [
+                {"coins": 50},
+                {"coins": 50},
+                {"coins": 60},
+                {"coins": 54, "active": "orcs", "power": "mining"},
+            ],
+            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}},
+            "turn": {"conquests": 1},
+        },
+    )
+    page.click('#decisions button[data-action=\'{"kind":"end"}\']')
+    page.wait_for_selector("#end-screen")
+    result = lobby.matches[gid].st.result
+    assert result is not None and result["winning_factions"] == ["Alliance"]
+    for seat, score in enumerate(result["scores"]):
+        assert page.locator(f"#end-screen tr[data-seat='{seat}'] td.score").inner_text() == str(score)
+    # The faction scores, each the lower of its two players' (§11.4), as the engine counted them.
+    for faction, score in {"Alliance": 50, "Horde": 50}.items():
+        assert page.locator(f"#faction-scores [data-faction='{faction}']").get_attribute("data-score") == str(
+            score
+        )
+    assert "Alliance 50 · Horde 50 — Winners: Alliance" in page.locator("#faction-scores").inner_text()
+    box = page.locator("#tiebreak")
+    assert box.get_attribute("data-by") == "best_score" and box.get_attribute("data-rule") == "§11.4"
+    assert box.get_attribute("data-shared") == "no"
+    tied = {
+        box.locator("li").nth(i).get_attribute("data-faction"): box.locator("li")
+        .nth(i)
+        .get_attribute("data-value")
+        for i in range(box.locator("li").count())
+    }
+    assert tied == {"Alliance": "60", "Horde": "55"}
+    assert "the best individual score decides" in box.inner_text() and "Alliance: 60" in box.inner_text()
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(shots / "end-screen-team.png"))
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert "die beste Einzelwertung entscheidet" in box.inner_text() and "Allianz: 60" in box.inner_text()
+    page.select_option("#lang", "pt")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    assert "decide a melhor pontuação individual" in box.inner_text() and "Aliança: 60" in box.inner_text()
+    page.select_option("#lang", "en")
+
+
+def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, url: str, lobby: Lobby) -> None:
+    """§7: the last turn (seat 1 declines, its 2 In-Decline regions bring it to 8) ties the coins
+    8-8; the race tokens on the boards decide, 3 against 2: seat 0 wins."""
+    gid = _open_position(
+        page,
+        url,
+        lobby,
+        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
+        {
+            "round": 10,
+            "first_seat": 0,
+            "turn_seat": 1,
+            "phase": "start",
+            "seats": [
+                {"coins": 8, "active": "humans", "power": "archaeologist"},
+                {"coins": 6, "active": "blood_elves", "power": "mining"},
+            ],
+            "regions": {
+                "L2a:12": {"race": "humans", "tokens": 3},
+                "L2a:6": {"race": "blood_elves", "tokens": 1},
+                "L2a:7": {"race": "blood_elves", "tokens": 1},
+            },
+        },
+    )
+    page.click('#decisions button[data-action=\'{"kind":"decline"}\']')
+    page.wait_for_selector("#end-screen")
+    result = lobby.matches[gid].st.result
+    assert result is not None and result["scores"] == [8, 8] and result["winners"] == [0]
+    box = page.locator("#tiebreak")
+    assert box.get_attribute("data-by") == "race_tokens" and box.get_attribute("data-rule") == "§7"
+    items = box.locator("li")
+    assert [
+        (items.nth(i).get_attribute("data-seat"), items.nth(i).get_attribute("data-value")) for i in range(2)
+    ] == [
+        ("0", "3"),
+        ("1", "2"),
+    ]
+    assert "Tied on coins (§7): the race tokens on the boards decide" in box.inner_text()
+    assert page.locator("#end-screen tr.winner").get_attribute("data-seat") == "0"
+    assert page.locator("#faction-scores").count() == 0  # no factions outside the team variant
+
+
+# Notifications, stubbed so that the test sees the page's calls: the page's own code constructs
+# `Notification` (permission granted) and reads `document.hidden` (here set by the test).
+NOTIFY_STUB = """
+window.__notes = [];
+window.__hidden = false;
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push({ title, body: (options || {}).body || "" }); }
+  close() {}
+}
+RecordedNotification.permission = "granted";
+RecordedNotification.requestPermission = () => Promise.resolve("granted");
+window.Notification = RecordedNotification;
+Object.defineProperty(Document.prototype, "hidden", {
+  configurable: true, get() { return window.__hidden; },
+});
+"""
+
+
+def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Page, url: str) -> None:
+    page.add_init_script(NOTIFY_STUB)
+    create_game(page, url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#game[data-acting='yes']")
+    assert page.title() == "● Your turn — Small World of Warcraft"
+    page.check("#notify")
+
+    def turn() -> tuple[int, int]:
+        v = page.evaluate("() => window.__sw.shown().st.view")
+        return v["round"], v["turn_seat"]
+
+    def play_the_turn() -> int:
+        """Every decision of this turn through the page, until this seat's next turn shows."""
+        start, made = turn(), 0
+        while turn() == start or not my_turn(page):
+            if my_turn(page):
+                step(page)
+                made += 1
+            else:
+                page.wait_for_timeout(100)
+        return made
+
+    # The tab is looked at: the title says it, no notification.
+    play_the_turn()
+    assert page.evaluate("() => window.__notes") == []
+    # The tab is hidden: one notification a turn, not one a decision (turns of several decisions).
+    page.evaluate("() => { window.__hidden = true; }")
+    turns = decisions = 0
+    while decisions <= turns:
+        decisions += play_the_turn()
+        turns += 1
+    notes = page.evaluate("() => window.__notes")
+    assert len(notes) == turns, (notes, turns, decisions)
+    assert all(n["title"] == "Your turn — Small World of Warcraft" for n in notes)
+    assert f"Round {turn()[0]} of 10" in notes[-1]["body"]
+    assert page.title().startswith("● Your turn")
+    # The choice is kept for the next visit.
+    page.reload()
+    page.wait_for_selector("#game")
+    assert page.is_checked("#notify")
+
+
+def _boards() -> list[tuple[str, dict[str, Any]]]:
+    """Every shipped map: classic's one per player count, and Warcraft's twelve sides, four a table."""
+    out = []
+    for n in (2, 3, 4, 5):
+        game = Game.from_settings({"edition": "classic", "players": n, "seed": 1})
+        out.append((f"classic {n}", payload.board(game)))
+    for size in ("L", "M", "S"):
+        sides = [f"{size}{i}{f}" for i in (1, 2) for f in "ab"]
+        out.append(
+            (" ".join(sides), payload.board(Game.from_settings({"players": 4, "seed": 1, "boards": sides})))
+        )
+    return out
+
+
+def test_every_region_name_stays_inside_its_region(page: Page, url: str) -> None:
+    """The names are drawn inside their regions (two lines or smaller type where a region is narrow,
+    like classic C2's 13 Umberfell), so no name runs into another: checked on every shipped map. A
+    name too long for its region even at the smallest type (1.3 units) may reach past it, but still
+    into no other name."""
+    page.goto(url)
+    page.wait_for_selector("#lobby")
+    boards = _boards()
+    for what, board in boards:
+        bad = page.evaluate(
+            """async (board) => {
+              const { drawBoard } = await import("/static/board.js");
+              const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+              svg.setAttribute("style", "width: 1000px; height: 1000px");
+              document.body.append(svg);
+              drawBoard(svg, board, null);
+              const bad = [];
+              const boxes = [];
+              for (const g of svg.querySelectorAll("[data-region]")) {
+                const ref = g.dataset.region;
+                const shape = g.querySelector("polygon");
+                const name = svg.querySelector(`[data-marks-of="${ref}"] .rname`);
+                for (const line of name.querySelectorAll("tspan")) {
+                  const b = line.getBBox();
+                  // The letters' box without the line's empty ascent and descent, inset by the outline.
+                  const top = b.y + b.height * 0.25;
+                  const bottom = b.y + b.height * 0.8;
+                  const corners = [[b.x + 0.2, top], [b.x + b.width - 0.2, top],
+                    [b.x + 0.2, bottom], [b.x + b.width - 0.2, bottom]];
+                  const smallest = parseFloat(getComputedStyle(line).fontSize) <= 1.3;
+                  if (!smallest && !corners.every(([x, y]) => shape.isPointInFill(new DOMPoint(x, y))))
+                    bad.push(`${ref} '${line.textContent}' sticks out`);
+                  const side = ref.split(":")[0];
+                  boxes.push({ ref, side, x0: b.x, x1: b.x + b.width, y0: top, y1: bottom });
+                }
+              }
+              const meet = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+              for (const a of boxes) for (const b of boxes)
+                if (a.ref < b.ref && a.side === b.side && meet(a, b))
+                  bad.push(`${a.ref} and ${b.ref} overlap`);
+              svg.remove();
+              return bad;
+            }""",
+            board,
+        )
+        assert bad == [], (what, bad)
+    # The narrow one of the issue: two lines, each of readable size, inside the strip.
+    board = boards[0][1]  # classic, 2 players: C2
+    umberfell = next(r["ref"] for s in board["sides"] for r in s["regions"] if r["name"] == "Umberfell")
+    lines = page.evaluate(
+        """async ([board, ref]) => {
+          const { drawBoard } = await import("/static/board.js");
+          const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+          document.body.append(svg);
+          drawBoard(svg, board, null);
+          const spans = [...svg.querySelectorAll(`[data-marks-of="${ref}"] .rname tspan`)];
+          const out = spans.map((t) => [t.textContent, parseFloat(getComputedStyle(t).fontSize)]);
+          svg.remove();
+          return out;
+        }""",
+        [board, umberfell],
+    )
+    assert [t for t, _ in lines] == ["13", "Umberfell"] and min(px for _, px in lines) >= 1.7, lines

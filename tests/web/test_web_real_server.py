@@ -4,13 +4,14 @@ WebSocket), as `make play` runs it: the whole game through the page, and a class
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
-from web_driver import create_game, phase, play_until, step
+from web_driver import create_game, phase, play_until, ply, step
 
 
 def _get(url: str) -> Any:
@@ -26,6 +27,12 @@ def test_whole_game_against_a_bot_on_the_real_server(page: Page, real_url: str, 
     page.wait_for_selector("#conn[data-status='online']", state="attached")
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "board-start.png"))
+    # Turn by turn (the lobby's default pace): the seat on turn has a day for its decision.
+    page.wait_for_selector("#game[data-acting='yes'] #turn-clock")
+    # (with the time it is due: a weekday and an hour, 24 h from now)
+    due = r"◷ 2[34] h \d+ min left · due \w+ \d\d:\d\d( [AP]M)?"
+    assert re.fullmatch(due, page.locator("#turn-clock").inner_text())
+    assert (page.locator("#turn-clock").get_attribute("title") or "").startswith("due ")
     kinds = play_until(page, lambda: page.locator("#redeploy").count() > 0)
     # Redeployment: + and - per region, undo, then one plan for the whole of it.
     left = int(page.locator("#plan-left").get_attribute("data-left") or 0)
@@ -112,3 +119,35 @@ def test_classic_edition_game_starts_and_shows_its_board(page: Page, real_url: s
     before = int(page.locator("#game").get_attribute("data-ply") or 0)
     page.locator("#combos button[data-action]").first.click()
     page.wait_for_function("b => +document.querySelector('#game').dataset.ply > b", arg=before)
+
+
+def _seconds(clock: str) -> int:
+    """'◷ 9:58 left' -> 598."""
+    m = re.search(r"(\d+):(\d\d)", clock)
+    assert m, clock
+    return int(m[1]) * 60 + int(m[2])
+
+
+def test_the_clock_of_the_seat_on_turn_counts_down_between_updates(page: Page, real_url: str) -> None:
+    """A live game (10 minutes a seat): the bank of the seat on turn runs down in the page with no
+    word from the server; the bot's seat has no clock."""
+    gid = create_game(page, real_url, "Ada", ["me", "bot"], clock="live")
+    summary = _get(f"{real_url}api/games/{gid}")
+    assert summary["clock"]["kind"] == "live" and summary["seats"][0]["bank_ms"] == 600_000
+    page.wait_for_selector("#conn[data-status='online']", state="attached")
+    page.wait_for_selector("#game[data-acting='yes'] #turn-clock")
+    # From now on nothing reaches the page: its socket is closed for good and no request leaves.
+    page.evaluate("() => window.__sw.lives.forEach((l) => l.close())")
+    asked: list[str] = []
+    page.on("request", lambda r: "/api/" in r.url and asked.append(r.url))
+    before = ply(page)
+    mine = page.locator("#players li[data-seat='0'] .clock-left")
+    left, text = int(mine.get_attribute("data-left-ms") or 0), mine.inner_text()
+    assert 570_000 < left <= 600_000 and text.endswith(" left"), (left, text)
+    page.wait_for_timeout(3000)
+    later, text_later = int(mine.get_attribute("data-left-ms") or 0), mine.inner_text()
+    assert left - later >= 2000, (left, later)
+    assert _seconds(text_later) <= _seconds(text) - 2, (text, text_later)
+    assert page.locator("#turn-clock").inner_text() == text_later  # the same clock at the top
+    assert ply(page) == before and asked == []
+    assert page.locator("#players li[data-seat='1'] .clock-left").count() == 0

@@ -42,15 +42,23 @@ def wait_change(page: Page, before: int, timeout: float = 15000) -> None:
 
 
 def create_game(
-    page: Page, url: str, name: str, seats: list[str], variant: str = "standard", edition: str = "warcraft"
+    page: Page,
+    url: str,
+    name: str,
+    seats: list[str],
+    variant: str = "standard",
+    edition: str = "warcraft",
+    clock: str = "turns",
 ) -> str:
-    """Create a game from the lobby form; `seats` are the kinds ("me", "bot", "invite", "hotseat")."""
+    """Create a game from the lobby form; `seats` are the kinds ("me", "bot", "invite", "hotseat"),
+    `clock` the pace ("turns": turn by turn, "live": with a clock)."""
     page.goto(url)
     page.wait_for_selector("#lobby")
     page.fill("#name", name)
     page.select_option("#edition", edition)
     page.select_option("#players", str(len(seats)))
     page.select_option("#variant", variant)
+    page.select_option("#clock", clock)
     for i, kind in enumerate(seats):
         page.select_option(f"#seat-{i}", kind)
     page.click("#create-game")

@@ -161,7 +161,16 @@ class Team(Variant):
         best = max(best_individual[f] for f in tied)
         won = [f for f in tied if best_individual[f] == best]
         seats = [i for i, f in enumerate(factions) if f in won]
-        return seats, {"factions": scores, "winning_factions": won}
+        out: dict[str, Any] = {"factions": scores, "winning_factions": won}
+        if len(tied) > 1:
+            # The figures of the tie-break, in the result only when faction scores tie.
+            out["tie_break"] = {
+                "rule": "§11.4",
+                "by": "best_score",
+                "tied": [{"faction": f, "value": best_individual[f]} for f in tied],
+                "shared": len(won) > 1,
+            }
+        return seats, out
 
     def teams(self, players: int) -> list[Any]:
         return list(seat_factions(players))

@@ -32,6 +32,10 @@ def refill_row(st: State) -> None:
         st.row.append([st.race_stack.pop(0), badge, 0])
 
 
+# The picks of every row position, built once (actions are immutable; every pick lists them).
+_PICKS = tuple(Action(PICK, None, i) for i in range(ROW_SIZE))
+
+
 class Standard(Variant):
     id = "standard"
 
@@ -45,7 +49,8 @@ class Standard(Variant):
 
     def pick_actions(self, st: State, seat: int) -> list[Action]:
         coins = st.seats[seat].coins
-        return [Action(PICK, None, i) for i in range(min(len(st.row), coins + 1))]
+        n = min(len(st.row), coins + 1)
+        return list(_PICKS[:n]) if n <= ROW_SIZE else [Action(PICK, None, i) for i in range(n)]
 
     def take_combo(self, st: State, seat: int, position: int) -> tuple[str, str]:
         s = st.seats[seat]
@@ -81,15 +86,24 @@ class Standard(Variant):
         st.race_stack = stack
 
     def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
-        """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory."""
+        """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory
+        (AMB-35). A tie on coins adds `tie_break` to the result: the tied seats with their race
+        tokens on the boards, so that a reader (and the end screen) sees why they won."""
         coins = [s.coins for s in st.seats]
         best = max(coins)
         winners = [i for i, c in enumerate(coins) if c == best]
-        if len(winners) > 1 and st.game.options.tie_break == "race_tokens":
-            tokens = {i: st.race_tokens_on_board(i) for i in winners}
-            most = max(tokens.values())
-            winners = [i for i in winners if tokens[i] == most]
-        return winners, {}
+        if len(winners) == 1:
+            return winners, {}
+        rule = st.game.edition.cite(Rule.GAME_OVER)
+        if st.game.options.tie_break != "race_tokens":
+            tied: list[dict[str, Any]] = [{"seat": i} for i in winners]
+            return winners, {"tie_break": {"rule": rule, "by": "none", "tied": tied, "shared": True}}
+        tokens = {i: st.race_tokens_on_board(i) for i in winners}
+        most = max(tokens.values())
+        tied = [{"seat": i, "value": tokens[i]} for i in winners]
+        winners = [i for i in winners if tokens[i] == most]
+        tie = {"rule": rule, "by": "race_tokens", "tied": tied, "shared": len(winners) > 1}
+        return winners, {"tie_break": tie}
 
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
         rule = st.game.edition.cite(Rule.PICK)

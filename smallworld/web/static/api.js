@@ -31,11 +31,24 @@ export class ApiError extends Error {
   }
 }
 
+// How far the server's clock is ahead of this computer's, from the answers' `Date` header (whole
+// seconds, so a gap under 2 s is taken as none): the seats' `deadline`s are the server's times.
+let skewMs = 0;
+export const serverSkewMs = () => skewMs;
+function noteServerTime(res, sentAt) {
+  const at = Date.parse(res.headers.get("Date") || "");
+  if (!Number.isFinite(at)) return;
+  const gap = at + 500 - (sentAt + Date.now()) / 2; // the header truncates to the second
+  skewMs = Math.abs(gap) < 2000 ? 0 : gap;
+}
+
 async function call(method, path, { body, token } = {}) {
   const headers = { "Accept": "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  const sentAt = Date.now();
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  noteServerTime(res, sentAt);
   let data = null;
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) throw new ApiError(res.status, data);

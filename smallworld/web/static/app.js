@@ -15,13 +15,14 @@ function h(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) if (dv !== undefined && dv !== null) e.dataset[dk] = dv; }
     else e.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
   return e;
 }
 const actionJson = (a) => JSON.stringify(a);
+const CLOCK = "◷ "; // a clock face the usual fonts have (DejaVu's; the ⏱ emoji often is missing)
 
 // The editions a game can be created in and the variants each offers (the server checks them too:
 // it refuses a variant an edition lacks, naming the field).
@@ -144,6 +145,7 @@ class GameScreen {
     this.planHistory = [];
     this.message = null;
     this.lives = [];
+    this.notify = localStorage.getItem("sw.notify") === "1"; // opted in once, for every game
     this.status = "online";
     this.start();
   }
@@ -173,11 +175,13 @@ class GameScreen {
       else for (const l of this.lives) l.catchUp();
     }, 2000);
     window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
+    this.ticker = setInterval(() => this.tick(), 250);
     this.render();
   }
   close() {
     for (const l of this.lives) l.close();
     clearInterval(this.opener);
+    clearInterval(this.ticker);
     window.__sw = null;
   }
   setStatus(status) {
@@ -262,15 +266,12 @@ class GameScreen {
   render() {
     const { key, st } = this.shown();
     if (!st) return;
+    this.syncClock();
     tooltip.hidden = true; // its region element is about to be replaced
     const v = st.view;
     const viewer = v.viewer;
     const acting = st.legal.length > 0;
-    document.title = acting ? `● ${W.t("your_turn")} — ${W.t("title")}` : W.t("title");
-    if (acting && this.notify && !this.notified && document.hidden && "Notification" in window) {
-      try { new Notification(W.t("your_turn")); } catch { /* notifications are optional */ }
-    }
-    this.notified = acting;
+    this.announce(st, key, acting);
     const redeploy = st.plan && !v.pending.length;
     if (redeploy && !this.plan) this.plan = JSON.parse(JSON.stringify(st.plan.current));
     const offered = new Set(st.legal.filter((l) => l.region).map((l) => l.region));
@@ -294,6 +295,25 @@ class GameScreen {
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     else if (this.selected) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
+  }
+  // "Your turn": the tab's title always; a browser notification (opted in with #notify, kept in
+  // localStorage) once per turn of a seat this browser holds, when the tab is not being looked at.
+  // A turn is the round, the seat whose turn it is and the seat deciding (a defender's placement
+  // in someone else's turn is a turn of its own), so the decisions within one turn notify once.
+  announce(st, key, acting) {
+    const v = st.view;
+    const title = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
+    document.title = acting ? `● ${W.t("your_turn")} — ${title}` : title;
+    if (!acting) return;
+    const turn = `${v.round}:${v.turn_seat}:${key}`;
+    if (turn === this.announced) return;
+    this.announced = turn;
+    if (!this.notify || !document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+    try {
+      const n = new Notification(`${W.t("your_turn")} — ${title}`, {
+        body: `${this.seatLabel(+key, -1)} · ${W.t("round", { n: v.round, of: st.rounds ?? "?" })}`, tag: `sw-${this.id}` });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch { /* notifications are optional: a browser may refuse them */ }
   }
   wireBoard(svg, st) {
     for (const g of svg.querySelectorAll("[data-region]")) {
@@ -367,11 +387,13 @@ class GameScreen {
       h("div", { class: acting ? "turn mine" : "turn" },
         v.phase === "over" ? W.t("game_over") : this.info.status === "open" ? W.t("not_started")
           : acting ? W.t("your_turn") : W.t("waiting", { who })),
+      v.acting_seat >= 0 ? this.runningClock(v.acting_seat, { id: "turn-clock" }) : null,
       held.length > 1 && acting ? h("div", { class: "hotseat" }, W.t("hotseat_pass", { who: this.seatLabel(+key, -1) })) : null,
       st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.texts.prompt)) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
       h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
         this.notify = e.target.checked;
+        localStorage.setItem("sw.notify", this.notify ? "1" : "");
         if (this.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
       } }), " ", W.t("notify")));
   }
@@ -535,17 +557,79 @@ class GameScreen {
           h("div", {}, `${s.hand} ${W.t("tokens")} ${W.t("hand")}`), ...races);
       })));
   }
-  // The seat's clock as the server reports it: a live game's time bank, or a decision's deadline.
+  // --- clocks. The server's seats carry `bank_ms` (a live game's time bank as the seat's decision
+  // began) and `deadline` (epoch seconds: when the acting seat's time runs out, for a live bank or a
+  // turn-by-turn game's deadline per decision). Only the seat on turn runs down: between updates
+  // the page counts it down itself (`tick`). Other seats' `deadline`s are old ones and not shown.
+  syncClock() {
+    const st = this.shown().st;
+    const kind = this.info.clock && this.info.clock.kind;
+    const seat = st ? st.view.acting_seat : -1;
+    const s = (this.info.seats || [])[seat];
+    // A bot's decision, or an away seat's (a bot plays it), runs no clock.
+    if (!st || !kind || this.info.status !== "playing" || st.view.result || !s || s.kind === "bot" || s.away) {
+      this.clock = null;
+      return;
+    }
+    const key = `${st.view.ply}:${seat}`;
+    const now = Date.now();
+    const seen = this.clock && this.clock.key === key ? this.clock.seen : now; // when this page saw it begin
+    let ends = typeof s.deadline === "number" ? s.deadline * 1000 - api.serverSkewMs() : null;
+    // A live bank bounds it too (and stands in where no deadline came).
+    if (kind === "live" && typeof s.bank_ms === "number") ends = Math.min(ends ?? Infinity, seen + s.bank_ms);
+    this.clock = ends === null ? null : { key, seat, kind, ends, seen };
+  }
+  clockLeftMs() { return this.clock ? Math.max(0, this.clock.ends - Date.now()) : 0; }
+  // Time left as people read it: m:ss under an hour (whole seconds up), then hours and minutes
+  // (a day's deadline reads "23 h 59 min"), then from two days on days and hours.
+  formatLeft(ms) {
+    const sec = Math.ceil(ms / 1000);
+    if (sec < 3600) return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+    const min = Math.floor(ms / 60000);
+    if (min < 48 * 60) return W.t("clock.hours", { h: Math.floor(min / 60), m: min % 60 });
+    return W.t("clock.days", { d: Math.floor(min / 1440), h: Math.floor((min % 1440) / 60) });
+  }
+  // The running clock of `seat` (the one on turn): a live bank or a decision's deadline, counting down.
+  runningClock(seat, extra = {}) {
+    const c = this.clock;
+    if (!c || c.seat !== seat) return null;
+    const left = this.clockLeftMs();
+    return h("span", { class: `clock-left${left < 30000 ? " low" : ""}`, role: "timer", dataset: { clockSeat: seat, leftMs: Math.round(left) },
+      title: W.t("clock.due", { when: this.dueTime() }), ...extra }, this.clockText(left));
+  }
+  // When the running clock's time is up, as this computer's clock tells it.
+  dueTime() {
+    return new Date(this.clock.ends).toLocaleString(W.current(), { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  }
+  // "◷ 9:41 left"; turn by turn, while more than an hour is left, with the time it is due too (a
+  // player who comes back later reads the day and the hour, not a count).
+  clockText(left) {
+    const due = this.clock.kind === "turn" && left >= 3600000 ? ` · ${W.t("clock.due", { when: this.dueTime() })}` : "";
+    return `${CLOCK}${W.t("clock.left", { time: this.formatLeft(left) })}${due}`;
+  }
+  // Between updates: every quarter second, the running clock's text (only where it changed).
+  tick() {
+    if (!this.clock) return;
+    const left = this.clockLeftMs();
+    const text = this.clockText(left);
+    for (const e of document.querySelectorAll(`.clock-left[data-clock-seat="${this.clock.seat}"]`)) {
+      e.dataset.leftMs = Math.round(left);
+      if (e.textContent !== text) e.textContent = text;
+      e.classList.toggle("low", left < 30000);
+    }
+  }
+  // A seat's clock in the players' list: running for the seat on turn; a live game's other seats
+  // show their banks, standing still.
   clockLine(i) {
     const s = (this.info.seats || [])[i] || {};
     const bits = [];
-    if (typeof s.bank_ms === "number") {
-      const sec = Math.max(0, Math.round(s.bank_ms / 1000));
-      bits.push(`⏱ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`);
+    const running = this.runningClock(i);
+    if (running) bits.push(running);
+    else if (this.info.clock && this.info.clock.kind === "live" && typeof s.bank_ms === "number" && !s.away) {
+      bits.push(`${CLOCK}${W.t("clock.bank", { time: this.formatLeft(s.bank_ms) })}`);
     }
-    if (s.deadline) bits.push(`⏱ ${new Date(typeof s.deadline === "number" ? s.deadline * 1000 : s.deadline).toLocaleString(W.current())}`);
     if (s.away) bits.push(W.t("away"));
-    return bits.length ? h("div", { class: "clock", dataset: { seatClock: i } }, bits.join(" · ")) : null;
+    return bits.length ? h("div", { class: "clock", dataset: { seatClock: i } }, ...bits.flatMap((b, j) => (j ? [" · ", b] : [b]))) : null;
   }
   roundPanel(st) {
     const v = st.view;
@@ -580,15 +664,30 @@ class GameScreen {
     const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
     return h("section", { class: "panel result", id: "end-screen" }, h("h2", {}, W.t("game_over")),
       h("table", {}, h("tbody", {}, ...order.map((i) => h("tr", { class: res.winners.includes(i) ? "winner" : "", dataset: { seat: i } },
-        h("td", {}, res.winners.includes(i) ? "★ " : "", this.seatLabel(i, v.viewer)),
+        h("td", {}, res.winners.includes(i) ? "★ " : "",
+          h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1), this.seatLabel(i, v.viewer)),
         v.factions ? h("td", {}, W.faction(v.factions[i])) : null,
         h("td", { class: "score" }, res.scores[i]))))),
       res.factions ? h("div", { id: "faction-scores" }, `${W.t("team_factions")}: `,
-        Object.entries(res.factions).map(([f, s]) => `${W.faction(f)} ${s}`).join(" · "),
+        ...Object.entries(res.factions).flatMap(([f, s], i) => [i ? " · " : "",
+          h("span", { class: "faction-score", dataset: { faction: f, score: s } }, `${W.faction(f)} ${s}`)]),
         res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
-      res.tiebreak ? h("div", { id: "tiebreak" }, JSON.stringify(res.tiebreak)) : null,
-      h("div", {}, `${W.t("winners")}: ${res.winners.map((i) => this.seatLabel(i, v.viewer)).join(", ")}`),
+      this.tieBreakBox(res.tie_break, v),
+      // Seats by number and colour too: several bots may share a name.
+      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "",
+        h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1), this.seatLabel(i, v.viewer)])),
       h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
+  }
+  // The engine's tie-break figures (result.tie_break, only when the top score ties): §7 the race
+  // tokens on the boards of each tied seat, §11.4 the best individual score of each tied faction.
+  tieBreakBox(tie, v) {
+    if (!tie) return null;
+    const name = (e) => ("seat" in e ? this.seatLabel(e.seat, v.viewer) : W.faction(e.faction));
+    return h("div", { id: "tiebreak", dataset: { by: tie.by, rule: tie.rule, shared: tie.shared ? "yes" : "no" } },
+      W.t(`tiebreak.${tie.by}`, { rule: tie.rule }), tie.by === "none" ? "" : ":",
+      h("ul", {}, ...tie.tied.map((e) => h("li", { dataset: { seat: e.seat, faction: e.faction, value: e.value } },
+        "value" in e ? `${name(e)}: ${e.value}` : name(e)))),
+      tie.shared ? h("div", { class: "shared" }, W.t("tiebreak.shared")) : null);
   }
 }
 

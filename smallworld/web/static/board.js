@@ -69,6 +69,117 @@ function defs(svg) {
 
 const pts = (poly) => poly.map(([x, y]) => `${x},${y}`).join(" ");
 
+// --- region names that stay inside their region. A name is centred above the region's label
+// point (the point farthest from its edges). Where the region is too narrow there for the name on
+// one line, even a little smaller (a long name, or a thin strip like classic C2's Umberfell), it
+// breaks into two lines, and only if a line still does not fit does its type shrink (down to
+// NAME_MIN): a name inside its own region never runs into a neighbour's.
+const NAME_PX = 2.3; // .rname's font-size in board units
+const NAME_ONE_LINE = 2.0; // one line may shrink to this before it breaks in two
+const NAME_MIN = 1.3;
+const NAME_LEAD = 2.5; // from one line's baseline to the next
+const NAME_PAD = 0.35; // the outline stroke and a little air on each side
+let measurer = null;
+const widths = new Map(); // text -> its width at 100px
+function textWidth(text, px) {
+  // Canvas metrics at 100px, scaled (the same as the SVG text's own length to a hundredth), so
+  // the element need not be in the page yet. The font is .rname's.
+  if (!widths.has(text)) {
+    if (!measurer) {
+      measurer = document.createElement("canvas").getContext("2d");
+      measurer.font = `600 100px system-ui, "DejaVu Sans", sans-serif`;
+    }
+    widths.set(text, measurer.measureText(text).width);
+  }
+  return (widths.get(text) * px) / 100;
+}
+// The stretch of the horizontal line at `y` inside the polygon that holds `x` (or the nearest one).
+function spanAt(poly, y, x) {
+  const xs = [];
+  for (let i = 0; i < poly.length; i++) {
+    const [x1, y1] = poly[i];
+    const [x2, y2] = poly[(i + 1) % poly.length];
+    if ((y1 <= y && y < y2) || (y2 <= y && y < y1)) xs.push(x1 + ((y - y1) * (x2 - x1)) / (y2 - y1));
+  }
+  xs.sort((a, b) => a - b);
+  let best = null;
+  for (let i = 0; i + 1 < xs.length; i += 2) {
+    const off = x < xs[i] ? xs[i] - x : x > xs[i + 1] ? x - xs[i + 1] : 0;
+    if (!best || off < best.off) best = { a: xs[i], b: xs[i + 1], off };
+  }
+  return best;
+}
+// The room for a line of text whose baseline is `y`: the stretch free over the letters' height.
+function roomAt(poly, y, x) {
+  let a = -Infinity, b = Infinity;
+  for (const yy of [y - 1.7, y - 0.85, y + 0.45]) {
+    const s = spanAt(poly, yy, x);
+    if (!s) return { a: x, b: x };
+    a = Math.max(a, s.a);
+    b = Math.min(b, s.b);
+  }
+  return { a, b: Math.max(a, b) };
+}
+// One line at baseline `y`: its size (NAME_PX, or smaller to fit) and its centre, on the label
+// point where it fits there, else moved along the line into the room.
+function fitLine(poly, line, x, y) {
+  const room = roomAt(poly, y, x);
+  const width = room.b - room.a - 2 * NAME_PAD;
+  const w = textWidth(line, NAME_PX);
+  const px = w <= width ? NAME_PX : Math.max(NAME_MIN, (NAME_PX * width) / w);
+  const half = (w * px) / NAME_PX / 2;
+  const cx = half * 2 <= width ? Math.min(Math.max(x, room.a + NAME_PAD + half), room.b - NAME_PAD - half) : (room.a + room.b) / 2;
+  // `over`: how far the line, at NAME_MIN, still reaches past the region (a name too long for it).
+  return { text: line, x: cx, y, px, over: Math.max(0, half * 2 - width) };
+}
+// Of two layouts, the one with the larger type, or at the same size the one that sticks out less.
+const better = (a, b) => a.px > b.px + 0.01 || (Math.abs(a.px - b.px) <= 0.01 && a.over < b.over - 0.01);
+// A region's name as lines [{text, x, y, px}], the last line's baseline at `y`.
+export function nameLines(poly, text, x, y) {
+  const one = fitLine(poly, text, x, y);
+  if (one.px >= NAME_ONE_LINE) return [one];
+  // Two lines, split where both lines come out largest ("13" / "Umberfell", "3 Wavebreak" / "Wheatlands").
+  const words = text.split(" ");
+  let best = [one];
+  let score = { px: one.px, over: one.over };
+  for (let k = 1; k < words.length; k++) {
+    const lines = [fitLine(poly, words.slice(0, k).join(" "), x, y - NAME_LEAD), fitLine(poly, words.slice(k).join(" "), x, y)];
+    // One size for both lines, so that the name reads as one.
+    const mine = { px: Math.min(...lines.map((l) => l.px)), over: Math.max(...lines.map((l) => l.over)) };
+    if (better(mine, score)) { best = lines.map((l) => ({ ...l, px: mine.px })); score = mine; }
+  }
+  return best;
+}
+
+// Where a region's block sits (feature glyphs, name, stack, chips: `below` is how far the block
+// reaches under the label point): at the label point, or moved up or down the region's vertical
+// stretch there where the name gets larger type (a narrow or slanted region) or the block would
+// stick out of the region (a point near its top edge). Answers the label point's y and the
+// name's lines; the same region, name and block give the same answer, so it is kept.
+const placed = new Map();
+export function placeBlock(poly, text, lx, ly0, below, glyphs) {
+  const key = `${poly.length}:${poly[0]}|${text}|${lx}|${ly0}|${below}|${glyphs}`;
+  if (placed.has(key)) return placed.get(key);
+  const v = spanAt(poly.map(([x, y]) => [y, x]), lx, ly0); // the vertical stretch through the point
+  const tries = [ly0];
+  if (v) for (let y = v.a; y <= v.b; y += 0.5) tries.push(y);
+  let best = null;
+  for (const ly of tries) {
+    const lines = nameLines(poly, text, lx, ly - 3.2);
+    const top = ly - 3.2 - (lines.length - 1) * NAME_LEAD - (glyphs ? 5.8 : 2.0);
+    const outside = v ? Math.max(0, v.a + 0.6 - top) + Math.max(0, ly + below - (v.b - 0.6)) : 0;
+    // Type size first (each 0.1 unit of it worth moving 1 unit), then how far the name reaches past
+    // the region, then the block, then the distance moved.
+    const px = Math.min(...lines.map((l) => l.px));
+    const over = Math.max(...lines.map((l) => l.over));
+    const value = 10 * px - 5 * over - 2 * outside - 0.1 * Math.abs(ly - ly0);
+    if (!best || value > best.value) best = { value, ly, lines };
+  }
+  const out = { ly: best.ly, lines: best.lines };
+  placed.set(key, out);
+  return out;
+}
+
 export function regionIndex(board) {
   const idx = {};
   for (const side of board.sides) for (const r of side.regions) idx[r.ref] = { ...r, side };
@@ -118,18 +229,26 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       rg.setAttribute("aria-label", `${r.n} ${r.name}, ${W.terrain(r.terrain)}, ${W.t("holder")}: ${holder}`);
       el("polygon", { points: pts(r.polygon), fill: `url(#t-${r.terrain})`, class: "shape" }, rg);
       const mg = el("g", { class: "region-marks", "data-marks-of": r.ref }, marks);
-      const [lx, ly] = r.label;
       const dark = ["Forest", "Swamp", "Sea"].includes(r.terrain);
-      const name = el("text", { x: lx, y: ly - 3.2, "text-anchor": "middle", class: `rname${dark ? " light" : ""}` }, mg);
-      name.textContent = `${r.n} ${r.name}`;
-      // Feature glyphs in a row above the name; Mountains get their marker (§2.3).
       const glyphs = [...r.features];
-      if (r.terrain === "Mountain") glyphs.push("Mountain");
+      if (r.terrain === "Mountain") glyphs.push("Mountain"); // its marker (§2.3)
+      const chipCount = Object.keys((here && here.pieces) || {}).length + ((view && view.markers[r.ref]) || []).length;
+      const below = chipCount ? 6.8 + (chipCount - 1) * 3.4 : here && here.race ? 3.4 : -2.5;
+      const lx = r.label[0];
+      const { ly, lines } = placeBlock(r.polygon, `${r.n} ${r.name}`, lx, r.label[1], below, glyphs.length > 0);
+      const name = el("text", { "text-anchor": "middle", class: `rname${dark ? " light" : ""}`, "data-lines": lines.length }, mg);
+      for (const line of lines) {
+        const span = el("tspan", { x: line.x.toFixed(2), y: line.y.toFixed(2),
+          "font-size": line.px < NAME_PX ? `${line.px.toFixed(2)}px` : null }, name);
+        span.textContent = line.text;
+      }
+      // Feature glyphs in a row above the name; Mountains get their marker (§2.3).
+      const gy = ly - 7.4 - (lines.length - 1) * NAME_LEAD;
       glyphs.forEach((f, i) => {
         const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
         const fg = el("g", { class: `feature feature-${f}` }, mg);
-        el("circle", { cx: gx, cy: ly - 7.4, r: 1.6, class: "glyph-disc" }, fg);
-        const tx = el("text", { x: gx, y: ly - 6.75, "text-anchor": "middle", class: "glyph" }, fg);
+        el("circle", { cx: gx, cy: gy, r: 1.6, class: "glyph-disc" }, fg);
+        const tx = el("text", { x: gx, y: gy + 0.65, "text-anchor": "middle", class: "glyph" }, fg);
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
         el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f);
       });

@@ -3,7 +3,10 @@
 * The race has one Champion, a troop piece (`engine.hooks.Piece`) received into hand with the combo
   (`on_pick`). Like a race token it occupies its region, defends as 1 token (§6.6), is readied and
   redeployed (§6.2, §6.12) and counts towards the Tauren minimum (AMB-11); it never pays a
-  conquest's cost. The engine removes it when the race declines (AMB-26).
+  conquest's cost. Readying keeps race tokens first, so a region holding the Champion alone, or
+  the Champion and a single Tauren token, keeps it; before the turn's first conquest the engine's
+  `ready REF champion` picks it up, a race token from hand taking its place (§6.2, AMB-26), so the
+  free conquest is not lost. The engine removes it when the race declines (AMB-26).
 * Once per turn, `champion REF` conquers a region for free and puts the Champion there. It targets a
   region adjacent to the Active race (AMB-47: counting what the race's own rule makes adjacent, the
   Kobolds' Caverns; an Entry region reached only by travel is not adjacent), never the first conquest,
@@ -107,14 +110,18 @@ class Championing(Unit):
             return "§9.5", "the Champion conquers for free once per turn"
         if not s.held.get(CHAMPION):
             return "§9.5", "the Champion must be in hand"
-        att = conquest.Attack(st, seat)
+        att = conquest.current_attack(st, seat)
         if att.first:
             return "§9.5", "the Champion's free conquest cannot be the race's first conquest"
         if s.hand < _tokens_needed(att):
             return "§8.14", "Tauren need a token in hand to go with the Champion (2 per region)"
         return None
 
-    def _why_not(self, st: State, seat: int, att: conquest.Attack, r: int) -> tuple[str, str] | None:
+    def _why_not(
+        self, st: State, seat: int, att: conquest.Attack, r: int, defended: int = -1
+    ) -> tuple[str, str] | None:
+        """Why the Champion may not conquer `r` now; `defended`: `conquest.defended_mask` of the seat
+        when known (every region may ask dues else)."""
         name = st.game.map.regions[r].name
         if (st.immune >> r) & 1:
             return "§9.6", f"{name} is immune to all powers and conquest attempts"
@@ -126,7 +133,7 @@ class Championing(Unit):
             if (st.game.reach_mask >> r) & 1:
                 return "§9.5", f"{name} is an Entry region reached only by travel, not adjacent (AMB-47)"
             return "§6.5", f"{name} is not adjacent to your Active race"
-        if not conquest.can_pay(st, seat, r):
+        if (defended >> r) & 1 and not conquest.can_pay(st, seat, r):
             return "§6.7", f"the conquest of {name} requires paying first"
         return None
 
@@ -137,8 +144,10 @@ class Championing(Unit):
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if self._closed(st, seat) is not None:
             return []
-        att = conquest.Attack(st, seat)
-        return [Action(FREE, r) for r in bits(_reach(st, att)) if self._why_not(st, seat, att, r) is None]
+        att = conquest.current_attack(st, seat)
+        defended = conquest.defended_mask(st, seat)  # only there may dues be asked
+        reach = bits(_reach(st, att))
+        return [Action(FREE, r) for r in reach if self._why_not(st, seat, att, r, defended) is None]
 
     def apply_action(self, st: State, action: Action) -> None:
         seat = st.acting_seat

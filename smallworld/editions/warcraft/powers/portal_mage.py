@@ -102,15 +102,21 @@ class PortalMage(Unit):
         if not self._ready(st, seat):
             return []
         magic = list(bits(st.game.map.feature("Magic") & ~st.immune))
-        return [
-            Action(PORTAL, a, b)
-            for i, a in enumerate(magic)
-            for b in magic[i + 1 :]
-            if self._why_not(st, seat, a, b) is None
-        ]
+        # Only where an owner's unit may ask dues is there anything to pay (asked once, not per pair).
+        defended = conquest.defended_mask(st, seat)
+        # Two empty regions never swap: only pairs with something to move are asked (`_why_not`).
+        movable = [_movable(st, r) for r in magic]
+        out = []
+        for i, a in enumerate(magic):
+            for j in range(i + 1, len(magic)):
+                b = magic[j]
+                if (movable[i] or movable[j]) and self._why_not(st, seat, a, b, defended) is None:
+                    out.append(Action(PORTAL, a, b))
+        return out
 
-    def _why_not(self, st: State, seat: int, a: int, b: int) -> tuple[str, str] | None:
-        """The one answer to "may these two regions be swapped now" (listing and errors)."""
+    def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> tuple[str, str] | None:
+        """The one answer to "may these two regions be swapped now" (listing and errors).
+        `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
         m = st.game.map
         magic = m.feature("Magic")
         if not ((magic >> a) & 1 and (magic >> b) & 1) or a == b:
@@ -127,7 +133,7 @@ class PortalMage(Unit):
         # AMB-16 option: one of the two regions must be the Portal Mage race's own.
         if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
             return "§9.17", "with this game's rule option one of the two regions must be your own"
-        if not conquest.can_affect(st, seat, [a, b]):
+        if ((defended >> a) | (defended >> b)) & 1 and not conquest.can_affect(st, seat, [a, b]):
             return "§6.7", "this swap requires paying first"
         return None
 

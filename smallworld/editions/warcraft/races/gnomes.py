@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine import conquest
-from smallworld.engine.actions import Action
+from smallworld.engine.actions import Action, at_regions
 from smallworld.engine.board_map import bits
 from smallworld.engine.hooks import Unit
 from smallworld.engine.protocol import (
@@ -120,16 +120,21 @@ class Gnomes(Unit):
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if st.turn.done or self._done(st):
             return ()
-        att = conquest.Attack(st, seat)
+        att = conquest.current_attack(st, seat)
         if conquest.available(st, seat) < max(1, att.minimum):
             return ()
         m = st.game.map
         out: list[Action] = []
+        defended = conquest.defended_mask(st, seat)  # only there may dues be asked
+        plain = at_regions(AIRBORNE, m.n)
         for r in bits(m.all_mask & ~m.water & ~att.own & ~st.immune):
             # The cost is only known after the die, so any target may be declared; only the
             # payments due at declaration must be affordable (§6.7).
-            if conquest.can_pay(st, seat, r):
-                out.extend(Action(AIRBORNE, r, opt) for opt in conquest.options(st, att, r))
+            if not (defended >> r) & 1 or conquest.can_pay(st, seat, r):
+                if att.optional:
+                    out.extend(Action(AIRBORNE, r, opt) for opt in conquest.options(st, att, r))
+                else:
+                    out.append(plain[r])
         return out
 
     def apply_action(self, st: State, action: Action) -> None:

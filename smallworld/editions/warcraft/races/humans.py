@@ -55,14 +55,17 @@ def eligible(st: State, seat: int) -> int:
     """Mask of the regions that may receive a Military Objective from `seat` now (§8.8, AMB-36): no
     Alliance race there, not immune, no objective yet, and the Aegis paid where it protects."""
     out = 0
+    # Only where an owner's unit may ask dues is there anything to pay (asked once, not per region).
+    defended = conquest.defended_mask(st, seat)
     for r in range(st.game.map.n):
-        if why_not(st, seat, r) is None:
+        if why_not(st, seat, r, defended) is None:
             out |= 1 << r
     return out
 
 
-def why_not(st: State, seat: int, r: int) -> tuple[str, str] | None:
-    """The one answer to "may a Military Objective go into region `r` now" (listing and errors)."""
+def why_not(st: State, seat: int, r: int, defended: int = -1) -> tuple[str, str] | None:
+    """The one answer to "may a Military Objective go into region `r` now" (listing and errors).
+    `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
     name = st.game.map.regions[r].name
     race = st.race[r]
     if race is not None and st.game.faction.get(race) == ALLIANCE:
@@ -71,7 +74,7 @@ def why_not(st: State, seat: int, r: int) -> tuple[str, str] | None:
         return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
     if _has_objective(st, r):
         return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
-    if not conquest.can_affect(st, seat, [r], Effect.PLACEMENT):
+    if (defended >> r) & 1 and not conquest.can_affect(st, seat, [r], Effect.PLACEMENT):
         return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
     return None
 

@@ -55,7 +55,8 @@ class Doomhammer(Unit):
     def conquest_options(self, st: State, seat: int, region: int) -> Iterable[str]:
         if used(st, ID):
             return ()
-        if not (conquest.targets(st, conquest.Attack(st, seat)) >> region) & 1:
+        # asked for every target of a listing: the listing's own Attack when it holds
+        if not (conquest.targets(st, conquest.current_attack(st, seat)) >> region) & 1:
             return ()
         dues = sum(d[1] for d in conquest.payments(st, seat, region)) if st.race[region] else 0
         return (ID,) if st.seats[seat].coins >= PRICE + dues else ()

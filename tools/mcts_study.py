@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""MCTS against greedy, 2 players, seats rotating: the strength study of issue 15.
+
+    python tools/mcts_study.py run --games 192 --workers 16 --seed 10001 --seconds 1 --out games.jsonl
+    python tools/mcts_study.py summary games.jsonl
+
+`run` appends one JSON line per finished game (flushed at once), so a run stopped by a time limit
+keeps every game it finished; games are independent (`smallworld.sim.runner.make_jobs`: game i has
+seed S+i and the bot list rotated by i), so the set of finished games is no biased choice of seeds
+beyond which ones ended first. `summary` counts MCTS wins (a shared win counts as a win for each
+winner, as `smallworld simulate` counts it) with the Wilson 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from smallworld.sim.runner import make_jobs, play_game
+from smallworld.sim.stats import wilson
+
+
+def run(args: argparse.Namespace) -> None:
+    options = {"seconds": args.seconds} if args.playouts is None else {"playouts": args.playouts}
+    jobs = make_jobs(2, args.games, ["mcts", "greedy"], seed=args.seed, bot_options=options)
+    with open(args.out, "a", encoding="utf-8") as out, mp.get_context("spawn").Pool(args.workers) as pool:
+        for res in pool.imap_unordered(play_game, jobs, chunksize=1):
+            res["mcts"] = options
+            out.write(json.dumps(res) + "\n")
+            out.flush()
+
+
+def summary(path: str, prefix: bool = False) -> dict[str, object]:
+    games = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+    if prefix:
+        # Only the unbroken run of seeds from the first: a run stopped by a time limit would
+        # otherwise keep more of the short games among the last ones started.
+        by_seed = {g["seed"]: g for g in games}
+        seed = min(by_seed, default=0)
+        games = []
+        while seed in by_seed:
+            games.append(by_seed[seed])
+            seed += 1
+    wins = sum(1 for g in games if g["bots"].index("mcts") in g["winners"])
+    seat0 = sum(1 for g in games if g["bots"][0] == "mcts")
+    lo, hi = wilson(wins, len(games))
+    mean = [
+        sum(g["scores"][g["bots"].index(b)] for g in games) / max(len(games), 1) for b in ("mcts", "greedy")
+    ]
+    return {
+        "games": len(games),
+        "mcts_first_seat": seat0,
+        "mcts_wins": wins,
+        "win_rate": round(wins / max(len(games), 1), 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "mean_score_mcts": round(mean[0], 2),
+        "mean_score_greedy": round(mean[1], 2),
+        "seeds": sorted(g["seed"] for g in games),
+        "mean_seconds_per_game": round(sum(g["seconds"] for g in games) / max(len(games), 1), 1),
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--games", type=int, default=192)
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--seed", type=int, default=10001)
+    r.add_argument("--seconds", type=float, default=1.0)
+    r.add_argument("--playouts", type=int, default=None)
+    r.add_argument("--out", required=True)
+    s = sub.add_parser("summary")
+    s.add_argument("file")
+    s.add_argument("--prefix", action="store_true", help="only the unbroken run of seeds from the first")
+    a = p.parse_args()
+    if a.cmd == "run":
+        run(a)
+    else:
+        print(json.dumps(summary(a.file, a.prefix), indent=1))
+
+
+if __name__ == "__main__":
+    main()
