@@ -70,8 +70,8 @@ class Live:
     meta: dict[str, Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_started: float = field(default_factory=time.time)  # when the current decision began
-    # What was worked out for the current state, once per ply however many sockets and requests ask:
-    # each seat's view (None: the public one), the legal actions, the update text per (seat, since).
+    # What was worked out for the current state, once per ply however many sockets, requests and
+    # bots ask: each seat's view (None: the public one) and the legal actions.
     cache_key: tuple[int, int] = (0, -1)
     cache: dict[Any, Any] = field(default_factory=dict)
 
