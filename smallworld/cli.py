@@ -277,8 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-workers", type=int, default=1, help="worker processes that run the bots")
     sv.add_argument("--rate", type=float, default=50.0, help="requests per second per client (0: no limit)")
     sv.add_argument(
-        "--token-rate", type=float, default=20.0,
-        help="requests and socket messages per second per seat or player token (0: no limit)",
+        "--token-rate", type=float, default=None,
+        help="requests and socket messages per second per seat or player token "
+        "(default 50, or none with --rate 0; 0: no limit)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")

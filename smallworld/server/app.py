@@ -32,6 +32,10 @@ from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
+# Requests and socket messages per second per seat or player token, and the burst allowed: far
+# above what a person's page sends (a few requests a decision), so only scripts meet it.
+TOKEN_RATE = 50.0
+TOKEN_BURST = 200.0
 
 
 class Bucket:
@@ -139,16 +143,16 @@ def create_app(
     max_body: int = MAX_BODY,
     bot_delay: float = 0.0,
     tune: bool = False,
-    token_rate: float = 20.0,
-    token_burst: float = 100.0,
+    token_rate: float | None = None,
+    token_burst: float = TOKEN_BURST,
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
-    player token (up to `token_burst`), counted over every request and socket message that carries
-    the token, from any address and socket: one person cannot multiply their allowance by opening
-    sockets or spreading over addresses. `tune` (the `serve` command: the process is the
-    server's alone) sets the garbage collector and the interpreter's switch interval for a
-    long-running server (`tune_process`)."""
+    player token (up to `token_burst`; by default `TOKEN_RATE`, or none when `rate` is 0), counted
+    over every request and socket message that carries the token, from any address and socket: one
+    person cannot multiply their allowance by opening sockets or spreading over addresses.
+    `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
+    the interpreter's switch interval for a long-running server (`tune_process`)."""
     metrics = Metrics()
     holder: dict[str, Service] = {}
 
@@ -171,6 +175,8 @@ def create_app(
             store.close()
 
     app = FastAPI(title="Small World of Warcraft server", version="1", lifespan=lifespan)
+    if token_rate is None:  # `rate=0` (tests, benchmarks) means no limits at all
+        token_rate = TOKEN_RATE if rate > 0 else 0.0
     by_address = Limiter(rate, burst)
     by_token = Limiter(token_rate, token_burst)
 

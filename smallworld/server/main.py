@@ -117,7 +117,7 @@ def serve(
     log_level: str = "info",
     open_in_browser: bool = False,
     say: Callable[[str], None] = _say,
-    token_rate: float = 20.0,
+    token_rate: float | None = None,
 ) -> None:
     """Run the server until stopped. Once it listens, `say` is told its address in one line
     (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
