@@ -175,7 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     serve(
         args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
-        open_in_browser=args.open,
+        open_in_browser=args.open, token_rate=args.token_rate,
     )
     return 0
 
@@ -276,6 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--data", type=Path, default=Path("smallworld-data"), help="folder of the SQLite store")
     sv.add_argument("--bot-workers", type=int, default=1, help="worker processes that run the bots")
     sv.add_argument("--rate", type=float, default=50.0, help="requests per second per client (0: no limit)")
+    sv.add_argument(
+        "--token-rate", type=float, default=None,
+        help="requests and socket messages per second per seat or player token "
+        "(default 50, or none with --rate 0; 0: no limit)",
+    )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")
     sv.set_defaults(func=_serve)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,16 +20,22 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from smallworld.engine.errors import SmallworldError
+from smallworld.server import wire
 from smallworld.server.bots import BotPool
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.service import Service
 from smallworld.server.store import Store
+from smallworld.server.tokens import token_hash
 from smallworld.web import STATIC
 from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
+# Requests and socket messages per second per seat or player token, and the burst allowed: far
+# above what a person's page sends (a few requests a decision), so only scripts meet it.
+TOKEN_RATE = 50.0
+TOKEN_BURST = 200.0
 
 
 class Bucket:
@@ -45,6 +53,49 @@ class Bucket:
             return False
         self.tokens -= 1
         return True
+
+
+# The collector's young passes as usual (every 700 new objects: short ones, 5 to 17 ms at worst in
+# `bench server`; larger thresholds made each young pass longer), but a full pass only every 100
+# middle ones (not 10): a full pass walks every object of every cached game, took 40 to 200 ms and
+# set the tail of `bench server`. The engine's states make no reference cycles, so little garbage
+# waits for it.
+GC_THRESHOLDS = (700, 10, 100)
+# Seconds a thread holding the interpreter lock keeps it while another waits (Python's default:
+# 5 ms). The store's writer thread (PostgreSQL) and the reading threads hand their results back
+# through the lock; with the event loop busy each hand-over waited up to 5 ms, several times an
+# action. In `bench server` on the loaded machine, 72-81% of actions were acknowledged within 10 ms
+# at 0.5 ms against 46-54% at 5 ms, for 5-10% more CPU; 1 ms is between the two (the figures in
+# docs/server.md were measured with it).
+SWITCH_INTERVAL = 0.001
+
+
+def tune_process() -> None:
+    """After start-up, in a process that is the server's alone: what is loaded by now (modules,
+    editions, the games rebuilt) lives as long as the process, so it leaves the collector's
+    generations (`gc.freeze`) and no full pass walks it again; then the thresholds and the switch
+    interval above."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+class Limiter:
+    """A token bucket per key (a client address, a token's hash). A flood of new keys (more than
+    `cap` held) empties the table rather than growing it without end."""
+
+    def __init__(self, rate: float, burst: float, cap: int = 100_000) -> None:
+        self.rate, self.burst, self.cap = rate, burst, cap
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> bool:
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.cap:
+                self.buckets.clear()
+            b = self.buckets[key] = Bucket(self.rate, self.burst)
+        return b.take()
 
 
 def _err(e: ServerError | SmallworldError) -> JSONResponse:
@@ -91,9 +142,17 @@ def create_app(
     socket_rate: float = 50.0,
     max_body: int = MAX_BODY,
     bot_delay: float = 0.0,
+    tune: bool = False,
+    token_rate: float | None = None,
+    token_burst: float = TOKEN_BURST,
 ) -> FastAPI:
-    """The app; `rate` (requests per second per client address, 0: no limit) and `socket_rate`
-    (messages per second per socket) are the rate limits."""
+    """The app. Rate limits (0: none): `rate` requests per second per client address (up to
+    `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
+    player token (up to `token_burst`; by default `TOKEN_RATE`, or none when `rate` is 0), counted
+    over every request and socket message that carries the token, from any address and socket: one
+    person cannot multiply their allowance by opening sockets or spreading over addresses.
+    `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
+    the interpreter's switch interval for a long-running server (`tune_process`)."""
     metrics = Metrics()
     holder: dict[str, Service] = {}
 
@@ -104,6 +163,8 @@ def create_app(
         holder["svc"] = svc
         app.state.service = svc
         await svc.start()
+        if tune:
+            tune_process()
         log.info(
             json.dumps({"event": "started", "db": store.engine.url.render_as_string(), "node": svc.node})
         )
@@ -114,7 +175,20 @@ def create_app(
             store.close()
 
     app = FastAPI(title="Small World of Warcraft server", version="1", lifespan=lifespan)
-    buckets: dict[str, Bucket] = {}
+    if token_rate is None:  # `rate=0` (tests, benchmarks) means no limits at all
+        token_rate = TOKEN_RATE if rate > 0 else 0.0
+    by_address = Limiter(rate, burst)
+    by_token = Limiter(token_rate, token_burst)
+
+    def token_allowed(token: str | None) -> None:
+        """Count one use of `token` (by its hash: the table holds no token); `rate_limited`, with
+        `field: "token"`, once it is over its rate."""
+        if token_rate > 0 and token and not by_token.take(token_hash(token)):
+            raise ServerError(
+                "rate_limited",
+                f"over {token_rate:g} requests and messages per second for this token",
+                "token",
+            )
 
     def svc() -> Service:
         return holder["svc"]
@@ -129,15 +203,12 @@ def create_app(
 
     @app.middleware("http")
     async def _limits(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        if rate > 0:
-            who = request.client.host if request.client else "?"
-            b = buckets.get(who)
-            if b is None:
-                if len(buckets) > 100_000:
-                    buckets.clear()
-                b = buckets[who] = Bucket(rate, burst)
-            if not b.take():
-                return _err(ServerError("rate_limited", f"over {rate:g} requests per second; slow down"))
+        if rate > 0 and not by_address.take(request.client.host if request.client else "?"):
+            return _err(ServerError("rate_limited", f"over {rate:g} requests per second; slow down"))
+        try:
+            token_allowed(_bearer(request))
+        except ServerError as e:
+            return _err(e)
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > max_body:
             return _err(ServerError("too_large", f"the request is over {max_body} bytes"))
@@ -255,6 +326,7 @@ def create_app(
         s = svc()
         token = websocket.query_params.get("token")
         try:
+            token_allowed(token)
             live = await s.get(gid)
             seat_q = _int_param(websocket.query_params.get("seat"), "seat")
             seat = await s.seat_of(live, token) if seat_q is None else await s.authorize(live, seat_q, token)
@@ -280,7 +352,7 @@ def create_app(
                 msg = await sub.queue.get()
                 if msg is None:
                     return
-                await websocket.send_text(json.dumps(msg))
+                await websocket.send_text(msg if isinstance(msg, str) else wire.dumps(msg))
 
         send_task = asyncio.create_task(sender())
         try:
@@ -303,6 +375,7 @@ def create_app(
                     if kind == "ping":
                         await sub.queue.put({"type": "pong", "ref": ref})
                     elif kind == "act":
+                        token_allowed(token)
                         if seat is None:
                             raise ServerError(
                                 "bad_token", "a spectator cannot act: connect with a seat token"

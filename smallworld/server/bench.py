@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import subprocess
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 
@@ -64,6 +66,8 @@ class LocalServer:
             "--db",
             db,
             "--rate",
+            "0",
+            "--token-rate",
             "0",
         ]
         args += ["--log-level", "warning"]
@@ -112,42 +116,58 @@ async def _seat(
 ) -> bool:
     """One seat's client; True when its game ended (the caller starts another)."""
     ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}&token={token}"
-    acted: set[int] = set()
     # A generous opening timeout: hundreds of sockets open at once on a busy machine.
     async with connect(ws_url, max_size=2**24, compression=None, open_timeout=120) as ws:
-        while True:
-            left = stop_at - time.perf_counter()
-            if left <= 0:
-                return False
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=left + 5)
-            except TimeoutError:
-                return False
-            now = time.perf_counter()
-            msg = json.loads(raw)
-            kind = msg.get("type")
-            if kind == "error":
-                _error(stats, msg["error"]["code"])
-                continue
-            if kind == "ack":
-                stats.acked.append((gid, msg["move"]["ply"], msg["move"]["action"]))
-                continue
-            for m in msg.get("moves", []):
-                key = (gid, m["ply"])
-                n = stats.seen[key] = stats.seen.get(key, 0) + 1
-                if n == players and key in stats.sent:
-                    stats.latencies.append(now - stats.sent.pop(key))
-            if msg.get("status") == "over":
-                return True
-            legal = msg.get("legal")
-            ply = msg["ply"]
-            if legal and ply not in acted and time.perf_counter() < stop_at:
-                acted.add(ply)
-                if think > 0:
-                    await asyncio.sleep(rng.expovariate(1 / think))
-                action = legal[rng.randrange(len(legal))]
-                stats.sent[(gid, ply)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "ply": ply, "action": action}))
+        # One deadline for the whole seat (5 s past the end), not a timer for every message.
+        deadline = asyncio.get_running_loop().time() + (stop_at - time.perf_counter()) + 5
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await _play(ws, gid, players, think, stop_at, stats, rng)
+        except TimeoutError:
+            return False
+
+
+async def _play(
+    ws: Any,
+    gid: str,
+    players: int,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> bool:
+    """Read the seat's messages until the game ends (True) or the time is up (False); act on each
+    view that offers legal actions: wait the think time, then send one of them at random."""
+    acted: set[int] = set()
+    while True:
+        if time.perf_counter() >= stop_at:
+            return False
+        raw = await ws.recv()
+        now = time.perf_counter()
+        msg = orjson.loads(raw)  # the client shares the cores: the fast reader
+        kind = msg.get("type")
+        if kind == "error":
+            _error(stats, msg["error"]["code"])
+            continue
+        if kind == "ack":
+            stats.acked.append((gid, msg["move"]["ply"], msg["move"]["action"]))
+            continue
+        for m in msg.get("moves", []):
+            key = (gid, m["ply"])
+            n = stats.seen[key] = stats.seen.get(key, 0) + 1
+            if n == players and key in stats.sent:
+                stats.latencies.append(now - stats.sent.pop(key))
+        if msg.get("status") == "over":
+            return True
+        legal = msg.get("legal")
+        ply = msg["ply"]
+        if legal and ply not in acted and time.perf_counter() < stop_at:
+            acted.add(ply)
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
+            action = legal[rng.randrange(len(legal))]
+            stats.sent[(gid, ply)] = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "ply": ply, "action": action}))
 
 
 async def _game_loop(
@@ -223,9 +243,10 @@ def _lost(stats: Stats, db: str | None, url: str) -> int:
                 stored[(gid, row.ply)] = row.action
         store.close()
     else:
-        for gid in stats.games:
-            for m in httpx.get(f"{url}/api/games/{gid}/moves", timeout=60).json()["moves"]:
-                stored[(gid, m["ply"])] = m["action"]
+        with httpx.Client(timeout=60) as http:
+            for gid in stats.games:
+                for m in http.get(f"{url}/api/games/{gid}/moves").json()["moves"]:
+                    stored[(gid, m["ply"])] = m["action"]
     return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
 
 
@@ -247,6 +268,11 @@ def bench_server(
         server = LocalServer(db)
         url = server.url
     cpu: float | None = None
+    # The client's own collector, as the server's (`app.tune_collector`): no full pass walking every
+    # socket's state in the middle of the measurement.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 100)
     try:
         t0 = time.perf_counter()
         cpu0 = server.cpu_seconds() if server is not None else None

@@ -5,11 +5,14 @@ view and its legal actions — and answers one action in protocol JSON."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import multiprocessing
 import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from smallworld.bots import BOT_NAMES, Bot, make_bot
@@ -69,6 +72,19 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def choose_here(
+    game_id: str,
+    settings: dict[str, Any],
+    seat: int,
+    level: str,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    seed: int,
+) -> tuple[dict[str, Any], float]:
+    """`choose` in the calling process (the server's stand-in when a worker fails)."""
+    return choose(game_id, json.dumps(settings, sort_keys=True), settings, seat, level, view, legal, seed)
+
+
 class BotPool:
     """A pool of worker processes (spawned: a forked copy of a running server is not safe)."""
 
@@ -94,13 +110,34 @@ class BotPool:
         legal: list[dict[str, Any]],
         seed: int,
     ) -> tuple[dict[str, Any], float]:
-        import json
-
         loop = asyncio.get_running_loop()
         text = json.dumps(settings, sort_keys=True)
         return await loop.run_in_executor(
             self._get(), choose, game_id, text, settings, seat, level, view, legal, seed
         )
+
+    def recover(self, error: BaseException) -> None:
+        """After a failed decision: a pool whose worker died (broken) or that did not answer in
+        time (a worker may be stuck) is replaced by a fresh one at the next decision; a bot that
+        merely raised leaves the pool as it is."""
+        if isinstance(error, BrokenProcessPool | TimeoutError):
+            self.restart()
+
+    def restart(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # Stop its workers too: a stuck one would otherwise live on (the executor has no way to
+        # cancel a running call).
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            with contextlib.suppress(Exception):
+                p.kill()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (started on the first decision)."""
+        return list(getattr(self._pool, "_processes", {}) or {}) if self._pool is not None else []
 
     def close(self) -> None:
         if self._pool is not None:

@@ -117,6 +117,7 @@ def serve(
     log_level: str = "info",
     open_in_browser: bool = False,
     say: Callable[[str], None] = _say,
+    token_rate: float | None = None,
 ) -> None:
     """Run the server until stopped. Once it listens, `say` is told its address in one line
     (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
@@ -125,7 +126,9 @@ def serve(
 
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
-    app = create_app(url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate)
+    app = create_app(
+        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True
+    )
 
     def ready(bound: int) -> None:
         where = address(host, bound)

@@ -20,6 +20,12 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=r,
         )
+        self.bot_failures = Counter(
+            "smallworld_bot_failures_total",
+            "bot decisions that failed (worker crashed, raised, timed out or answered an illegal action)"
+            " and were made by the greedy stand-in",
+            registry=r,
+        )
         self.sockets = Gauge("smallworld_sockets", "open WebSockets", registry=r)
         self.bot_think = Histogram(
             "smallworld_bot_think_seconds",

@@ -27,16 +27,20 @@ from smallworld.engine.serialize import state_to_json
 from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
-from smallworld.server.bots import LEVELS, BotPool
+from smallworld.server import wire
+from smallworld.server.bots import LEVELS, BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
 from smallworld.server.metrics import Metrics
-from smallworld.server.store import PlyTaken, Store
+from smallworld.server.store import Append, Appender, PlyTaken, Store
 from smallworld.server.tokens import matches, new_token, token_hash
 from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
 MAX_FINISHED = 256
+# Seconds a bot's worker may take for one decision before the greedy bot stands in (MCTS thinks for
+# one second; the rest is room for a busy machine).
+BOT_TIMEOUT = 30.0
 
 SEAT_KINDS = ("creator", "invite", "open", "bot")
 MAX_NAME = 40
@@ -66,6 +70,10 @@ class Live:
     meta: dict[str, Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_started: float = field(default_factory=time.time)  # when the current decision began
+    # What was worked out for the current state, once per ply however many sockets, requests and
+    # bots ask: each seat's view (None: the public one) and the legal actions.
+    cache_key: tuple[int, int] = (0, -1)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -74,7 +82,7 @@ class Sub:
 
     game_id: str
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None]
+    queue: asyncio.Queue[dict[str, Any] | str | None]  # a message, or its JSON text already made
     sent_ply: int = 0
 
 
@@ -96,6 +104,8 @@ class Service:
         bot_delay: float = 0.0,
     ) -> None:
         self.store = store
+        # The action log's one writer (group commit); on the event loop for SQLite in one process.
+        self.appender = Appender(store, inline=store.url.startswith("sqlite") and redis_url is None)
         self.bots = bots or BotPool(1)
         self.node = uuid.uuid4().hex[:12]
         self.multi = redis_url is not None
@@ -104,6 +114,7 @@ class Service:
         )
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
+        self.bot_timeout = BOT_TIMEOUT
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
         # ones nobody watches are dropped and rebuilt by replay when asked for again.
@@ -135,6 +146,7 @@ class Service:
                 await task
         await self.broker.close()
         self.bots.close()
+        await asyncio.to_thread(self.appender.close)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -457,8 +469,8 @@ class Service:
                 seat_update["away"] = False  # the player is back
                 seat_update["bot"] = None
             try:
-                await asyncio.to_thread(
-                    self.store.append, gid, ply, seat, canon, by, trial.result, seat_update or None
+                await self.appender.append(
+                    Append(gid, ply, seat, canon, by, trial.result, seat_update or None)
                 )
             except PlyTaken:
                 await self._catch_up(live)  # another process took this move
@@ -520,12 +532,37 @@ class Service:
             "result": st.result,
         }
 
+    @staticmethod
+    def _cache(live: Live) -> dict[Any, Any]:
+        """This ply's cache of the game (emptied when the state changes)."""
+        key = (id(live.state), live.state.ply)
+        if live.cache_key != key:
+            live.cache_key = key
+            live.cache = {}
+        return live.cache
+
+    def seat_view(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """`view_for(state, seat)`, made once per ply and shared (callers must not change it)."""
+        cache = self._cache(live)
+        v = cache.get(("view", seat))
+        if v is None:
+            v = cache["view", seat] = view_for(live.state, seat)
+        return v
+
+    def legal(self, live: Live) -> list[dict[str, Any]]:
+        """The acting seat's legal actions in protocol JSON, listed once per ply (shared)."""
+        cache = self._cache(live)
+        legal = cache.get("legal")
+        if legal is None:
+            legal = cache["legal"] = [action_to_json(live.game, a) for a in live.state.legal_actions()]
+        return legal
+
     def view(self, live: Live, seat: int | None, web: bool = False) -> dict[str, Any]:
         st = live.state
         legal: list[dict[str, Any]] = []
         if seat is not None and st.acting_seat == seat and live.status == "playing":
-            legal = [action_to_json(live.game, a) for a in st.legal_actions()]
-        out = {**self.summary(live), "seat": seat, "view": view_for(st, seat), "legal": legal}
+            legal = self.legal(live)
+        out = {**self.summary(live), "seat": seat, "view": self.seat_view(live, seat), "legal": legal}
         if web:  # the web client's words, explain and plan (docs/web.md)
             out.update(web_payload.extras(st, seat))
         return out
@@ -659,28 +696,71 @@ class Service:
         await self._bot_move(live, seat, ply, "greedy", "clock")
 
     async def _bot_move(self, live: Live, seat: int, ply: int, level: str, by: str) -> None:
+        """The bot's decision for `seat` at `ply`, from a worker. A worker that crashes, raises, takes
+        longer than `bot_timeout` or answers an action the engine refuses must not stall the game:
+        the greedy bot stands in for that decision, in this process, and a broken or stuck pool is
+        restarted for the next ones."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
         st = live.state
         if st.ply != ply or st.acting_seat != seat:
             return
-        legal = [action_to_json(live.game, a) for a in st.legal_actions()]
-        view = view_for(st, seat)
+        legal = self.legal(live)
+        view = self.seat_view(live, seat)
         try:
-            action, think = await self.bots.choose(
-                live.id, live.settings, seat, level, view, legal, secrets.randbits(64)
+            action, think = await asyncio.wait_for(
+                self.bots.choose(live.id, live.settings, seat, level, view, legal, secrets.randbits(64)),
+                self.bot_timeout,
             )
+        except Exception as e:  # the worker died, raised or hung
+            self._bot_failed(live, seat, level, e)
+            self.bots.recover(e)
+        else:
+            self.metrics.bot_think.observe(think)
+            refused = await self._bot_act(live, seat, ply, action, by)
+            if refused is None:
+                return
+            self._bot_failed(live, seat, level, refused)
+        action = await self._stand_in(live, seat, legal, view)
+        refused = await self._bot_act(live, seat, ply, action, by)
+        if refused is not None:  # not even the stand-in's move: the log says why
+            log.error(json.dumps({"event": "stand_in_refused", "game": live.id, "error": str(refused)}))
+
+    def _bot_failed(self, live: Live, seat: int, level: str, e: BaseException) -> None:
+        self.metrics.bot_failures.inc()
+        log.warning(
+            json.dumps(
+                {"event": "bot_failed", "game": live.id, "seat": seat, "level": level, "error": repr(e)}
+            )
+        )
+
+    async def _stand_in(
+        self, live: Live, seat: int, legal: list[dict[str, Any]], view: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The greedy bot's choice, made in this process (a thread), from what the seat may know;
+        should even that fail, the first legal action."""
+        try:
+            action, _ = await asyncio.to_thread(
+                choose_here, live.id, live.settings, seat, "greedy", view, legal, secrets.randbits(64)
+            )
+            return action
         except Exception:
-            log.exception("bot failed in game %s", live.id)
-            return
-        self.metrics.bot_think.observe(think)
+            log.exception("the stand-in bot failed in game %s", live.id)
+            return legal[0]
+
+    async def _bot_act(
+        self, live: Live, seat: int, ply: int, action: Any, by: str
+    ) -> ServerError | SmallworldError | None:
+        """Play a bot's action; None when it was taken or the move was already made (a human or
+        another process moved first), else why the action was refused."""
         try:
             await self.act(live.id, seat, None, ply, action, by=by)
         except ServerError as e:
-            if e.code != "stale_ply":  # a human or another process moved first: nothing to do
-                log.warning("bot move refused in game %s: %s", live.id, e)
+            if e.code != "stale_ply":
+                return e
         except SmallworldError as e:
-            log.warning("bot move refused in game %s: %s", live.id, e)
+            return e
+        return None
 
     # --- live updates ----------------------------------------------------------------------------
     def subscribe(self, live: Live, seat: int | None) -> Sub:
@@ -698,16 +778,24 @@ class Service:
                 del self.subs[sub.game_id]
 
     def _fan_out(self, live: Live, force: bool = False) -> None:
-        """Queue each socket of this process the moves it has not had, each as its seat may see them."""
-        views: dict[int | None, dict[str, Any]] = {}
-        for sub in list(self.subs.get(live.id, ())):
-            if sub.sent_ply >= live.state.ply and not force:
+        """Queue each socket of this process the moves it has not had, each as its seat may see them.
+        The message is made and written as JSON once per (seat, moves since) and shared by every
+        socket it fits (a seat's several tabs; all spectators)."""
+        subs = self.subs.get(live.id)
+        if not subs:
+            return
+        ply = live.state.ply
+        texts: dict[tuple[int | None, int], str] = {}
+        for sub in list(subs):
+            if sub.sent_ply >= ply and not force:
                 continue
-            if sub.seat not in views:
-                views[sub.seat] = self.view(live, sub.seat)
-            moves = self.moves(live, sub.seat, sub.sent_ply)
-            sub.sent_ply = live.state.ply
-            sub.queue.put_nowait({"type": "update", "moves": moves, **views[sub.seat]})
+            key = (sub.seat, sub.sent_ply)
+            text = texts.get(key)
+            if text is None:
+                msg = {"type": "update", "moves": self.moves(live, sub.seat, sub.sent_ply)}
+                text = texts[key] = wire.dumps({**msg, **self.view(live, sub.seat)})
+            sub.sent_ply = ply
+            sub.queue.put_nowait(text)
 
     async def _on_broker(self, msg: dict[str, Any]) -> None:
         """Another process changed a game: catch up from the store, then tell this process's sockets."""

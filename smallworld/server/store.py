@@ -5,8 +5,10 @@ or a resend racing the first send) exactly one wins and the other gets `PlyTaken
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import queue
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +18,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -26,6 +28,29 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 class PlyTaken(Exception):
     """Another action was already stored for this (game, ply)."""
+
+
+@dataclass
+class Append:
+    """One action to store: chosen at `ply` by `seat`; `result` when it ended the game; `seat_update`:
+    the seat's clock."""
+
+    game_id: str
+    ply: int
+    seat: int
+    action: dict[str, Any]
+    by: str
+    result: dict[str, Any] | None = None
+    seat_update: dict[str, Any] | None = None
+
+
+# The two statements of every append, built once (and executed for a whole batch at a time).
+_INSERT_ACTION = insert(t.actions)
+_GAME_PLY = (
+    update(t.games)
+    .where(t.games.c.id == bindparam("gid"))
+    .values(ply=bindparam("new_ply"), updated=bindparam("now"))
+)
 
 
 @dataclass
@@ -220,27 +245,70 @@ class Store:
     ) -> None:
         """Store the action chosen at `ply` (the game's new ply is ply + 1); `PlyTaken` when that move
         already has one. Committed before it returns, with the seat's clock (`seat_update`)."""
-        now = time.time()
-        values: dict[str, Any] = {"ply": ply + 1, "updated": now}
-        if result is not None:
-            values["status"] = "over"
-            values["result"] = json.dumps(result)
+        err = self.append_many([Append(game_id, ply, seat, action, by, result, seat_update)])[0]
+        if err is not None:
+            raise err
+
+    def append_many(self, items: list[Append], conn: Connection | None = None) -> list[Exception | None]:
+        """Store several games' actions in one transaction (one commit, one log flush for all: group
+        commit); for each, None once committed, or why not (`PlyTaken`). When one of them finds its
+        move taken the transaction is rolled back whole and each is tried again on its own, so the
+        others still go in. `conn`: a connection kept for writing (the `Appender`'s), which saves
+        taking one from the pool and checking it (a round trip to PostgreSQL) at every commit; a
+        connection that broke is opened again by SQLAlchemy at its next use."""
         try:
-            with self._begin() as c:
-                c.execute(
-                    insert(t.actions).values(
-                        game_id=game_id, ply=ply, seat=seat, action=json.dumps(action), by=by, created=now
-                    )
-                )
-                c.execute(update(t.games).where(t.games.c.id == game_id).values(**values))
-                if seat_update:
-                    c.execute(
-                        update(t.seats)
-                        .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat)
-                        .values(**seat_update)
-                    )
+            if conn is None:
+                with self._begin() as c:
+                    self._insert(c, items)
+            else:
+                with self._write, conn.begin():
+                    self._insert(conn, items)
+            return [None] * len(items)
         except IntegrityError:
-            raise PlyTaken(f"game {game_id}: ply {ply} already has an action") from None
+            if len(items) == 1:
+                it = items[0]
+                return [PlyTaken(f"game {it.game_id}: ply {it.ply} already has an action")]
+        except Exception as e:  # e.g. the database is gone: each writer gets the error
+            if len(items) == 1:
+                return [e]
+        out: list[Exception | None] = []
+        for it in items:
+            out += self.append_many([it])
+        return out
+
+    @staticmethod
+    def _insert(c: Connection, items: list[Append]) -> None:
+        now = time.time()
+        c.execute(
+            _INSERT_ACTION,
+            [
+                {
+                    "game_id": i.game_id,
+                    "ply": i.ply,
+                    "seat": i.seat,
+                    "action": json.dumps(i.action),
+                    "by": i.by,
+                    "created": now,
+                }
+                for i in items
+            ],
+        )
+        going = [{"gid": i.game_id, "new_ply": i.ply + 1, "now": now} for i in items if i.result is None]
+        if going:
+            c.execute(_GAME_PLY, going)
+        for i in items:
+            if i.result is not None:
+                c.execute(
+                    update(t.games)
+                    .where(t.games.c.id == i.game_id)
+                    .values(ply=i.ply + 1, updated=now, status="over", result=json.dumps(i.result))
+                )
+            if i.seat_update:
+                c.execute(
+                    update(t.seats)
+                    .where(t.seats.c.game_id == i.game_id, t.seats.c.seat == i.seat)
+                    .values(**i.seat_update)
+                )
 
     def actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
         with self.engine.connect() as c:
@@ -253,3 +321,99 @@ class Store:
 
     def action_count(self, game_id: str) -> int:
         return len(self.actions(game_id))
+
+
+class Appender:
+    """The one writer of the action log in a process. The event loop hands it each action and waits
+    for the commit; whatever queued up meanwhile (other games' actions) goes into the same
+    transaction, so under load one commit serves many actions (group commit). Every action is still
+    acknowledged only after its commit.
+
+    PostgreSQL: a thread writes (a commit waits on the network and the server's log flush).
+    SQLite with one process (`inline`): the event loop itself writes, once per turn of the loop,
+    what that turn queued. A commit in WAL mode is a write to a local file, well under a
+    millisecond, and handing each one to a thread and back cost more than that when the loop was
+    busy (waiting for the interpreter lock). Several processes on one SQLite file wait for each
+    other's writes, which must not happen on the loop: they use the thread."""
+
+    MAX_BATCH = 128
+
+    def __init__(self, store: Store, inline: bool = False) -> None:
+        self.store = store
+        self.inline = inline
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._queue: queue.SimpleQueue[tuple[Append, asyncio.AbstractEventLoop, asyncio.Future[None]] | None]
+        self._queue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._conn: Connection | None = None  # opened by the writer at its first write
+        if not inline:
+            self._thread = threading.Thread(target=self._run, name="store-appender", daemon=True)
+            self._thread.start()
+
+    async def append(self, item: Append) -> None:
+        """Store `item`; returns once it is committed (raises `PlyTaken` or the store's error)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        if self.inline:
+            self._pending.append((item, fut))
+            if len(self._pending) == 1:  # the first of this turn: write them all once it is over
+                loop.call_soon(self._flush)
+        else:
+            self._queue.put((item, loop, fut))
+        await fut
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        for i in range(0, len(batch), self.MAX_BATCH):
+            part = batch[i : i + self.MAX_BATCH]
+            for (_, fut), err in zip(part, self._write([item for item, _ in part]), strict=True):
+                _settle(fut, err)
+
+    def _write(self, items: list[Append]) -> list[Exception | None]:
+        try:
+            if self._conn is None:
+                self._conn = self.store.engine.connect()
+            return self.store.append_many(items, self._conn)
+        except Exception as e:  # never leave a writer waiting
+            return [e] * len(items)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            errors = self._write([item for item, _, _ in batch])
+            for (_, loop, fut), err in zip(batch, errors, strict=True):
+                with contextlib.suppress(RuntimeError):  # a loop that is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, fut, err)
+            if stop:
+                return
+
+
+def _settle(fut: asyncio.Future[None], err: Exception | None) -> None:
+    if fut.done():  # the waiter was cancelled
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)

@@ -102,6 +102,8 @@ class ServerProcess:
             db,
             "--rate",
             "0",
+            "--token-rate",
+            "0",
         ]
         if redis:
             args += ["--redis", redis]

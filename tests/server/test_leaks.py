@@ -92,3 +92,35 @@ def test_rate_limit_refuses_with_its_code(db_url: str) -> None:
         assert codes[:3] == [200, 200, 200]
         r = c.get("/api/games")
         assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
+
+
+def test_token_rate_limit_counts_each_token_over_requests_and_socket_messages(db_url: str) -> None:
+    # Per token, not per address or socket: the same token over HTTP and a socket shares one
+    # bucket of 4; another token and tokenless requests are not affected.
+    with TestClient(create_app(db_url, rate=0, socket_rate=0, token_rate=0.001, token_burst=4)) as c:
+        seats = [{"kind": "creator"}, {"kind": "creator"}]
+        g = c.post("/api/games", json={"players": 2, "name": "Ann", "seats": seats}).json()
+        gid, player = g["game"], g["player_token"]
+        mine = _auth(player)
+        assert c.get("/api/me/games", headers=mine).status_code == 200  # 1
+        assert c.get(f"/api/games/{gid}/view?seat=0", headers=mine).status_code == 200  # 2
+        with c.websocket_connect(f"/api/games/{gid}/ws?seat=0&token={player}") as ws:  # 3
+            hello = ws.receive_json()
+            ws.send_json({"type": "act", "ply": 99, "action": {"kind": "end"}, "ref": 1})  # 4: stale
+            assert ws.receive_json()["error"]["code"] == "stale_ply"
+            # 5: an action the seat could play now (when it is seat 0's turn), refused by the limit.
+            action = (hello["legal"] or [{"kind": "end"}])[0]
+            ws.send_json({"type": "act", "ply": hello["ply"], "action": action, "ref": 2})
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["ref"] == 2
+            assert refused["error"]["code"] == "rate_limited" and refused["error"]["field"] == "token"
+        r = c.get("/api/me/games", headers=mine)
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (429, "rate_limited", "token")
+        # Nothing was played by the refused action, and others are still served.
+        assert c.get(f"/api/games/{gid}").json()["ply"] == hello["ply"] == 0
+        assert c.get(f"/api/games/{gid}").status_code == 200  # no token
+        other = c.post("/api/players", json={"name": "Bob"}).json()["player_token"]
+        assert c.get("/api/me/games", headers=_auth(other)).status_code == 200
+        with c.websocket_connect(f"/api/games/{gid}/ws?seat=1&token={player}") as ws:
+            msg = ws.receive_json()  # a new socket of the spent token is refused at once
+            assert msg["type"] == "error" and msg["error"]["code"] == "rate_limited"

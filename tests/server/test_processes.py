@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from server.helpers import ServerProcess, fresh_pg_database
@@ -73,8 +74,15 @@ def test_two_processes_one_postgresql_one_redis(services: dict[str, str], tmp_pa
         b.stop()
 
 
-def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'games.db'}"
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_sigkill_mid_game_loses_nothing_acknowledged(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # SQLite: the event loop writes the log; PostgreSQL: the writer thread (both commit in batches).
+    if kind == "sqlite":
+        db = f"sqlite:///{tmp_path / 'games.db'}"
+    else:
+        db = fresh_pg_database(request.getfixturevalue("services")["PG_URL"])
     s = ServerProcess(db, log=tmp_path / "s1.log")
     bots = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}]
     bot_games = [

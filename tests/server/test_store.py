@@ -3,11 +3,12 @@ seats taken once."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
 
-from smallworld.server.store import PlyTaken, Store, migrate
+from smallworld.server.store import Append, Appender, PlyTaken, Store, migrate
 
 
 def _game(store: Store, gid: str = "g1") -> None:
@@ -90,3 +91,70 @@ def test_a_seat_is_taken_once_and_the_game_starts(any_db_url: str) -> None:
     assert store.game("g1")["status"] == "playing"  # type: ignore[index]
     assert store.games_of_player("p2") == ["g1"]
     store.close()
+
+
+def test_a_batch_commits_every_action_but_the_one_whose_ply_is_taken(any_db_url: str) -> None:
+    # Group commit: several games' actions in one transaction; one of them finds its move already
+    # stored, and only that one is refused.
+    store = Store(any_db_url)
+    _game(store, "g1")
+    _game_of(store, "g2")
+    _game_of(store, "g3")
+    store.append("g2", 0, 0, {"kind": "pick", "arg": 5}, "human")
+    errors = store.append_many(
+        [
+            Append("g1", 0, 0, {"kind": "pick", "arg": 1}, "human"),
+            Append("g2", 0, 1, {"kind": "pick", "arg": 2}, "human"),  # ply 0 of g2 is taken
+            Append("g3", 0, 0, {"kind": "pick", "arg": 3}, "bot", seat_update={"bank_ms": 7}),
+            Append("g1", 1, 1, {"kind": "end"}, "human", result={"scores": [1, 2], "winners": [1]}),
+        ]
+    )
+    assert [type(e) for e in errors] == [type(None), PlyTaken, type(None), type(None)]
+    assert [r.action for r in store.actions("g1")] == [{"kind": "pick", "arg": 1}, {"kind": "end"}]
+    assert [r.action for r in store.actions("g2")] == [{"kind": "pick", "arg": 5}]  # unchanged
+    assert [(r.action, r.by) for r in store.actions("g3")] == [({"kind": "pick", "arg": 3}, "bot")]
+    assert store.seats("g3")[0]["bank_ms"] == 7
+    g1, g2, g3 = (store.game(g) for g in ("g1", "g2", "g3"))
+    assert g1 is not None and (g1["ply"], g1["status"]) == (2, "over")
+    assert g2 is not None and g2["ply"] == 1
+    assert g3 is not None and g3["ply"] == 1
+    store.close()
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["thread", "inline"])
+def test_the_appender_acknowledges_only_committed_actions(any_db_url: str, inline: bool) -> None:
+    # Five writers of one move in one batch: one is committed, the others are told it is taken.
+    store = Store(any_db_url)
+    _game(store)
+    appender = Appender(store, inline=inline)
+
+    async def run() -> list[BaseException | None]:
+        writes = [appender.append(Append("g1", 0, 0, {"kind": "pick", "arg": i}, "human")) for i in range(5)]
+        return await asyncio.gather(*writes, return_exceptions=True)
+
+    outcomes = asyncio.run(run())
+    appender.close()
+    assert sum(o is None for o in outcomes) == 1
+    assert all(isinstance(o, PlyTaken) for o in outcomes if o is not None)
+    won = outcomes.index(None)
+    assert [r.action for r in store.actions("g1")] == [{"kind": "pick", "arg": won}]
+    store.close()
+
+
+def _game_of(store: Store, gid: str) -> None:
+    store.create_game(
+        gid,
+        {"edition": "warcraft", "players": 2},
+        5,
+        {"clock": None},
+        [
+            {
+                "seat": 0,
+                "kind": "human",
+                "name": "Ann",
+                "player_id": "p1",
+                "token_hash": f"{gid}a".ljust(64, "0"),
+            },
+            {"seat": 1, "kind": "bot", "name": "B", "bot": "greedy"},
+        ],
+    )

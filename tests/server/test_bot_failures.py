@@ -1,0 +1,93 @@
+"""A bot that fails never stalls its game: when the worker process is killed, the bot raises or
+answers an action the engine refuses, the greedy bot stands in for that decision (in the server's
+process), a broken pool is restarted, and the game goes on to its end."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.helpers import replayed
+from smallworld.server.app import create_app
+from smallworld.server.bots import BotPool
+
+BOTS = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}]
+
+
+@pytest.fixture
+def slow_bots(db_url: str) -> Iterator[TestClient]:
+    # A short pause before each bot decision, so that a test can act in the middle of the game.
+    with TestClient(create_app(db_url, rate=0, socket_rate=0, bot_delay=0.02)) as c:
+        yield c
+
+
+def _wait(client: TestClient, gid: str, done: Any) -> dict[str, Any]:
+    """Poll the game until `done(summary)`; the deadline only catches a stalled game."""
+    deadline = time.monotonic() + 180
+    while True:
+        g = client.get(f"/api/games/{gid}").json()
+        if done(g):
+            return g
+        assert time.monotonic() < deadline, f"the game stalled at ply {g['ply']}"
+        time.sleep(0.02)
+
+
+def _failures(svc: Any) -> float:
+    return svc.metrics.registry.get_sample_value("smallworld_bot_failures_total") or 0.0
+
+
+def _finished_as_stored(svc: Any, gid: str) -> None:
+    live = svc.live[gid]
+    assert live.state.result is not None
+    assert replayed(svc.store, gid).result == live.state.result  # every move is in the store
+    assert svc.store.game(gid)["status"] == "over"
+
+
+def test_a_killed_bot_worker_is_replaced_and_the_game_goes_on(slow_bots: TestClient) -> None:
+    svc: Any = slow_bots.app.state.service  # type: ignore[attr-defined]
+    gid = slow_bots.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
+    _wait(slow_bots, gid, lambda g: g["ply"] >= 3)
+    killed = svc.bots.pids()
+    assert killed, "the bots play in a worker process"
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    g = _wait(slow_bots, gid, lambda g: g["status"] == "over")
+    assert g["result"] is not None
+    assert _failures(svc) >= 1  # the decision the dead worker could not make was the stand-in's
+    _finished_as_stored(svc, gid)
+    # The broken pool was replaced by a new one, whose workers made the later decisions.
+    assert svc.bots.pids() and not set(svc.bots.pids()) & set(killed)
+
+
+class _Failing(BotPool):
+    """A pool whose bot raises, or answers an action that is no action of the game."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__(1)
+        self.mode = mode
+        self.asked = 0
+
+    async def choose(self, *args: Any) -> tuple[dict[str, Any], float]:
+        self.asked += 1
+        if self.mode == "raises":
+            raise RuntimeError("a bug in the bot")
+        return {"kind": "no such action"}, 0.0
+
+
+@pytest.mark.parametrize("mode", ["raises", "illegal"])
+def test_a_failing_bot_is_stood_in_for_at_every_decision(client: TestClient, mode: str) -> None:
+    svc: Any = client.app.state.service  # type: ignore[attr-defined]
+    svc.bots = _Failing(mode)
+    gid = client.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
+    g = _wait(client, gid, lambda g: g["status"] == "over")
+    assert g["result"] is not None
+    _finished_as_stored(svc, gid)
+    # Every decision was asked of the bot, failed, and was made by the stand-in instead.
+    assert svc.bots.asked == g["ply"] == _failures(svc)
+    assert {m["by"] for m in client.get(f"/api/games/{gid}/moves").json()["moves"]} == {"bot"}
