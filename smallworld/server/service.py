@@ -485,8 +485,8 @@ class Service:
                 self._evict_finished(keep=gid)
         self.metrics.actions.labels(by).inc()
         await self.broker.publish({"game": gid, "ply": trial.ply})
+        self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live)
-        self._after_change(live)
         return self._ack(live, move, seat)
 
     def _ack(self, live: Live, move: Move, seat: int) -> dict[str, Any]:
@@ -624,8 +624,8 @@ class Service:
             await asyncio.to_thread(self.store.update_seat, gid, seat, bot=level)
             live.seats[seat]["bot"] = level
         await self.broker.publish({"game": gid, "seats": True})
+        self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live, force=True)
-        self._after_change(live)
         return {"game": gid, "seat": seat, "bot": level}
 
     async def take_back(self, gid: str, seat: Any, token: str | None) -> dict[str, Any]:
@@ -636,8 +636,8 @@ class Service:
             live.seats[seat].update(bot=None, away=False)
             live.turn_started = time.time()
         await self.broker.publish({"game": gid, "seats": True})
+        self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live, force=True)
-        self._after_change(live)
         return {"game": gid, "seat": seat, "bot": None}
 
     # --- bots and clocks -------------------------------------------------------------------------
@@ -646,6 +646,8 @@ class Service:
         old = self.timers.pop(live.id, None)
         if old is not None:
             old.cancel()
+        for s in live.seats:  # only the decision now running has a deadline
+            s["deadline"] = None
         st = live.state
         if live.status != "playing" or st.result is not None:
             return

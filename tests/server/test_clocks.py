@@ -57,3 +57,35 @@ def test_time_out_hands_the_decision_to_greedy_and_marks_the_seat_away(
             )
             assert r.status_code == 200, r.text
             assert store.actions(gid)[mine["ply"]].by == "human"
+
+
+def test_only_the_decision_running_has_a_deadline_and_the_update_carries_it(client: TestClient) -> None:
+    """Turn by turn: once the first player has played their turn, their deadline is gone and the
+    other's is set — in the game's summary and in the socket update that says it is their turn."""
+    seats = [{"kind": "creator"}, {"kind": "invite", "name": "Bob"}]
+    clock = {"kind": "turn", "deadline_s": 3600}
+    g = client.post("/api/games", json={"players": 2, "seats": seats, "clock": clock}).json()
+    gid = g["game"]
+    j = client.post(f"/api/games/{gid}/join", json={"invite": g["seats"][1]["invite"], "name": "Bob"}).json()
+    tokens = {0: g["seats"][0]["token"], 1: j["token"]}
+    start = client.get(f"/api/games/{gid}").json()
+    a = start["acting_seat"]
+    b = 1 - a
+    assert start["seats"][a]["deadline"] is not None and start["seats"][b]["deadline"] is None
+    auth = {"Authorization": f"Bearer {tokens[a]}"}
+    with client.websocket_connect(f"/api/games/{gid}/ws?seat={b}&token={tokens[b]}&since=0") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        while True:  # the first player plays a whole turn, always the first legal action
+            mine = client.get(f"/api/games/{gid}/view?seat={a}", headers=auth).json()
+            if mine["acting_seat"] != a:
+                break
+            act = {"seat": a, "ply": mine["ply"], "action": mine["legal"][0]}
+            r = client.post(f"/api/games/{gid}/act", json=act, headers=auth)
+            assert r.status_code == 200, r.text
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "update" and msg["legal"]:
+                break
+    assert msg["seats"][b]["deadline"] is not None and msg["seats"][a]["deadline"] is None
+    now = client.get(f"/api/games/{gid}").json()
+    assert now["seats"][b]["deadline"] > time.time() + 3000 and now["seats"][a]["deadline"] is None
