@@ -23,6 +23,7 @@ STATUS: dict[str, int] = {
     "stale_ply": 409,
     "not_started": 409,
     "seat_taken": 409,
+    "seat_taken_back": 409,
     "not_over": 409,
     "too_large": 413,
     "rate_limited": 429,

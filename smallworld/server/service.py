@@ -443,6 +443,10 @@ class Service:
                     await self._reload_seats(live)
             if by == "human":
                 seat = await self.authorize(live, seat, token)
+            elif live.seats[seat]["bot"] is None:
+                # A bot's or the clock's move that was under way when its player took the seat
+                # back: the player decides now, so the late answer is dropped.
+                raise ServerError("seat_taken_back", f"seat {seat} was taken back by its player", "seat")
             st = live.state
             if live.status == "open":
                 raise ServerError("not_started", "the game starts when every seat is taken")
@@ -758,7 +762,7 @@ class Service:
         try:
             await self.act(live.id, seat, None, ply, action, by=by)
         except ServerError as e:
-            if e.code != "stale_ply":
+            if e.code not in ("stale_ply", "seat_taken_back"):
                 return e
         except SmallworldError as e:
             return e
