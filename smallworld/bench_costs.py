@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 import tracemalloc
+import types
 from typing import Any
 
 from smallworld.engine.actions import Action
@@ -38,8 +39,13 @@ def deep_size(obj: Any, stop: tuple[type, ...] = (Game,)) -> int:
         elif isinstance(o, list | tuple | set | frozenset):
             todo.extend(o)
         else:
-            slots = getattr(type(o), "__slots__", ())
-            todo.extend(getattr(o, s) for s in slots if hasattr(o, s))
+            slots = getattr(type(o), "__slots__", None)
+            if slots is None and type(o).__module__.startswith("smallworld."):
+                # A class compiled by mypyc (tools/build-compiled) keeps no `__slots__`: its
+                # attributes are the getset descriptors of its type.
+                slots = [k for k, v in vars(type(o)).items()
+                         if isinstance(v, types.GetSetDescriptorType) and not k.startswith("__")]
+            todo.extend(getattr(o, s) for s in slots or () if hasattr(o, s))
             if hasattr(o, "__dict__"):
                 todo.append(o.__dict__)
     return total

@@ -54,7 +54,7 @@ def test_kept_badges_never_come_back_into_the_offer() -> None:
     kept_seen = 0
     pool = ["garrisoned", "marshdweller", "farmer", "mining", "ranger", "herbalist", "sailing", "explorer"]
     for players, seed in ((2, 3), (3, 5), (4, 8), (5, 13)):
-        game = Game(Settings(players=players, seed=seed, powers=pool))
+        game = Game(Settings(players=players, seed=seed, powers=tuple(pool)))
         st = game.new_initial_state()
         rnd = random.Random(seed)
         while not st.is_over():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
@@ -46,20 +46,20 @@ class Ph:
     """The phases as plain class attributes, for the hot paths: reading `Phase.X` goes through the
     attribute hook of the Enum metaclass (about 60 ns a read in Python 3.11), `Ph.X` does not."""
 
-    PICK = Phase.PICK
-    RISE = Phase.RISE
-    START = Phase.START
-    CONQUER = Phase.CONQUER
-    REDEPLOY = Phase.REDEPLOY
-    WITHDRAWN = Phase.WITHDRAWN
-    AFTER_SCORE = Phase.AFTER_SCORE
-    OVER = Phase.OVER
-    AFTER_CONQUESTS = Phase.AFTER_CONQUESTS
-    REDEPLOY_BEGIN = Phase.REDEPLOY_BEGIN
-    WITHDRAWN_NEXT = Phase.WITHDRAWN_NEXT
-    TURN_END = Phase.TURN_END
-    SCORE = Phase.SCORE
-    NEXT_TURN = Phase.NEXT_TURN
+    PICK: Final = Phase.PICK
+    RISE: Final = Phase.RISE
+    START: Final = Phase.START
+    CONQUER: Final = Phase.CONQUER
+    REDEPLOY: Final = Phase.REDEPLOY
+    WITHDRAWN: Final = Phase.WITHDRAWN
+    AFTER_SCORE: Final = Phase.AFTER_SCORE
+    OVER: Final = Phase.OVER
+    AFTER_CONQUESTS: Final = Phase.AFTER_CONQUESTS
+    REDEPLOY_BEGIN: Final = Phase.REDEPLOY_BEGIN
+    WITHDRAWN_NEXT: Final = Phase.WITHDRAWN_NEXT
+    TURN_END: Final = Phase.TURN_END
+    SCORE: Final = Phase.SCORE
+    NEXT_TURN: Final = Phase.NEXT_TURN
 
 
 PICK, START, CONQUER, REDEPLOY, WITHDRAWN, OVER = (
@@ -251,9 +251,13 @@ class State:
         "turn_seat",
     )
 
-    def __init__(self, game: Game) -> None:
-        n = game.map.n
+    def __init__(self, game: Game, *, blank: bool = False) -> None:
         self.game = game
+        if blank:
+            # `clone` fills in every field itself. (A compiled build, tools/build-compiled, cannot
+            # make an instance without running __init__, as `State.__new__(State)` did.)
+            return
+        n = game.map.n
         self.ply = 0  # decisions applied since the start of the game
         self.round = 1
         self.first_seat = 0
@@ -750,8 +754,7 @@ class State:
 
     # --- copying and JSON --------------------------------------------------------------------
     def clone(self) -> State:
-        c = State.__new__(State)
-        c.game = self.game
+        c = State(self.game, blank=True)
         c.ply = self.ply
         c.round, c.first_seat, c.turn_seat = self.round, self.first_seat, self.turn_seat
         c.acting_seat, c.phase = self.acting_seat, self.phase
