@@ -41,6 +41,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
+	# reference and the compiled modules must agree with it. The browser tests drive the page, not
+	# the engine's compiled paths: once is enough for them.
+	$(MAKE) test-compiled ARGS="--ignore=tests/web"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
