@@ -348,6 +348,9 @@ def judge(
     return "conquer" if c <= hand else "final"
 
 
+PLAIN: tuple[None] = (None,)  # the options of a target when no unit names one
+
+
 def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> list[Action]:
     """The conquests and final attempts the seat may make now, target by target (region order),
     then option by option: what `judge` allows of every target, computed in one pass (the hot path
@@ -387,24 +390,9 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
                     break
             else:
                 base += game.travel_cost
-        if not optional:  # the usual case: the plain conquest only, no named option
-            c = base
-            if reducers:
-                red = 0
-                for u in reducers:
-                    red += u.cost_reduction(st, seat, r, None)
-                if red:
-                    c = c - red if c - red > 1 else 1
-            if c < minimum:
-                c = minimum
-            if c > hand and c - hand > short:
-                continue  # too short, even for a final attempt
-            if (defended >> r) & 1 and unpaid(r):
-                continue
-            out.append(plain_conquer[r] if c <= hand else plain_final[r])
-            continue
         refused: bool | None = None  # whether the dues are more than the coins: asked once per target
-        for opt in options(st, att, r):
+        # The usual case has no named option: only the plain conquest, without asking `options`.
+        for opt in options(st, att, r) if optional else PLAIN:
             c = base
             if reducers:
                 red = 0
