@@ -59,18 +59,23 @@ def _edition_boards(edition_id: str) -> Any:
     return get_edition(edition_id).boards
 
 
+def _read_files(paths: list[str], problems: list[Any]) -> list[BoardSide]:
+    """The board files that load; what keeps the others from loading goes into `problems`."""
+    sides: list[BoardSide] = []
+    for path in paths:
+        try:
+            sides.append(load_file(path))
+        except BoardFormatError as e:
+            problems.append(str(e))
+        except OSError as e:
+            problems.append(f"{path}: {e.strerror or e}")
+    return sides
+
+
 def _validate_edition(args: argparse.Namespace) -> int:
     boards = _edition_boards(args.edition)
     problems: list[str] = []
-    sides: list[BoardSide] = []
-    if args.files:
-        for path in args.files:
-            try:
-                sides.append(load_file(path))
-            except BoardFormatError as e:
-                problems.append(str(e))
-    else:
-        sides = [boards.side(i) for i in boards.ids()]
+    sides = _read_files(args.files, problems) if args.files else [boards.side(i) for i in boards.ids()]
     for side in sides:
         problems.extend(boards.check(side))
     for p in problems:
@@ -87,17 +92,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if getattr(args, "edition", WARCRAFT) != WARCRAFT:
         return _validate_edition(args)
     problems: list[Problem | str] = []
-    sides: list[BoardSide] = []
-    if args.files:
-        for path in args.files:
-            try:
-                sides.append(load_file(path))
-            except BoardFormatError as e:
-                problems.append(str(e))
-            except OSError as e:
-                problems.append(f"{path}: {e.strerror or e}")
-    else:
-        sides = all_sides()
+    sides = _read_files(args.files, problems) if args.files else all_sides()
     for side in sides:
         problems.extend(validate_side(side))
     if not args.files:
