@@ -273,3 +273,51 @@ def test_greedy_picks_up_a_kept_champion_to_conquer_for_free() -> None:
     st.apply(first)
     second = bot.decide(st, legal_actions(st), random.Random(1))
     assert second.kind == "champion"
+
+
+def test_mcts_keeps_its_tree_between_the_decisions_of_one_turn() -> None:
+    """With `reuse`, the subtree under the move played is the next root when the next decision is
+    the bot's own in the same turn at the expected ply; any other view starts a fresh tree."""
+    from smallworld.bots.mcts import MctsBot
+
+    game = Game(Settings(players=2, seed=20001))
+    bot = MctsBot(playouts=40, reuse=True)
+    bot.start(public_game(game), 0)
+    other = GreedyBot()
+    other.start(public_game(game), 1)
+    rng = random.Random(3)
+    st = game.new_initial_state()
+    reused: list[int] = []
+    while not st.is_over() and st.round <= 4:
+        seat = st.acting_seat
+        legal = legal_actions(st)
+        if seat == 0:
+            kept = bot._kept
+            a = bot.choose(view_for(st, 0), legal, rng)
+            if bot.last_reused:
+                # Only a kept tree for this very ply is taken, and it carries its earlier playouts.
+                assert kept is not None and kept[0] == st.ply
+                reused.append(bot.last_reused)
+        else:
+            a = other.choose(view_for(st, 1), legal, rng)
+        assert a in legal
+        apply_unchecked(st, a)
+    assert reused and all(r > 0 for r in reused)
+    # A view at another ply than the one kept: a fresh tree.
+    bot._kept = None
+    legal = legal_actions(st)
+    while len(legal) == 1 or st.acting_seat != 0:
+        apply_unchecked(st, other.choose(view_for(st, st.acting_seat), legal, rng))
+        legal = legal_actions(st)
+    bot.choose(view_for(st, 0), legal, rng)
+    if bot._kept is not None:
+        ply, seat, node = bot._kept
+        bot._kept = (ply + 1000, seat, node)
+    bot.choose(view_for(st, 0), legal, rng)
+    assert bot.last_reused == 0
+
+
+def test_mcts_reuses_its_tree_only_with_a_time_budget_by_default() -> None:
+    from smallworld.bots.mcts import MctsBot
+
+    assert MctsBot(seconds=0.1).reuse and not MctsBot(playouts=10).reuse

@@ -3,6 +3,10 @@
 
     python tools/mcts_study.py run --games 192 --workers 16 --seed 10001 --seconds 1 --out games.jsonl
     python tools/mcts_study.py summary games.jsonl
+    PYTHONPATH=build/compiled python -P tools/mcts_study.py run ...   # on the optional mypyc build
+
+Each game line records `build`: "compiled" when the engine's modules were the mypyc build
+(tools/build-compiled), else "pure".
 
 `run` appends one JSON line per finished game (flushed at once), so a run stopped by a time limit
 keeps every game it finished; games are independent (`smallworld.sim.runner.make_jobs`: game i has
@@ -14,15 +18,21 @@ winner, as `smallworld simulate` counts it) with the Wilson 95% interval.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import multiprocessing as mp
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The checkout's package unless one is already on the path (the compiled build, put first).
+if importlib.util.find_spec("smallworld") is None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import smallworld.engine.flow
 from smallworld.sim.runner import make_jobs, play_game
 from smallworld.sim.stats import wilson
+
+BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") else "pure"
 
 
 def run(args: argparse.Namespace) -> None:
@@ -31,6 +41,7 @@ def run(args: argparse.Namespace) -> None:
     with open(args.out, "a", encoding="utf-8") as out, mp.get_context("spawn").Pool(args.workers) as pool:
         for res in pool.imap_unordered(play_game, jobs, chunksize=1):
             res["mcts"] = options
+            res["build"] = BUILD
             out.write(json.dumps(res) + "\n")
             out.flush()
 

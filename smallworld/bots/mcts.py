@@ -15,8 +15,16 @@ greedy threat rule, so the tree spends its playouts on picks, declines, conquest
 Rollouts stop after `rollout_rounds` rounds and the position is then scored by `greedy.value`'s own-seat
 part (coins, discounted income, Active tokens); finished games use the final scores.
 
+With a time budget the search keeps its tree between the decisions of one turn (`reuse`): the
+subtree under the move played becomes the next root when that next decision is the bot's own and
+comes at the ply the search expected (only forced steps between: single legal moves, token-by-token
+redeployment). Within a turn the hidden facts barely change, so the statistics stay meaningful, and
+the later decisions of a turn (the second and third conquests) start with the playouts the first one
+already spent on them.
+
 With `playouts` set (and `seconds` None) a decision depends only on the view and the `rng`, so a
-seeded game is reproducible; a time budget is not.
+seeded game is reproducible and a saved game resumes with the same choices; a time budget is not,
+and only a time budget reuses the tree by default.
 """
 
 from __future__ import annotations
@@ -160,6 +168,7 @@ class MctsBot(Bot):
         rollout_rounds: int = 3,
         root_width: int = 8,
         greedy_bias: float = 2.0,
+        reuse: bool | None = None,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -171,10 +180,16 @@ class MctsBot(Bot):
         self.last_iterations = 0
         self._greedy = GreedyBot()
         self._prior: Action | None = None
+        self.reuse = seconds is not None if reuse is None else reuse
+        # The subtree kept for the next decision: (the ply it expects, the seat, the node).
+        self._kept: tuple[int, int, Node] | None = None
+        self.last_reused = 0  # visits the last decision's root started with
 
     def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_in)
         self.last_iterations = 0
+        self.last_reused = 0
+        kept, self._kept = self._kept, None
         if len(legal) == 1:
             return legal[0]
         # The time budget covers the whole decision, greedy's prior and the candidate set included.
@@ -184,6 +199,10 @@ class MctsBot(Bot):
         if _forced(first):
             return deploy_action(first, legal)
         root = Node(-1)
+        if kept is not None and kept[0] == view.get("ply") and kept[1] == first.acting_seat:
+            root = kept[2]
+            self.last_reused = root.visits
+        start = first.clone() if self.reuse else None
         allowed = set(self._candidates(first, legal))
         self._prior = None
         if self.bias > 0:
@@ -209,7 +228,27 @@ class MctsBot(Bot):
             key=lambda a: (root.children[a].visits, root.children[a].total),
             default=None,
         )
-        return best if best is not None else legal[0]
+        if best is None:
+            return legal[0]
+        if start is not None:
+            self._keep(start, best, root.children[best])
+        return best
+
+    def _keep(self, st: State, action: Action, node: Node) -> None:
+        """Keep `node` for the next decision if, after `action` and the forced steps the search
+        itself plays without a node, the next decision is this seat's own in the same turn."""
+        seat, turn = st.acting_seat, (st.round, st.turn_seat)
+        apply_unchecked(st, action)
+        while st.phase != OVER:
+            if _forced(st):
+                apply_unchecked(st, deploy_action(st, legal_actions(st)))
+                continue
+            legal = legal_actions(st)
+            if len(legal) != 1:
+                break
+            apply_unchecked(st, legal[0])
+        if st.phase != OVER and st.acting_seat == seat and (st.round, st.turn_seat) == turn and node.children:
+            self._kept = (st.ply, seat, node)
 
     def _candidates(self, st: State, legal: list[Action]) -> list[Action]:
         """The `root_width` actions the greedy value ranks best: the playouts then go to moves worth
