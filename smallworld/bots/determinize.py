@@ -65,7 +65,8 @@ class Determinizer:
     """Samples states consistent with one view. The view is analysed and turned into a template
     State once; each sample is a clone of it with the hidden parts drawn afresh (tens of µs)."""
 
-    def __init__(self, view: dict[str, Any], game: Game) -> None:
+    def __init__(self, view: dict[str, Any], game: Game, coins: dict[int, int] | None = None) -> None:
+        """`coins`: hidden totals known otherwise (a `CoinLedger`'s), used in place of the estimate."""
         self.game = game
         self.view = view
         data = copy.deepcopy(view)
@@ -75,7 +76,7 @@ class Determinizer:
         seen_powers: set[str] = set(data.get("power_discard", []))
         for i, s in enumerate(data["seats"]):
             if s.get("coins") is None:
-                s["coins"] = estimate_coins(view, i, game)
+                s["coins"] = coins[i] if coins and i in coins else estimate_coins(view, i, game)
             seen_races.update(x for x in (s.get("active"), s.get("declined")) if x)
             seen_powers.update(x for x in (s.get("power"), s.get("declined_power")) if x)
         for c in data.get("row", []):

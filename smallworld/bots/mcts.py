@@ -52,8 +52,10 @@ from smallworld.bots.greedy import (
     turns_left,
     value,
 )
+from smallworld.bots.ledger import CoinLedger
 from smallworld.engine.actions import DECLINE, EXPAND, Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.game import Game
 from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 
 # Reward: a win counts most; the score margin breaks ties between wins and losses.
@@ -184,17 +186,33 @@ class MctsBot(Bot):
         # The subtree kept for the next decision: (the ply it expects, the seat, the node).
         self._kept: tuple[int, int, Node] | None = None
         self.last_reused = 0  # visits the last decision's root started with
+        self.ledger: CoinLedger | None = None
+
+    def start(self, game: Game, seat: int) -> None:
+        super().start(game, seat)
+        st = game.new_initial_state()
+        self.ledger = CoinLedger(seat, len(st.seats), st.seats[0].coins)
+        self._kept = None
+
+    def memory(self) -> dict[str, Any]:
+        """The coin ledger (a kept search tree is only a cache and is not saved)."""
+        return {"ledger": self.ledger.to_json()} if self.ledger is not None else {}
+
+    def recall(self, memory: dict[str, Any]) -> None:
+        if self.ledger is not None and isinstance(memory.get("ledger"), dict):
+            self.ledger.load(memory["ledger"])
 
     def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_in)
         self.last_iterations = 0
         self.last_reused = 0
         kept, self._kept = self._kept, None
+        coins = self.ledger.update(view) if self.ledger is not None else None
         if len(legal) == 1:
             return legal[0]
         # The time budget covers the whole decision, greedy's prior and the candidate set included.
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        det = Determinizer(view, self._game())
+        det = Determinizer(view, self._game(), coins)
         first = det.sample(rng)
         if _forced(first):
             return deploy_action(first, legal)
