@@ -63,6 +63,8 @@ def summary(path: str, prefix: bool = False) -> dict[str, object]:
     mean = [
         sum(g["scores"][g["bots"].index(b)] for g in games) / max(len(games), 1) for b in ("mcts", "greedy")
     ]
+    spent = [g["search"][g["bots"].index("mcts")] for g in games if g.get("search")]
+    spent = [x for x in spent if x]
     return {
         "games": len(games),
         "mcts_first_seat": seat0,
@@ -73,6 +75,10 @@ def summary(path: str, prefix: bool = False) -> dict[str, object]:
         "mean_score_greedy": round(mean[1], 2),
         "seeds": sorted(g["seed"] for g in games),
         "mean_seconds_per_game": round(sum(g["seconds"] for g in games) / max(len(games), 1), 1),
+        # Playouts per searched MCTS decision (games recorded before the simulator counted them: none).
+        "mean_playouts_per_decision": (
+            round(sum(x["playouts"] for x in spent) / sum(x["decisions"] for x in spent)) if spent else None
+        ),
     }
 
 

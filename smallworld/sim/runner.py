@@ -84,12 +84,17 @@ def play_game(job: GameJob) -> dict[str, Any]:
     st = game.new_initial_state()
     picks: list[list[Any]] = []
     decisions = 0
+    searched = [[0, 0] for _ in names]  # per seat: decisions searched, playouts in them
     while st.phase != "over":
         seat = st.acting_seat
         legal = legal_actions(st)
         action = bots[seat].choose(view_for(st, seat), list(legal), rngs[seat])
         if action not in legal:
             raise SimulationError(f"game {job.index}: bot {names[seat]!r} chose an illegal {list(action)}")
+        playouts = getattr(bots[seat], "last_iterations", 0)
+        if playouts:
+            searched[seat][0] += 1
+            searched[seat][1] += playouts
         apply_unchecked(st, action)
         decisions += 1
         if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
@@ -106,6 +111,8 @@ def play_game(job: GameJob) -> dict[str, Any]:
         "decisions": decisions,
         "rounds": st.round,
         "seconds": round(time.perf_counter() - t0, 3),
+        # What the search bots spent: a time budget buys more or fewer playouts on each machine.
+        "search": [{"decisions": d, "playouts": p} if d else None for d, p in searched],
     }
 
 
