@@ -112,7 +112,7 @@ def test_the_ledger_beats_the_board_estimate_in_real_games_and_feeds_the_determi
 
 def test_the_mcts_bot_keeps_its_ledger_in_its_memory() -> None:
     game = Game(Settings(players=2, seed=4))
-    bot = MctsBot(playouts=2)
+    bot = MctsBot(playouts=2, coin_ledger=True)
     bot.start(public_game(game), 0)
     st = game.new_initial_state()
     while st.round < 3:
@@ -121,8 +121,9 @@ def test_the_mcts_bot_keeps_its_ledger_in_its_memory() -> None:
         a = bot.choose(view_for(st, 0), la, random.Random(1)) if s == 0 else la[0]
         apply_unchecked(st, a)
     memory = bot.memory()
-    again = MctsBot(playouts=2)
+    again = MctsBot(playouts=2, coin_ledger=True)
     again.start(public_game(game), 0)
     again.recall(memory)
     assert again.ledger is not None and bot.ledger is not None
     assert again.ledger.to_json() == bot.ledger.to_json() and again.ledger.coins
+    assert MctsBot(playouts=2).memory() == {}  # off by default
