@@ -24,6 +24,14 @@ from smallworld.engine.actions import Action
 from smallworld.engine.options import OptionSpec
 from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 
+try:  # read by the optional compiled build (tools/build-compiled) when it compiles this module
+    from mypy_extensions import mypyc_attr
+except ImportError:  # interpreted without the development tools, where the decorator changes nothing
+
+    def mypyc_attr(*_args: Any, **_attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
@@ -85,9 +93,20 @@ class ConquestInfo:
 
     def to_json(self, ref: Any = None) -> dict[str, Any]:
         """Its JSON form; `ref` (the map's `ref`) writes the region as "SIDE:ID"."""
-        out = dict(vars(self))
-        if ref is not None:
-            out["region"] = ref(self.region)
+        # Field by field, not `vars(self)`: a compiled build (tools/build-compiled) gives the
+        # instance no `__dict__`.
+        out: dict[str, Any] = {
+            "region": self.region if ref is None else ref(self.region),
+            "attacker": self.attacker,
+            "defender_race": self.defender_race,
+            "defender_seat": self.defender_seat,
+            "defender_tokens": self.defender_tokens,
+            "was_nonempty": self.was_nonempty,
+            "own_declined": self.own_declined,
+            "option": self.option,
+            "lost": self.lost,
+            "prevented": self.prevented,
+        }
         return out
 
     @classmethod
@@ -114,6 +133,7 @@ CONQUEST_FIELDS = (
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Unit:
     """A race, special power, artifact or legendary place. Override hooks as needed."""
 
@@ -158,9 +178,10 @@ class Unit:
     action_kinds: ClassVar[frozenset[str]] = frozenset()
     region_args: ClassVar[frozenset[str]] = frozenset()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "action_specs" in cls.__dict__:
+    def __init_subclass__(cls) -> None:
+        # No `super().__init_subclass__()`: `object`'s does nothing, and compiled by mypyc
+        # (tools/build-compiled) that call fails with "super(type, obj): obj must be an instance".
+        if "action_specs" in vars(cls):
             cls.action_kinds = frozenset(s.kind for s in cls.action_specs if s.step != "prompt")
             cls.region_args = frozenset(s.kind for s in cls.action_specs if Arg.REGION in s.args)
 
