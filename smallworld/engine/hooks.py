@@ -76,7 +76,9 @@ class Piece:
     tag_fields: tuple[Field, ...] = ()  # each piece carries a tag with these fields (a bomb: its kind)
 
 
-@dataclass
+# `__init__` written out: the one `dataclass` makes is interpreted code even in a compiled build
+# (tools/build-compiled), and one is made for every conquest.
+@dataclass(init=False)
 class ConquestInfo:
     """What a conquest met, judged before the defenders were removed (§6.8)."""
 
@@ -87,9 +89,33 @@ class ConquestInfo:
     defender_tokens: int  # race tokens (and occupying pieces) that were there
     was_nonempty: bool
     own_declined: bool  # the attacker took a region of their own In-Decline race
-    option: str | None = None
-    lost: int = 0  # tokens of the defending race discarded by this conquest (§6.9)
-    prevented: str | None = None  # id of the unit that took the loss instead (Chapel, Beast, ...)
+    option: str | None
+    lost: int  # tokens of the defending race discarded by this conquest (§6.9)
+    prevented: str | None  # id of the unit that took the loss instead (Chapel, Beast, ...)
+
+    def __init__(
+        self,
+        region: int,
+        attacker: int,
+        defender_race: str | None,
+        defender_seat: int | None,
+        defender_tokens: int,
+        was_nonempty: bool,
+        own_declined: bool,
+        option: str | None = None,
+        lost: int = 0,
+        prevented: str | None = None,
+    ) -> None:
+        self.region = region
+        self.attacker = attacker
+        self.defender_race = defender_race
+        self.defender_seat = defender_seat
+        self.defender_tokens = defender_tokens
+        self.was_nonempty = was_nonempty
+        self.own_declined = own_declined
+        self.option = option
+        self.lost = lost
+        self.prevented = prevented
 
     def to_json(self, ref: Any = None) -> dict[str, Any]:
         """Its JSON form; `ref` (the map's `ref`) writes the region as "SIDE:ID"."""

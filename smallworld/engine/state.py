@@ -94,6 +94,10 @@ def jcopy(x: Any) -> Any:
     return x
 
 
+# `Seat.hooked`: active race, power, In-Decline race, its power, the game's `tables_token` and the table.
+SeatTable = tuple[str | None, str | None, str | None, str | None, object, "UnitsHooked"]
+
+
 class Seat:
     __slots__ = (
         "active",
@@ -103,6 +107,7 @@ class Seat:
         "ext",
         "hand",
         "held",
+        "hooked",
         "more_declined",
         "power",
     )
@@ -119,6 +124,9 @@ class Seat:
         self.hand = 0  # Active-race tokens in hand (§4)
         self.held: dict[str, int] = {}  # troop pieces in hand (Beasts, the Champion)
         self.ext: dict[str, Any] = {}  # unit id -> that unit's data for this seat
+        # The hook table of the seat's races and powers with what it was looked up for (`State.table`):
+        # derived data, never saved; a change of any of them makes it look the table up again.
+        self.hooked: SeatTable | None = None
 
     def declined_races(self) -> list[str]:
         """Every In-Decline race of the seat, the most recent first."""
@@ -146,6 +154,7 @@ class Seat:
         s.more_declined = [x[:] for x in self.more_declined]
         s.held = dict(self.held)
         s.ext = jcopy(self.ext)
+        s.hooked = self.hooked  # the tables are shared by the games of an edition (`Game.seat_tables`)
         return s
 
 
@@ -351,21 +360,39 @@ class State:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
-        out = list(self.game.seat_table(self.seat_key(seat)).units)
+        out = list(self.table(self.seats[seat]).units)
         if self.markers:
             out.extend(self.marker_units(seat))
         return out
 
-    def seat_hooks(self, seat: int) -> UnitsHooked:
-        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
-        the seat's races and powers, unless a face-up marker applies to the seat)."""
+    def table(self, s: Seat) -> UnitsHooked:
+        """The hook table of the seat's races and powers (`Game.seat_table` of its `seat_key`): the one
+        the seat keeps (`Seat.hooked`) while they are the same strings, else looked up and kept."""
+        c = s.hooked
         game = self.game
-        s = self.seats[seat]
+        if (
+            c is not None
+            and c[0] is s.active
+            and c[1] is s.power
+            and c[2] is s.declined
+            and c[3] is s.declined_power
+            and c[4] is game.tables_token
+            and not s.more_declined
+        ):
+            return c[5]
         more = s.more_declined
         key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
         table = game.seat_tables.get(key)
         if table is None:
             table = game.seat_table(key)
+        s.hooked = (s.active, s.power, s.declined, s.declined_power, game.tables_token, table)
+        return table
+
+    def seat_hooks(self, seat: int) -> UnitsHooked:
+        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
+        the seat's races and powers, unless a face-up marker applies to the seat)."""
+        game = self.game
+        table = self.table(self.seats[seat])
         if self.markers:
             extra = self.marker_units(seat)
             if extra:
@@ -395,13 +422,7 @@ class State:
         must not change the list."""
         game = self.game
         s = self.seats[seat]
-        more = s.more_declined
-        # `seat_key` inline: this runs several times a decision.
-        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
-        table = game.seat_tables.get(key)
-        if table is None:
-            table = game.seat_table(key)
-        base = table[hook]
+        base = self.table(s)[hook]
         if not self.markers:
             return base
         ids = game.marker_hooked.get(hook)
