@@ -94,8 +94,20 @@ def jcopy(x: Any) -> Any:
     return x
 
 
-# `Seat.hooked`: active race, power, In-Decline race, its power, the game's `tables_token` and the table.
-SeatTable = tuple[str | None, str | None, str | None, str | None, object, "UnitsHooked"]
+class SeatTable:
+    """`Seat.hooked`: the hook table of a seat's races and powers, with the ids and the game's
+    `tables_token` it was looked up for (a class, not a tuple: a compiled build reads its fields
+    without taking a reference to each)."""
+
+    __slots__ = ("active", "declined", "declined_power", "power", "table", "token")
+
+    def __init__(self, s: Seat, token: object, table: UnitsHooked) -> None:
+        self.active = s.active
+        self.power = s.power
+        self.declined = s.declined
+        self.declined_power = s.declined_power
+        self.token = token
+        self.table = table
 
 
 class Seat:
@@ -372,20 +384,20 @@ class State:
         game = self.game
         if (
             c is not None
-            and c[0] is s.active
-            and c[1] is s.power
-            and c[2] is s.declined
-            and c[3] is s.declined_power
-            and c[4] is game.tables_token
+            and c.active is s.active
+            and c.power is s.power
+            and c.declined is s.declined
+            and c.declined_power is s.declined_power
+            and c.token is game.tables_token
             and not s.more_declined
         ):
-            return c[5]
+            return c.table
         more = s.more_declined
         key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
         table = game.seat_tables.get(key)
         if table is None:
             table = game.seat_table(key)
-        s.hooked = (s.active, s.power, s.declined, s.declined_power, game.tables_token, table)
+        s.hooked = SeatTable(s, game.tables_token, table)
         return table
 
     def seat_hooks(self, seat: int) -> UnitsHooked:
