@@ -1,10 +1,10 @@
 """What one state costs: the figures a server's cache and a search tree's budget are planned with.
 
-`state_bytes` walks the objects one state holds (the shared, immutable `Game` left out: every state of
-a game points at the same one); `clone_bytes` is what `State.clone()` allocates, measured by
-tracemalloc; `game_bytes` what building the `Game` itself allocates. `view_us` is the mean time of one
-seat's view, `replay_ms` the time to rebuild the final state of a whole game from its settings and
-action log through the checked `apply` (what a server does after a restart).
+`state_bytes` walks the objects one state holds (the shared, immutable `Game` and its hook tables left
+out: every state of a game points at the same ones); `clone_bytes` is what `State.clone()` allocates,
+measured by tracemalloc; `game_bytes` what building the `Game` itself allocates. `view_us` is the
+mean time of one seat's view, `replay_ms` the time to rebuild the final state of a whole game from its
+settings and action log through the checked `apply` (what a server does after a restart).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ import types
 from typing import Any
 
 from smallworld.engine.actions import Action
-from smallworld.engine.game import Game
+from smallworld.engine.game import Game, UnitsHooked
 from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import view_for
 
 
-def deep_size(obj: Any, stop: tuple[type, ...] = (Game,)) -> int:
+def deep_size(obj: Any, stop: tuple[type, ...] = (Game, UnitsHooked)) -> int:
     """Bytes of every object reachable from `obj`, each counted once, not entering `stop` types."""
     seen: set[int] = set()
     todo = [obj]

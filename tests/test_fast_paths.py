@@ -117,6 +117,23 @@ def test_a_replaced_unit_is_seen_at_once() -> None:
     assert len(after) == len(before)
 
 
+def test_the_table_a_seat_keeps_follows_its_races_and_powers() -> None:
+    """`Seat.hooked` is looked up again when the seat's race or power changes, even by hand (a
+    position edited in a test), and a clone's seat may keep it (the tables belong to the game)."""
+    st = _random_states(3, 8, games=1)[-1]
+    seat = next(i for i, s in enumerate(st.seats) if s.active and s.power)
+    game = st.game
+    st.units(seat)  # the seat keeps its table now
+    other = next(p for p in game.edition.powers if p != st.seats[seat].power)
+    st.seats[seat].power = other
+    assert game.units[other] in st.units(seat)
+    assert st.hook_units(seat, "score") == [u for u in st.units(seat) if overrides(u, "score")]
+    twin = st.clone()
+    twin.seats[seat].active = None
+    assert st.seats[seat].active is not None and game.units[st.seats[seat].active] in st.units(seat)
+    assert all(u.kind != "race" for u in twin.units(seat))
+
+
 def test_rollout_conquest_choice_is_the_cheapest_of_the_whole_legal_list() -> None:
     """`light_action` picks among `conquest_actions` alone: the same conquest, with the same random
     draws, as the cheapest conquest of the whole legal list (its documented rule)."""

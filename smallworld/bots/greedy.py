@@ -264,7 +264,7 @@ def should_decline(expanded: State, declined: State, st: State, me: int) -> bool
 def _cheapest(st: State, actions: list[Action], rng: random.Random) -> Action | None:
     """The conquest of the fewest defenders (tokens, defence, terrain), ties broken at random."""
     best: Action | None = None
-    best_cost: float = 1 << 30
+    best_cost = float(1 << 30)  # a float: the costs compared with it are (a random tie-break added)
     tokens, defense = st.tokens, st.defense
     mountain = st.game.map.defence
     for a in actions:

@@ -348,7 +348,9 @@ def judge(
     return "conquer" if c <= hand else "final"
 
 
-PLAIN: tuple[None] = (None,)  # the options of a target when no unit names one
+# The options of a target when no unit names one (a list, as `options` returns: a compiled build
+# iterates a list by index, any other sequence through an iterator). Never changed.
+PLAIN: list[str | None] = [None]
 
 
 def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> list[Action]:
@@ -366,18 +368,6 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     seat = att.seat
     optional, reducers, waivers = att.optional, att.reducers, att.waivers
     defenders: dict[int, Sequence[Unit]] = {}
-
-    def unpaid(r: int) -> bool:
-        """Whether the dues of an attack on `r` are more than the coins (§6.7)."""
-        owner = st.owner_seat(st.race[r])
-        if owner is None or owner == seat:
-            return False
-        units = defenders.get(owner)
-        if units is None:  # the owner's units, looked up once per listing
-            units = defenders[owner] = st.hook_units(owner, "defender_payments")
-        dues = dues_of(st, seat, r, owner, units)
-        return bool(dues) and sum(d[1] for d in dues) > coins
-
     mask = targets(st, att)
     while mask:  # `bits(mask)` inline: region order, lowest first
         low = mask & -mask
@@ -406,7 +396,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
                 continue
             if (defended >> r) & 1:
                 if refused is None:
-                    refused = unpaid(r)
+                    refused = _unpaid(st, seat, r, coins, defenders)
                 if refused:
                     continue
             if opt is None:
@@ -414,6 +404,19 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
             else:
                 out.append(new(Action, ("conquer" if c <= hand else "final", r, opt)))
     return out
+
+
+def _unpaid(st: State, seat: int, r: int, coins: int, defenders: dict[int, Sequence[Unit]]) -> bool:
+    """`listing`: whether the dues of an attack on `r` are more than the coins (§6.7); `defenders`
+    keeps the `defender_payments` units of each owner met, looked up once per listing."""
+    owner = st.owner_seat(st.race[r])
+    if owner is None or owner == seat:
+        return False
+    units = defenders.get(owner)
+    if units is None:
+        units = defenders[owner] = st.hook_units(owner, "defender_payments")
+    dues = dues_of(st, seat, r, owner, units)
+    return bool(dues) and sum(d[1] for d in dues) > coins
 
 
 def target_refusal(st: State, att: Attack, region: int) -> Refusal | None:

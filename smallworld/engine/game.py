@@ -169,6 +169,8 @@ class Game:
         # tables are shared by every state and clone of the game, and by every game of the edition
         # that plays its units as they are; `set_unit` gives the game tables of its own.
         self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = ed.seat_tables
+        # Stands for the tables in the table each seat keeps (`State.table`): `set_unit` replaces it.
+        self.tables_token = object()
         self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = ed.units_tables
         # For each hook, the relics (marker units) that implement it: most hooks have none.
         self.marker_hooked: dict[str, frozenset[str]] = ed.marker_hooked  # `_index_markers` after set_unit
@@ -206,6 +208,7 @@ class Game:
             hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
         }
         self.seat_tables = {}
+        self.tables_token = object()
         self._units_hooked = {}
         self.shields = bool(self._hooked["shielded"])
         self._index_markers()

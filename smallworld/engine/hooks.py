@@ -24,6 +24,14 @@ from smallworld.engine.actions import Action
 from smallworld.engine.options import OptionSpec
 from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 
+try:  # read by the optional compiled build (tools/build-compiled) when it compiles this module
+    from mypy_extensions import mypyc_attr
+except ImportError:  # interpreted without the development tools, where the decorator changes nothing
+
+    def mypyc_attr(*_args: Any, **_attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 if TYPE_CHECKING:
     from smallworld.engine.state import State
 
@@ -68,7 +76,9 @@ class Piece:
     tag_fields: tuple[Field, ...] = ()  # each piece carries a tag with these fields (a bomb: its kind)
 
 
-@dataclass
+# `__init__` written out: the one `dataclass` makes is interpreted code even in a compiled build
+# (tools/build-compiled), and one is made for every conquest.
+@dataclass(init=False)
 class ConquestInfo:
     """What a conquest met, judged before the defenders were removed (§6.8)."""
 
@@ -79,15 +89,50 @@ class ConquestInfo:
     defender_tokens: int  # race tokens (and occupying pieces) that were there
     was_nonempty: bool
     own_declined: bool  # the attacker took a region of their own In-Decline race
-    option: str | None = None
-    lost: int = 0  # tokens of the defending race discarded by this conquest (§6.9)
-    prevented: str | None = None  # id of the unit that took the loss instead (Chapel, Beast, ...)
+    option: str | None
+    lost: int  # tokens of the defending race discarded by this conquest (§6.9)
+    prevented: str | None  # id of the unit that took the loss instead (Chapel, Beast, ...)
+
+    def __init__(
+        self,
+        region: int,
+        attacker: int,
+        defender_race: str | None,
+        defender_seat: int | None,
+        defender_tokens: int,
+        was_nonempty: bool,
+        own_declined: bool,
+        option: str | None = None,
+        lost: int = 0,
+        prevented: str | None = None,
+    ) -> None:
+        self.region = region
+        self.attacker = attacker
+        self.defender_race = defender_race
+        self.defender_seat = defender_seat
+        self.defender_tokens = defender_tokens
+        self.was_nonempty = was_nonempty
+        self.own_declined = own_declined
+        self.option = option
+        self.lost = lost
+        self.prevented = prevented
 
     def to_json(self, ref: Any = None) -> dict[str, Any]:
         """Its JSON form; `ref` (the map's `ref`) writes the region as "SIDE:ID"."""
-        out = dict(vars(self))
-        if ref is not None:
-            out["region"] = ref(self.region)
+        # Field by field, not `vars(self)`: a compiled build (tools/build-compiled) gives the
+        # instance no `__dict__`.
+        out: dict[str, Any] = {
+            "region": self.region if ref is None else ref(self.region),
+            "attacker": self.attacker,
+            "defender_race": self.defender_race,
+            "defender_seat": self.defender_seat,
+            "defender_tokens": self.defender_tokens,
+            "was_nonempty": self.was_nonempty,
+            "own_declined": self.own_declined,
+            "option": self.option,
+            "lost": self.lost,
+            "prevented": self.prevented,
+        }
         return out
 
     @classmethod
@@ -114,6 +159,7 @@ CONQUEST_FIELDS = (
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Unit:
     """A race, special power, artifact or legendary place. Override hooks as needed."""
 
@@ -158,9 +204,10 @@ class Unit:
     action_kinds: ClassVar[frozenset[str]] = frozenset()
     region_args: ClassVar[frozenset[str]] = frozenset()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "action_specs" in cls.__dict__:
+    def __init_subclass__(cls) -> None:
+        # No `super().__init_subclass__()`: `object`'s does nothing, and compiled by mypyc
+        # (tools/build-compiled) that call fails with "super(type, obj): obj must be an instance".
+        if "action_specs" in vars(cls):
             cls.action_kinds = frozenset(s.kind for s in cls.action_specs if s.step != "prompt")
             cls.region_args = frozenset(s.kind for s in cls.action_specs if Arg.REGION in s.args)
 

@@ -94,6 +94,22 @@ def jcopy(x: Any) -> Any:
     return x
 
 
+class SeatTable:
+    """`Seat.hooked`: the hook table of a seat's races and powers, with the ids and the game's
+    `tables_token` it was looked up for (a class, not a tuple: a compiled build reads its fields
+    without taking a reference to each)."""
+
+    __slots__ = ("active", "declined", "declined_power", "power", "table", "token")
+
+    def __init__(self, s: Seat, token: object, table: UnitsHooked) -> None:
+        self.active = s.active
+        self.power = s.power
+        self.declined = s.declined
+        self.declined_power = s.declined_power
+        self.token = token
+        self.table = table
+
+
 class Seat:
     __slots__ = (
         "active",
@@ -103,6 +119,7 @@ class Seat:
         "ext",
         "hand",
         "held",
+        "hooked",
         "more_declined",
         "power",
     )
@@ -119,6 +136,9 @@ class Seat:
         self.hand = 0  # Active-race tokens in hand (§4)
         self.held: dict[str, int] = {}  # troop pieces in hand (Beasts, the Champion)
         self.ext: dict[str, Any] = {}  # unit id -> that unit's data for this seat
+        # The hook table of the seat's races and powers with what it was looked up for (`State.table`):
+        # derived data, never saved; a change of any of them makes it look the table up again.
+        self.hooked: SeatTable | None = None
 
     def declined_races(self) -> list[str]:
         """Every In-Decline race of the seat, the most recent first."""
@@ -146,6 +166,7 @@ class Seat:
         s.more_declined = [x[:] for x in self.more_declined]
         s.held = dict(self.held)
         s.ext = jcopy(self.ext)
+        s.hooked = self.hooked  # the tables are shared by the games of an edition (`Game.seat_tables`)
         return s
 
 
@@ -351,21 +372,39 @@ class State:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
-        out = list(self.game.seat_table(self.seat_key(seat)).units)
+        out = list(self.table(self.seats[seat]).units)
         if self.markers:
             out.extend(self.marker_units(seat))
         return out
 
-    def seat_hooks(self, seat: int) -> UnitsHooked:
-        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
-        the seat's races and powers, unless a face-up marker applies to the seat)."""
+    def table(self, s: Seat) -> UnitsHooked:
+        """The hook table of the seat's races and powers (`Game.seat_table` of its `seat_key`): the one
+        the seat keeps (`Seat.hooked`) while they are the same strings, else looked up and kept."""
+        c = s.hooked
         game = self.game
-        s = self.seats[seat]
+        if (
+            c is not None
+            and c.active is s.active
+            and c.power is s.power
+            and c.declined is s.declined
+            and c.declined_power is s.declined_power
+            and c.token is game.tables_token
+            and not s.more_declined
+        ):
+            return c.table
         more = s.more_declined
         key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
         table = game.seat_tables.get(key)
         if table is None:
             table = game.seat_table(key)
+        s.hooked = SeatTable(s, game.tables_token, table)
+        return table
+
+    def seat_hooks(self, seat: int) -> UnitsHooked:
+        """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
+        the seat's races and powers, unless a face-up marker applies to the seat)."""
+        game = self.game
+        table = self.table(self.seats[seat])
         if self.markers:
             extra = self.marker_units(seat)
             if extra:
@@ -395,13 +434,7 @@ class State:
         must not change the list."""
         game = self.game
         s = self.seats[seat]
-        more = s.more_declined
-        # `seat_key` inline: this runs several times a decision.
-        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
-        table = game.seat_tables.get(key)
-        if table is None:
-            table = game.seat_table(key)
-        base = table[hook]
+        base = self.table(s)[hook]
         if not self.markers:
             return base
         ids = game.marker_hooked.get(hook)

@@ -5,6 +5,7 @@ The rules themselves are checked by the position files under tests/scenarios/rac
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,11 @@ from support import play_random
 
 from smallworld import scenario
 from smallworld.editions.warcraft.factions import HORDE, NEUTRAL
+from smallworld.editions.warcraft.races import naga
 from smallworld.editions.warcraft.races.forsaken import forced_losses
 from smallworld.editions.warcraft.races.humans import OBJECTIVE
 from smallworld.engine import Action, Game, Settings, State, view_for
-from smallworld.engine.hooks import ConquestInfo
+from smallworld.engine.hooks import CONQUEST_FIELDS, ConquestInfo, Unit
 from smallworld.engine.notation import parse
 from smallworld.engine.record import Record
 from smallworld.engine.scoring import effective_faction
@@ -106,6 +108,21 @@ def _info(**kw: Any) -> ConquestInfo:
     return ConquestInfo(**base)
 
 
+def test_conquest_info_json_has_every_field_and_comes_back() -> None:
+    """A conquest waiting for a prompt is saved as JSON (`Turn.resume`): `to_json` writes every field
+    of the dataclass, those `CONQUEST_FIELDS` declare, and `from_json` reads it back unchanged."""
+    info = _info(option="frostmourne", lost=1, prevented="draenei")
+    data = info.to_json()
+    assert list(data) == [f.name for f in dataclasses.fields(ConquestInfo)]
+    assert list(data) == [f.name for f in CONQUEST_FIELDS]
+    assert ConquestInfo.from_json(data) == info
+    game = Game(Settings(players=2, seed=1))
+    m = game.map
+    written = info.to_json(m.ref)
+    assert written["region"] == m.ref(0)
+    assert ConquestInfo.from_json(written, m.index) == info
+
+
 def test_forced_losses_as_amb31_counts_them() -> None:
     """§8.5, AMB-31: discarded tokens count, own In-Decline tokens and prevented losses do not, and a Beast
     discarded in place of a token does."""
@@ -125,14 +142,28 @@ def test_effective_faction_is_the_banner_faction_by_default() -> None:
     assert effective_faction(st, 1) == "Alliance"
 
 
+class _HordeNaga(Unit):
+    """The Naga fighting for the Horde, as the Battleground's `faction` hook makes them. It plays the
+    Naga's own hook instead of subclassing the Naga: the optional compiled build's units take no
+    interpreted subclasses (only `Unit` does)."""
+
+    id = "naga"
+    kind = "race"
+    holds_water = True
+
+    def extra_targets(self, st: State, seat: int, first: bool) -> int:
+        return naga.UNIT.extra_targets(st, seat, first)
+
+    def faction(self, st: State, seat: int, base: str | None) -> str | None:
+        return HORDE
+
+
 def test_neutral_fighting_for_the_horde_gets_nothing_from_an_objective() -> None:
     """§8.8: a Neutral race that declared Horde (Battleground, through the `faction` hook) counts as Horde:
     it takes the Military Objective region for nothing and the objective stays."""
     data = scenario.load(SCENARIOS / "humans/naga_conquest_pays_both.json")
     st = scenario.build(data)
-    naga = st.game.units["naga"]
-    horde_naga = type("HordeNaga", (type(naga),), {"faction": lambda self, st, seat, base: HORDE})()
-    st.game.set_unit("naga", horde_naga)
+    st.game.set_unit("naga", _HordeNaga())
     assert effective_faction(st, 0) == HORDE
     r = st.game.map.index("T:2")
     st.apply(Action("conquer", r))

@@ -66,9 +66,9 @@ class Placed(Unit):
     kind = "relic"
     section = "§10.2"
     verb: ClassVar[str] = ""  # the prompt's answer kind
-    rule = "§6.13"
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
+    rule: ClassVar[str] = "§6.13"
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
         if cls.verb:
             cls.action_specs = (
                 ActionSpec(
