@@ -321,3 +321,17 @@ def test_mcts_reuses_its_tree_only_with_a_time_budget_by_default() -> None:
     from smallworld.bots.mcts import MctsBot
 
     assert MctsBot(seconds=0.1).reuse and not MctsBot(playouts=10).reuse
+
+
+def test_mcts_cutoff_reward_weighs_the_leader_by_cutoff_win() -> None:
+    """At a rollout cut-off the leader counts as the winner with weight `cutoff_win`; 0 leaves the
+    squashed margin alone (the two seats' rewards then add up to one)."""
+    from smallworld.bots.mcts import WIN_WEIGHT, rewards
+
+    st = _round_two_start(6)
+    assert st.result is None
+    margin_only = rewards(st, 0.0)
+    assert abs(sum(margin_only) - 1.0) < 1e-9
+    default = rewards(st)
+    leader = max(range(2), key=lambda i: default[i])
+    assert default[leader] - margin_only[leader] == pytest.approx(WIN_WEIGHT * (1 - margin_only[leader]))

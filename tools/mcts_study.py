@@ -36,7 +36,12 @@ BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") e
 
 
 def run(args: argparse.Namespace) -> None:
-    options = {"seconds": args.seconds} if args.playouts is None else {"playouts": args.playouts}
+    options: dict[str, object] = (
+        {"seconds": args.seconds} if args.playouts is None else {"playouts": args.playouts}
+    )
+    for kv in args.bot_option:
+        key, _, value = kv.partition("=")
+        options[key] = json.loads(value)
     jobs = make_jobs(2, args.games, ["mcts", "greedy"], seed=args.seed, bot_options=options)
     with open(args.out, "a", encoding="utf-8") as out, mp.get_context("spawn").Pool(args.workers) as pool:
         for res in pool.imap_unordered(play_game, jobs, chunksize=1):
@@ -92,6 +97,9 @@ def main() -> None:
     r.add_argument("--seconds", type=float, default=1.0)
     r.add_argument("--playouts", type=int, default=None)
     r.add_argument("--out", required=True)
+    r.add_argument(
+        "--bot-option", action="append", default=[], metavar="KEY=JSON", help="another MCTS option"
+    )
     s = sub.add_parser("summary")
     s.add_argument("file")
     s.add_argument("--prefix", action="store_true", help="only the unbroken run of seeds from the first")

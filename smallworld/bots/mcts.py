@@ -84,8 +84,9 @@ def leaf_value(st: State, seat: int) -> float:
     return v
 
 
-def rewards(st: State) -> list[float]:
-    """Per-seat reward in [0, 1]: a win (shared wins count), plus a squashed score margin."""
+def rewards(st: State, cutoff_win: float = WIN_WEIGHT) -> list[float]:
+    """Per-seat reward in [0, 1]: a win (shared wins count), plus a squashed score margin. At a
+    rollout cut-off the leader counts as the winner with weight `cutoff_win`."""
     n = len(st.seats)
     if st.result is not None:
         scores = [float(x) for x in st.result["scores"]]
@@ -98,7 +99,8 @@ def rewards(st: State) -> list[float]:
     for i in range(n):
         other = max((scores[j] for j in range(n) if j != i), default=0.0)
         margin = 1 / (1 + math.exp(-(scores[i] - other) / MARGIN_SCALE))
-        out.append(WIN_WEIGHT * (i in winners) + (1 - WIN_WEIGHT) * margin)
+        w = WIN_WEIGHT if st.result is not None else cutoff_win
+        out.append(w * (i in winners) + (1 - w) * margin)
     return out
 
 
@@ -172,6 +174,7 @@ class MctsBot(Bot):
         greedy_bias: float = 2.0,
         reuse: bool | None = None,
         coin_ledger: bool = False,
+        cutoff_win: float = WIN_WEIGHT,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -189,6 +192,7 @@ class MctsBot(Bot):
         self.last_reused = 0  # visits the last decision's root started with
         # Off by default: on one machine, 67 games at 1 s with it won fewer than without (docs/bots.md).
         self.coin_ledger = coin_ledger
+        self.cutoff_win = cutoff_win
         self.ledger: CoinLedger | None = None
 
     def start(self, game: Game, seat: int) -> None:
@@ -335,7 +339,7 @@ class MctsBot(Bot):
         limit = start_round + self.rollout_rounds
         while st.phase != OVER and st.round < limit:
             apply_unchecked(st, rollout_action(st, rng))
-        r = rewards(st)
+        r = rewards(st, self.cutoff_win)
         for nd in path:
             nd.visits += 1
             if nd.seat >= 0:
