@@ -35,13 +35,22 @@ from smallworld.sim.stats import wilson
 BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") else "pure"
 
 
+def bot_option(text: str) -> tuple[str, object]:
+    """`--bot-option KEY=JSON`, e.g. `cutoff_win=0` or `coin_ledger=true`."""
+    key, eq, value = text.partition("=")
+    try:
+        if not key or not eq:
+            raise ValueError
+        return key, json.loads(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. cutoff_win=0") from None
+
+
 def run(args: argparse.Namespace) -> None:
     options: dict[str, object] = (
         {"seconds": args.seconds} if args.playouts is None else {"playouts": args.playouts}
     )
-    for kv in args.bot_option:
-        key, _, value = kv.partition("=")
-        options[key] = json.loads(value)
+    options.update(args.bot_option)
     jobs = make_jobs(2, args.games, ["mcts", "greedy"], seed=args.seed, bot_options=options)
     with open(args.out, "a", encoding="utf-8") as out, mp.get_context("spawn").Pool(args.workers) as pool:
         for res in pool.imap_unordered(play_game, jobs, chunksize=1):
@@ -98,7 +107,8 @@ def main() -> None:
     r.add_argument("--playouts", type=int, default=None)
     r.add_argument("--out", required=True)
     r.add_argument(
-        "--bot-option", action="append", default=[], metavar="KEY=JSON", help="another MCTS option"
+        "--bot-option", action="append", type=bot_option, default=[], metavar="KEY=JSON",
+        help="another MCTS option",
     )
     s = sub.add_parser("summary")
     s.add_argument("file")

@@ -23,7 +23,8 @@ from typing import Any
 class CoinLedger:
     def __init__(self, seat: int, players: int, start: int) -> None:
         self.seat = seat
-        self.coins: dict[int, int] = {i: start for i in range(players) if i != seat}
+        # The totals followed: the opponent's in a 2-player game (none with more seats).
+        self.coins: dict[int, int] = {1 - seat: start} if players == 2 else {}
         self._ply = -1
         self._row: list[tuple[str, str, int]] | None = None
         self._active: list[str | None] = [None] * players
@@ -32,9 +33,10 @@ class CoinLedger:
     def update(self, view: dict[str, Any]) -> dict[int, int]:
         """Take in one view (the seat's own, in the order of the game); the totals followed."""
         ply = int(view.get("ply", 0))
-        if ply <= self._ply or len(view["seats"]) != 2:
-            return dict(self.coins) if len(view["seats"]) == 2 else {}
+        if ply <= self._ply or not self.coins:
+            return dict(self.coins)
         seats = view["seats"]
+        row = _row(view)
         turn = (int(view.get("round", 1)), int(view.get("turn_seat", 0)))
         scored = {
             int(e["seat"]): int(e["total"])
@@ -44,10 +46,10 @@ class CoinLedger:
         for i in list(self.coins):
             if seats[i].get("coins") is not None:  # a total shown (the game is over): take it
                 self.coins[i] = int(seats[i]["coins"])
-            elif not self._follow(i, seats[i], self._ply < 0, turn, scored, _row(view)):
+            elif not self._follow(i, seats[i], self._ply < 0, turn, scored, row):
                 del self.coins[i]
         self._ply = ply
-        self._row = _row(view)
+        self._row = row
         self._active = [s.get("active") for s in seats]
         self._turn = turn
         return dict(self.coins)

@@ -187,8 +187,8 @@ class MctsBot(Bot):
         self._greedy = GreedyBot()
         self._prior: Action | None = None
         self.reuse = seconds is not None if reuse is None else reuse
-        # The subtree kept for the next decision: (the ply it expects, the seat, the node).
-        self._kept: tuple[int, int, Node] | None = None
+        # The subtree kept for the next decision of this seat: (the ply it expects, the node).
+        self._kept: tuple[int, Node] | None = None
         self.last_reused = 0  # visits the last decision's root started with
         # Off by default: on one machine, 67 games at 1 s with it won fewer than without (docs/bots.md).
         self.coin_ledger = coin_ledger
@@ -225,8 +225,8 @@ class MctsBot(Bot):
         if _forced(first):
             return deploy_action(first, legal)
         root = Node(-1)
-        if kept is not None and kept[0] == view.get("ply") and kept[1] == first.acting_seat:
-            root = kept[2]
+        if kept is not None and kept[0] == view.get("ply"):
+            root = kept[1]
             self.last_reused = root.visits
         start = first.clone() if self.reuse else None
         allowed = set(self._candidates(first, legal))
@@ -274,7 +274,7 @@ class MctsBot(Bot):
                 break
             apply_unchecked(st, legal[0])
         if st.phase != OVER and st.acting_seat == seat and (st.round, st.turn_seat) == turn and node.children:
-            self._kept = (st.ply, seat, node)
+            self._kept = (st.ply, node)
 
     def _candidates(self, st: State, legal: list[Action]) -> list[Action]:
         """The `root_width` actions the greedy value ranks best: the playouts then go to moves worth

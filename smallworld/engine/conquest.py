@@ -89,6 +89,11 @@ def listed_attack(st: State, seat: int, ply: int) -> Attack | None:
     return att
 
 
+def dues_regions(st: State, att: Attack) -> int:
+    """`defended_mask` of the attack's seat: the one its listing worked out, when it did."""
+    return att.defended if att.defended is not None else defended_mask(st, att.seat)
+
+
 def current_attack(st: State, seat: int) -> Attack:
     """The seat's Attack now, for the units' own listings (`Unit.actions`), which run just after the
     listing of conquests: its Attack when it still holds, else a new one. Callers must not change it
@@ -393,7 +398,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
             if c < minimum:
                 c = minimum
             if c > hand and c - hand > short:
-                continue
+                continue  # too short, even for a final attempt
             if (defended >> r) & 1:
                 if refused is None:
                     refused = _unpaid(st, seat, r, coins, defenders)

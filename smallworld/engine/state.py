@@ -110,6 +110,12 @@ class SeatTable:
         self.table = table
 
 
+def _seat_key(s: Seat) -> tuple[Any, ...]:
+    """`State.seat_key` of a seat: its races and powers, as the key of its hook table."""
+    more = s.more_declined
+    return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+
+
 class Seat:
     __slots__ = (
         "active",
@@ -364,9 +370,7 @@ class State:
 
     def seat_key(self, seat: int) -> tuple[Any, ...]:
         """What a seat's own units (without the markers) depend on: its races and powers."""
-        s = self.seats[seat]
-        more = s.more_declined
-        return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
+        return _seat_key(self.seats[seat])
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
@@ -392,11 +396,7 @@ class State:
             and not s.more_declined
         ):
             return c.table
-        more = s.more_declined
-        key = (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
-        table = game.seat_tables.get(key)
-        if table is None:
-            table = game.seat_table(key)
+        table = game.seat_table(_seat_key(s))
         s.hooked = SeatTable(s, game.tables_token, table)
         return table
 
@@ -430,25 +430,17 @@ class State:
 
     def hook_units(self, seat: int, hook: str) -> list[Unit]:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
-        whether it overrides the hook, and no list is built unless a marker adds a unit). Callers
-        must not change the list."""
-        game = self.game
-        s = self.seats[seat]
-        base = self.table(s)[hook]
+        whether it overrides the hook, and the seat's own table's list is handed out as it is
+        unless a marker adds a unit). Callers must not change the list."""
+        base = self.table(self.seats[seat])[hook]
         if not self.markers:
             return base
-        ids = game.marker_hooked.get(hook)
+        ids = self.game.marker_hooked.get(hook)
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
         # Most often no face-up marker implements the hook, or none of those that do is the seat's.
-        extra: list[Unit] | None = None
-        active = s.active
-        for r, unit in self.face_up():
-            if unit.id in ids and (unit.everywhere or (active is not None and self.race[r] == active)):
-                if extra is None:
-                    extra = []
-                extra.append(unit)
-        return base if extra is None else base + extra
+        extra = self.marker_units(seat, ids)
+        return base + extra if extra else base
 
     def marker_units(self, seat: int, ids: frozenset[str] | None = None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order

@@ -145,7 +145,7 @@ class Championing(Unit):
         if self._closed(st, seat) is not None:
             return []
         att = conquest.current_attack(st, seat)
-        defended = conquest.defended_mask(st, seat)  # only there may dues be asked
+        defended = conquest.dues_regions(st, att)  # only there may dues be asked
         reach = bits(_reach(st, att))
         return [Action(FREE, r) for r in reach if self._why_not(st, seat, att, r, defended) is None]
 

@@ -125,7 +125,7 @@ class Gnomes(Unit):
             return ()
         m = st.game.map
         out: list[Action] = []
-        defended = conquest.defended_mask(st, seat)  # only there may dues be asked
+        defended = conquest.dues_regions(st, att)  # only there may dues be asked
         plain = at_regions(AIRBORNE, m.n)
         for r in bits(m.all_mask & ~m.water & ~att.own & ~st.immune):
             # The cost is only known after the die, so any target may be declared; only the
