@@ -335,3 +335,28 @@ def test_mcts_cutoff_reward_weighs_the_leader_by_cutoff_win() -> None:
     default = rewards(st)
     leader = max(range(2), key=lambda i: default[i])
     assert default[leader] - margin_only[leader] == pytest.approx(WIN_WEIGHT * (1 - margin_only[leader]))
+
+
+def test_mcts_end_reward_weighs_the_win_by_win_weight_and_squashes_the_margin_by_scale() -> None:
+    """At the end of a game the winner gets `win_weight`, and the margin to the best other score goes
+    through a logistic of width `scale`: a wide scale keeps the reward from saturating when the
+    determinised opponent's coins are far off (docs/bots.md)."""
+    import math
+
+    from smallworld.bots.mcts import rewards
+
+    st = Game(Settings(players=2, seed=11)).new_initial_state()
+    rnd = random.Random(11)
+    while st.result is None:
+        la = legal_actions(st)
+        apply_unchecked(st, la[rnd.randrange(len(la))])
+    scores = st.result["scores"]
+    winners = set(st.result["winners"])
+    for win_weight, scale in ((0.0, 30.0), (0.6, 8.0), (0.3, 15.0)):
+        got = rewards(st, 0.0, win_weight, scale)
+        for i in range(2):
+            margin = 1 / (1 + math.exp(-(scores[i] - scores[1 - i]) / scale))
+            assert got[i] == pytest.approx(win_weight * (i in winners) + (1 - win_weight) * margin)
+    narrow, wide = rewards(st, 0.0, 0.0, 8.0), rewards(st, 0.0, 0.0, 30.0)
+    assert scores[0] != scores[1]
+    assert abs(wide[0] - 0.5) < abs(narrow[0] - 0.5)

@@ -3,6 +3,7 @@
 
     python tools/mcts_study.py run --games 192 --workers 16 --seed 10001 --seconds 1 --out games.jsonl
     python tools/mcts_study.py summary games.jsonl
+    python tools/mcts_study.py compare default.jsonl variant.jsonl   # paired, on the seeds both played
     PYTHONPATH=build/compiled python -P tools/mcts_study.py run ...   # on the optional mypyc build
 
 Each game line records `build`: "compiled" when the engine's modules were the mypyc build
@@ -20,9 +21,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import multiprocessing as mp
 import sys
 from pathlib import Path
+from typing import Any
 
 # The checkout's package unless one is already on the path (the compiled build, put first).
 if importlib.util.find_spec("smallworld") is None:
@@ -96,6 +99,46 @@ def summary(path: str, prefix: bool = False) -> dict[str, object]:
     }
 
 
+def _games(path: str) -> dict[int, dict[str, object]]:
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return {g["seed"]: g for g in (json.loads(line) for line in lines if line)}
+
+
+def _mcts_won(g: dict[str, Any]) -> bool:
+    return g["bots"].index("mcts") in g["winners"]
+
+
+def sign_test(a: int, b: int) -> float:
+    """Exact two-sided sign test: the chance of a split of the a + b discordant games at least this
+    uneven when each is a fair coin."""
+    n, k = a + b, min(a, b)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def compare(first: str, second: str) -> dict[str, object]:
+    """Two studies on the games both played (same seed, same seats; a seed seated the other way
+    round is another game and is left out): each one's wins, the games only one of them won, and
+    the sign test on those."""
+    a, b = _games(first), _games(second)
+    common = sorted(set(a) & set(b))
+    seeds = [s for s in common if a[s]["bots"] == b[s]["bots"]]
+    only_a = sum(1 for s in seeds if _mcts_won(a[s]) and not _mcts_won(b[s]))
+    only_b = sum(1 for s in seeds if _mcts_won(b[s]) and not _mcts_won(a[s]))
+    return {
+        "games": len(seeds),
+        "seeds": [seeds[0], seeds[-1]] if seeds else [],
+        "seated_otherwise": len(common) - len(seeds),
+        "first_wins": sum(1 for s in seeds if _mcts_won(a[s])),
+        "second_wins": sum(1 for s in seeds if _mcts_won(b[s])),
+        "only_first": only_a,
+        "only_second": only_b,
+        "sign_test_p": round(sign_test(only_a, only_b), 4),
+    }
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -113,9 +156,14 @@ def main() -> None:
     s = sub.add_parser("summary")
     s.add_argument("file")
     s.add_argument("--prefix", action="store_true", help="only the unbroken run of seeds from the first")
+    c = sub.add_parser("compare", help="two studies on the seeds both played, paired")
+    c.add_argument("first")
+    c.add_argument("second")
     a = p.parse_args()
     if a.cmd == "run":
         run(a)
+    elif a.cmd == "compare":
+        print(json.dumps(compare(a.first, a.second), indent=1))
     else:
         print(json.dumps(summary(a.file, a.prefix), indent=1))
 

@@ -84,9 +84,12 @@ def leaf_value(st: State, seat: int) -> float:
     return v
 
 
-def rewards(st: State, cutoff_win: float = WIN_WEIGHT) -> list[float]:
-    """Per-seat reward in [0, 1]: a win (shared wins count), plus a squashed score margin. At a
-    rollout cut-off the leader counts as the winner with weight `cutoff_win`."""
+def rewards(
+    st: State, cutoff_win: float = WIN_WEIGHT, win_weight: float = WIN_WEIGHT, scale: float = MARGIN_SCALE
+) -> list[float]:
+    """Per-seat reward in [0, 1]: a win (shared wins count) with weight `win_weight`, plus the score
+    margin squashed by a logistic of width `scale`. At a rollout cut-off the leader counts as the
+    winner with weight `cutoff_win`."""
     n = len(st.seats)
     if st.result is not None:
         scores = [float(x) for x in st.result["scores"]]
@@ -98,8 +101,8 @@ def rewards(st: State, cutoff_win: float = WIN_WEIGHT) -> list[float]:
     out = []
     for i in range(n):
         other = max((scores[j] for j in range(n) if j != i), default=0.0)
-        margin = 1 / (1 + math.exp(-(scores[i] - other) / MARGIN_SCALE))
-        w = WIN_WEIGHT if st.result is not None else cutoff_win
+        margin = 1 / (1 + math.exp(-(scores[i] - other) / scale))
+        w = win_weight if st.result is not None else cutoff_win
         out.append(w * (i in winners) + (1 - w) * margin)
     return out
 
@@ -175,6 +178,8 @@ class MctsBot(Bot):
         reuse: bool | None = None,
         coin_ledger: bool = False,
         cutoff_win: float = WIN_WEIGHT,
+        win_weight: float = WIN_WEIGHT,
+        margin_scale: float = MARGIN_SCALE,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -193,6 +198,8 @@ class MctsBot(Bot):
         # Off by default: on one machine, 67 games at 1 s with it won fewer than without (docs/bots.md).
         self.coin_ledger = coin_ledger
         self.cutoff_win = cutoff_win
+        self.win_weight = win_weight
+        self.margin_scale = margin_scale
         self.ledger: CoinLedger | None = None
 
     def start(self, game: Game, seat: int) -> None:
@@ -339,7 +346,7 @@ class MctsBot(Bot):
         limit = start_round + self.rollout_rounds
         while st.phase != OVER and st.round < limit:
             apply_unchecked(st, rollout_action(st, rng))
-        r = rewards(st, self.cutoff_win)
+        r = rewards(st, self.cutoff_win, self.win_weight, self.margin_scale)
         for nd in path:
             nd.visits += 1
             if nd.seat >= 0:
