@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import math
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -74,3 +76,60 @@ def test_summary_prefix_keeps_the_unbroken_run_of_seeds(tmp_path: Path) -> None:
     got = study.summary(path, prefix=True)
     assert got["games"] == 2 and got["mcts_wins"] == 1 and got["seeds"] == [10, 11]
     assert study.summary(path)["games"] == 3
+
+
+def test_arm_takes_a_name_and_a_json_object() -> None:
+    assert study.arm('ledger={"coin_ledger": true}') == ("ledger", {"coin_ledger": True})
+    assert study.arm("default={}") == ("default", {})
+    for bad in ("ledger", "={}", "x=[1]", "x={bad json"):
+        with pytest.raises(argparse.ArgumentTypeError, match="NAME=JSON object"):
+            study.arm(bad)
+
+
+def test_arms_play_the_same_seeds_interleaved_game_by_game() -> None:
+    args = argparse.Namespace(
+        seconds=1.0, playouts=None, bot_option=[("exploration", 0.5)], games=3, seed=100,
+        arm=[("a", {}), ("b", {"coin_ledger": True})],
+    )  # fmt: skip
+    jobs = study.study_jobs(args)
+    assert [(name, job.seed) for name, job in jobs] == [
+        ("a", 100), ("b", 100), ("a", 101), ("b", 101), ("a", 102), ("b", 102)
+    ]  # fmt: skip
+    assert jobs[0][1].bots == jobs[1][1].bots != jobs[2][1].bots
+    assert jobs[1][1].bot_options == {"seconds": 1.0, "exploration": 0.5, "coin_ledger": True}
+    args.arm = [("a", {}), ("a", {"coin_ledger": True})]
+    with pytest.raises(SystemExit, match="own name"):
+        study.study_jobs(args)
+    args.arm = []
+    plain = study.study_jobs(args)
+    assert [(name, job.seed) for name, job in plain] == [(None, 100), (None, 101), (None, 102)]
+
+
+def test_a_run_with_arms_records_each_game_with_its_arm_and_options(tmp_path: Path) -> None:
+    out = tmp_path / "arms.jsonl"
+    cmd = [
+        sys.executable, str(ROOT / "tools" / "mcts_study.py"), "run", "--games", "1", "--playouts", "2",
+        "--workers", "1", "--seed", "5", "--arm", "a={}", "--arm", 'b={"rollout_rounds": 1}',
+        "--out", str(out),
+    ]  # fmt: skip
+    subprocess.run(cmd, check=True, capture_output=True, timeout=300)
+    games = {g["arm"]: g for g in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert sorted(games) == ["a", "b"]
+    assert games["a"]["mcts"] == {"playouts": 2}
+    assert games["b"]["mcts"] == {"playouts": 2, "rollout_rounds": 1}
+    assert games["a"]["seed"] == games["b"]["seed"] == 5 and games["a"]["bots"] == games["b"]["bots"]
+    assert study.summary(str(out), arm_name="b")["games"] == 1
+    assert study.compare(str(out), str(out), "a", "b")["games"] == 1
+
+
+def test_a_file_of_arms_is_counted_one_arm_at_a_time(tmp_path: Path) -> None:
+    path = tmp_path / "arms.jsonl"
+    _write(path, [(1, True, True)])
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    text = "".join(json.dumps({**g, "arm": a}) + "\n" for g in lines for a in ("x", "y"))
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit, match="arms x, y: name one"):
+        study.summary(str(path))
+    with pytest.raises(SystemExit, match="no games of arm 'z'"):
+        study.compare(str(path), str(path), "x", "z")
+    assert study.summary(str(path), arm_name="y")["mcts_wins"] == 1

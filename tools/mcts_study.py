@@ -4,6 +4,9 @@
     python tools/mcts_study.py run --games 192 --workers 16 --seed 10001 --seconds 1 --out games.jsonl
     python tools/mcts_study.py summary games.jsonl
     python tools/mcts_study.py compare default.jsonl variant.jsonl   # paired, on the seeds both played
+    python tools/mcts_study.py run --games 150 --workers 16 --seed 30001 --out arms.jsonl \\
+        --arm 'default={}' --arm 'ledger={"coin_ledger": true}'     # arms on the same seeds, interleaved
+    python tools/mcts_study.py compare arms.jsonl arms.jsonl --first-arm default --second-arm ledger
     PYTHONPATH=build/compiled python -P tools/mcts_study.py run ...   # on the optional mypyc build
 
 Each game line records `build`: "compiled" when the engine's modules were the mypyc build
@@ -32,7 +35,7 @@ if importlib.util.find_spec("smallworld") is None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import smallworld.engine.flow
-from smallworld.sim.runner import make_jobs, play_game
+from smallworld.sim.runner import GameJob, make_jobs, play_game
 from smallworld.sim.stats import wilson
 
 BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") else "pure"
@@ -49,22 +52,74 @@ def bot_option(text: str) -> tuple[str, object]:
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. cutoff_win=0") from None
 
 
-def run(args: argparse.Namespace) -> None:
+def arm(text: str) -> tuple[str, dict[str, object]]:
+    """`--arm NAME=JSON`: an MCTS configuration to play on the same seeds as the others, e.g.
+    `ledger={"coin_ledger": true}` or `default={}`."""
+    name, eq, value = text.partition("=")
+    try:
+        if not name or not eq:
+            raise ValueError
+        options = json.loads(value)
+        if not isinstance(options, dict):
+            raise ValueError
+        return name, options
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: expected NAME=JSON object, e.g. ledger={{"coin_ledger": true}}'
+        ) from None
+
+
+def study_jobs(args: argparse.Namespace) -> list[tuple[str | None, GameJob]]:
+    """The games to play, each with its arm (None without `--arm`). With arms, game i of every arm
+    comes before game i + 1 of any, so a run stopped early leaves the arms paired seed by seed."""
     options: dict[str, object] = (
         {"seconds": args.seconds} if args.playouts is None else {"playouts": args.playouts}
     )
     options.update(args.bot_option)
-    jobs = make_jobs(2, args.games, ["mcts", "greedy"], seed=args.seed, bot_options=options)
+    arms: list[tuple[str | None, dict[str, object]]] = [
+        (name, {**options, **extra}) for name, extra in args.arm
+    ]
+    names = [name for name, _ in arms]
+    if len(set(names)) != len(names):
+        raise SystemExit(f"--arm: each arm needs its own name, got {names}")
+    per_arm = [
+        (name, make_jobs(2, args.games, ["mcts", "greedy"], seed=args.seed, bot_options=opts))
+        for name, opts in (arms or [(None, options)])
+    ]
+    return [(name, jobs[i]) for i in range(args.games) for name, jobs in per_arm]
+
+
+def play_arm(item: tuple[str | None, GameJob]) -> tuple[str | None, dict[str, Any]]:
+    name, job = item
+    res = play_game(job)
+    res["mcts"] = dict(job.bot_options)
+    return name, res
+
+
+def run(args: argparse.Namespace) -> None:
+    jobs = study_jobs(args)
     with open(args.out, "a", encoding="utf-8") as out, mp.get_context("spawn").Pool(args.workers) as pool:
-        for res in pool.imap_unordered(play_game, jobs, chunksize=1):
-            res["mcts"] = options
+        for name, res in pool.imap_unordered(play_arm, jobs, chunksize=1):
+            if name is not None:
+                res["arm"] = name
             res["build"] = BUILD
             out.write(json.dumps(res) + "\n")
             out.flush()
 
 
-def summary(path: str, prefix: bool = False) -> dict[str, object]:
+def _lines(path: str, arm_name: str | None = None) -> list[dict[str, Any]]:
+    """The games of a study file; with `arm_name`, only that arm's."""
     games = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+    arms = sorted({g["arm"] for g in games if "arm" in g})
+    if arm_name is None and arms:
+        raise SystemExit(f"{path} holds the games of arms {', '.join(arms)}: name one (--arm)")
+    if arm_name is not None and arm_name not in arms:
+        raise SystemExit(f"{path} holds no games of arm {arm_name!r} (arms: {', '.join(arms) or 'none'})")
+    return [g for g in games if arm_name is None or g.get("arm") == arm_name]
+
+
+def summary(path: str, prefix: bool = False, arm_name: str | None = None) -> dict[str, object]:
+    games = _lines(path, arm_name)
     if prefix:
         # Only the unbroken run of seeds from the first: a run stopped by a time limit would
         # otherwise keep more of the short games among the last ones started.
@@ -99,9 +154,8 @@ def summary(path: str, prefix: bool = False) -> dict[str, object]:
     }
 
 
-def _games(path: str) -> dict[int, dict[str, object]]:
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return {g["seed"]: g for g in (json.loads(line) for line in lines if line)}
+def _games(path: str, arm_name: str | None = None) -> dict[int, dict[str, Any]]:
+    return {g["seed"]: g for g in _lines(path, arm_name)}
 
 
 def _mcts_won(g: dict[str, Any]) -> bool:
@@ -118,11 +172,13 @@ def sign_test(a: int, b: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def compare(first: str, second: str) -> dict[str, object]:
+def compare(
+    first: str, second: str, first_arm: str | None = None, second_arm: str | None = None
+) -> dict[str, object]:
     """Two studies on the games both played (same seed, same seats; a seed seated the other way
     round is another game and is left out): each one's wins, the games only one of them won, and
     the sign test on those."""
-    a, b = _games(first), _games(second)
+    a, b = _games(first, first_arm), _games(second, second_arm)
     common = sorted(set(a) & set(b))
     seeds = [s for s in common if a[s]["bots"] == b[s]["bots"]]
     only_a = sum(1 for s in seeds if _mcts_won(a[s]) and not _mcts_won(b[s]))
@@ -150,22 +206,37 @@ def main() -> None:
     r.add_argument("--playouts", type=int, default=None)
     r.add_argument("--out", required=True)
     r.add_argument(
-        "--bot-option", action="append", type=bot_option, default=[], metavar="KEY=JSON",
+        "--bot-option",
+        action="append",
+        type=bot_option,
+        default=[],
+        metavar="KEY=JSON",
         help="another MCTS option",
+    )
+    r.add_argument(
+        "--arm",
+        action="append",
+        type=arm,
+        default=[],
+        metavar="NAME=JSON",
+        help="an MCTS configuration played on the same seeds as the other arms, interleaved",
     )
     s = sub.add_parser("summary")
     s.add_argument("file")
     s.add_argument("--prefix", action="store_true", help="only the unbroken run of seeds from the first")
-    c = sub.add_parser("compare", help="two studies on the seeds both played, paired")
+    s.add_argument("--arm", help="only this arm's games")
+    c = sub.add_parser("compare", help="two studies (or two arms) on the games both played, paired")
     c.add_argument("first")
-    c.add_argument("second")
+    c.add_argument("second", help="a second file (may be the first, with arms)")
+    c.add_argument("--first-arm")
+    c.add_argument("--second-arm")
     a = p.parse_args()
     if a.cmd == "run":
         run(a)
     elif a.cmd == "compare":
-        print(json.dumps(compare(a.first, a.second), indent=1))
+        print(json.dumps(compare(a.first, a.second, a.first_arm, a.second_arm), indent=1))
     else:
-        print(json.dumps(summary(a.file, a.prefix), indent=1))
+        print(json.dumps(summary(a.file, a.prefix, a.arm), indent=1))
 
 
 if __name__ == "__main__":
