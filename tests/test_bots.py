@@ -360,3 +360,25 @@ def test_mcts_end_reward_weighs_the_win_by_win_weight_and_squashes_the_margin_by
     narrow, wide = rewards(st, 0.0, 0.0, 8.0), rewards(st, 0.0, 0.0, 30.0)
     assert scores[0] != scores[1]
     assert abs(wide[0] - 0.5) < abs(narrow[0] - 0.5)
+
+
+def test_mcts_deviates_from_greedy_only_on_a_sure_margin_when_asked() -> None:
+    """`deviate_z`: the most visited move replaces greedy's only when its mean reward beats greedy's
+    by that many standard errors."""
+    from smallworld.bots.mcts import MctsBot, Node
+
+    def node(rewards: list[float]) -> Node:
+        n = Node(0)
+        n.visits, n.total, n.sq = len(rewards), sum(rewards), sum(x * x for x in rewards)
+        return n
+
+    best, prior = Action(DECLINE), Action(EXPAND)
+    root = Node(-1)
+    root.children = {best: node([0.6, 0.4] * 50), prior: node([0.55, 0.35] * 40)}
+    # Means 0.5 and 0.45, standard error about 0.015: the gap is about 3.3 of them.
+    assert MctsBot._sure(root, best, prior, 3.0) == best
+    assert MctsBot._sure(root, best, prior, 4.0) == prior
+    root.children[prior] = node([0.9, 0.0] * 40)  # the same mean as before, far noisier
+    assert MctsBot._sure(root, best, prior, 1.0) == prior
+    del root.children[prior]  # greedy's move never searched: nothing to weigh it by
+    assert MctsBot._sure(root, best, prior, 1.0) == best

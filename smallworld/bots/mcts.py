@@ -64,13 +64,14 @@ MARGIN_SCALE = 8.0
 
 
 class Node:
-    __slots__ = ("avail", "children", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "seat", "sq", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # the seat that chose the action leading here
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.sq = 0.0  # the sum of the squared rewards (how sure a mean is)
         self.children: dict[Action, Node] = {}
 
 
@@ -180,6 +181,7 @@ class MctsBot(Bot):
         cutoff_win: float = WIN_WEIGHT,
         win_weight: float = WIN_WEIGHT,
         margin_scale: float = MARGIN_SCALE,
+        deviate_z: float | None = None,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -200,6 +202,9 @@ class MctsBot(Bot):
         self.cutoff_win = cutoff_win
         self.win_weight = win_weight
         self.margin_scale = margin_scale
+        # Play another move than greedy's only when its mean beats greedy's by this many standard
+        # errors (None: the most visited move, whatever the margin).
+        self.deviate_z = deviate_z
         self.ledger: CoinLedger | None = None
 
     def start(self, game: Game, seat: int) -> None:
@@ -263,9 +268,23 @@ class MctsBot(Bot):
         )
         if best is None:
             return legal[0]
+        if self.deviate_z is not None and self._prior is not None and best != self._prior:
+            best = self._sure(root, best, self._prior, self.deviate_z)
         if start is not None:
             self._keep(start, best, root.children[best])
         return best
+
+    @staticmethod
+    def _sure(root: Node, best: Action, prior: Action, z: float) -> Action:
+        """`best` if its mean reward beats the prior's by `z` standard errors, else the prior."""
+        b, p = root.children[best], root.children.get(prior)
+        if p is None or p.visits < 2 or b.visits < 2:
+            return best if p is None else prior
+        mb, mp = b.total / b.visits, p.total / p.visits
+        vb = max(b.sq / b.visits - mb * mb, 0.0) / b.visits
+        vp = max(p.sq / p.visits - mp * mp, 0.0) / p.visits
+        se = math.sqrt(vb + vp)
+        return best if mb - mp > z * se else prior
 
     def _keep(self, st: State, action: Action, node: Node) -> None:
         """Keep `node` for the next decision if, after `action` and the forced steps the search
@@ -350,4 +369,6 @@ class MctsBot(Bot):
         for nd in path:
             nd.visits += 1
             if nd.seat >= 0:
-                nd.total += r[nd.seat]
+                x = r[nd.seat]
+                nd.total += x
+                nd.sq += x * x
