@@ -1,4 +1,5 @@
-"""tools/mcts_study.py: the strength study's counting (summary and the paired comparison)."""
+"""tools/mcts_study.py (the strength study: its arms, summary and paired comparison) and
+tools/mcts_trace.py (what the search saw at each decision of one game)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("smallworld_mcts_study", ROOT / "tools" / "mcts_study.py")
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"smallworld_{name}", ROOT / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -25,7 +26,7 @@ def _load_tool() -> ModuleType:
     return module
 
 
-study = _load_tool()
+study = _load("mcts_study")
 
 
 def _write(path: Path, games: list[tuple[int, bool, bool]]) -> str:
@@ -133,3 +134,22 @@ def test_a_file_of_arms_is_counted_one_arm_at_a_time(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no games of arm 'z'"):
         study.compare(str(path), str(path), "x", "z")
     assert study.summary(str(path), arm_name="y")["mcts_wins"] == 1
+
+
+def test_the_trace_plays_the_simulators_game_and_shows_each_searched_root() -> None:
+    """tools/mcts_trace.py: with a playout budget its game is the simulator's game of that seed and
+    seating, and each searched decision lists the root's moves by visits, greedy's marked."""
+    from smallworld.sim import GameJob, play_game
+
+    tracer = _load("mcts_trace")
+    t = tracer.trace(3, 1, {"playouts": 6})
+    res = play_game(GameJob(index=0, players=2, seed=3, bots=("greedy", "mcts"), bot_options={"playouts": 6}))
+    assert (t["scores"], t["winners"]) == (res["scores"], res["winners"])
+    assert len(t["decisions"]) == res["search"][1]["decisions"] > 0
+    for d in t["decisions"]:
+        visits = [m["visits"] for m in d["moves"]]
+        assert visits == sorted(visits, reverse=True) and sum(visits) <= d["playouts"] + d["reused"]
+        assert sum(m["greedy"] for m in d["moves"]) <= 1
+        assert all(0.0 <= m["mean"] <= 1.0 and m["sd"] >= 0.0 for m in d["moves"])
+    text = tracer.render(t)
+    assert f"scores {t['scores']}" in text and text.count("round ") == len(t["decisions"])

@@ -197,6 +197,7 @@ class MctsBot(Bot):
         # The subtree kept for the next decision of this seat: (the ply it expects, the node).
         self._kept: tuple[int, Node] | None = None
         self.last_reused = 0  # visits the last decision's root started with
+        self.last_root: Node | None = None  # the last search's root (tools/mcts_trace.py reads it)
         # Off by default: on one machine, 67 games at 1 s with it won fewer than without (docs/bots.md).
         self.coin_ledger = coin_ledger
         self.cutoff_win = cutoff_win
@@ -226,6 +227,7 @@ class MctsBot(Bot):
         legal = list(legal_in)
         self.last_iterations = 0
         self.last_reused = 0
+        self.last_root = None
         kept, self._kept = self._kept, None
         coins = self.ledger.update(view) if self.ledger is not None else None
         if len(legal) == 1:
@@ -261,6 +263,7 @@ class MctsBot(Bot):
             self._iterate(root, st, allowed, rng)
             it += 1
         self.last_iterations = it
+        self.last_root = root
         best = max(
             (a for a in legal if a in root.children),
             key=lambda a: (root.children[a].visits, root.children[a].total),
