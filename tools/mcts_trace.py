@@ -60,16 +60,17 @@ def trace(seed: int, mcts_seat: int, options: dict[str, Any], top: int = 9) -> d
         action = bots[seat].choose(view_for(st, seat), list(legal), rngs[seat])
         root = mcts.last_root if seat == mcts_seat else None
         if root is not None and len(root.children) > 1:
+            prior = mcts.greedy_choice
             moves = []
             for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)[:top]:
                 mean = n.total / n.visits if n.visits else 0.0
                 sd = math.sqrt(max(n.sq / n.visits - mean * mean, 0.0)) if n.visits else 0.0
                 moves.append({"move": to_text(game, a), "visits": n.visits, "mean": round(mean, 4),
-                              "sd": round(sd, 4), "greedy": a == mcts._prior})  # fmt: skip
+                              "sd": round(sd, 4), "greedy": a == prior})  # fmt: skip
             decisions.append({
                 "round": st.round, "ply": st.ply, "playouts": mcts.last_iterations,
                 "reused": mcts.last_reused, "played": to_text(game, action),
-                "greedy": to_text(game, mcts._prior) if mcts._prior is not None else None, "moves": moves,
+                "greedy": to_text(game, prior) if prior is not None else None, "moves": moves,
             })  # fmt: skip
         apply_unchecked(st, action)
     assert st.result is not None

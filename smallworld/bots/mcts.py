@@ -215,6 +215,11 @@ class MctsBot(Bot):
             self.ledger = CoinLedger(seat, len(st.seats), st.seats[0].coins)
         self._kept = None
 
+    @property
+    def greedy_choice(self) -> Action | None:
+        """Greedy's own choice at the last searched decision (the move the progressive bias favours)."""
+        return self._prior
+
     def memory(self) -> dict[str, Any]:
         """The coin ledger (a kept search tree is only a cache and is not saved)."""
         return {"ledger": self.ledger.to_json()} if self.ledger is not None else {}
