@@ -7,8 +7,9 @@ with declines judged by a cheap form of greedy's planning model) and backs the r
 the nodes where that seat chose.
 
 At the root the candidates are the `root_width` moves greedy's value ranks best plus greedy's own
-choice, which gets a progressive bias (`greedy_bias / (visits + 1)` added to its UCT score): the
-search plays greedy's move unless its statistics clearly favour another.
+choice, which gets a progressive bias (`greedy_bias / (visits + 1)` added to its UCT score); the
+move played is the most visited one if its mean reward beats greedy's by `deviate_z` standard
+errors, else greedy's: the search plays greedy's move unless its statistics clearly favour another.
 
 Token-by-token redeployment is not branched on: in the tree and in rollouts it is played by the
 greedy threat rule, so the tree spends its playouts on picks, declines, conquests and prompts.
@@ -61,6 +62,9 @@ from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
 # Reward: a win counts most; the score margin breaks ties between wins and losses.
 WIN_WEIGHT = 0.6
 MARGIN_SCALE = 8.0
+# The final move is greedy's unless the most visited one's mean reward beats it by this many standard
+# errors: between moves the playouts cannot tell apart, greedy's one-ply judgement decides.
+DEVIATE_Z = 1.0
 
 
 class Node:
@@ -181,7 +185,7 @@ class MctsBot(Bot):
         cutoff_win: float = WIN_WEIGHT,
         win_weight: float = WIN_WEIGHT,
         margin_scale: float = MARGIN_SCALE,
-        deviate_z: float | None = None,
+        deviate_z: float | None = DEVIATE_Z,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -204,7 +208,7 @@ class MctsBot(Bot):
         self.win_weight = win_weight
         self.margin_scale = margin_scale
         # Play another move than greedy's only when its mean beats greedy's by this many standard
-        # errors (None: the most visited move, whatever the margin).
+        # errors (None: the most visited move, whatever the margin; docs/bots.md for the games).
         self.deviate_z = deviate_z
         self.ledger: CoinLedger | None = None
 
