@@ -362,7 +362,7 @@ def test_mcts_end_reward_weighs_the_win_by_win_weight_and_squashes_the_margin_by
     assert abs(wide[0] - 0.5) < abs(narrow[0] - 0.5)
 
 
-def test_mcts_deviates_from_greedy_only_on_a_sure_margin_when_asked() -> None:
+def test_mcts_deviates_from_greedy_only_on_a_sure_margin() -> None:
     """`deviate_z`: the most visited move replaces greedy's only when its mean reward beats greedy's
     by that many standard errors."""
     from smallworld.bots.mcts import MctsBot, Node

@@ -41,13 +41,18 @@ from smallworld.sim.stats import wilson
 BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") else "pure"
 
 
+def _key_json(text: str) -> tuple[str, Any]:
+    """`KEY=JSON` split and read; ValueError when either part is missing or the JSON is bad."""
+    key, eq, value = text.partition("=")
+    if not key or not eq:
+        raise ValueError(text)
+    return key, json.loads(value)
+
+
 def bot_option(text: str) -> tuple[str, object]:
     """`--bot-option KEY=JSON`, e.g. `cutoff_win=0` or `coin_ledger=true`."""
-    key, eq, value = text.partition("=")
     try:
-        if not key or not eq:
-            raise ValueError
-        return key, json.loads(value)
+        return _key_json(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. cutoff_win=0") from None
 
@@ -55,13 +60,10 @@ def bot_option(text: str) -> tuple[str, object]:
 def arm(text: str) -> tuple[str, dict[str, object]]:
     """`--arm NAME=JSON`: an MCTS configuration to play on the same seeds as the others, e.g.
     `ledger={"coin_ledger": true}` or `default={}`."""
-    name, eq, value = text.partition("=")
     try:
-        if not name or not eq:
-            raise ValueError
-        options = json.loads(value)
+        name, options = _key_json(text)
         if not isinstance(options, dict):
-            raise ValueError
+            raise ValueError(text)
         return name, options
     except ValueError:
         raise argparse.ArgumentTypeError(

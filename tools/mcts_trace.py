@@ -23,6 +23,9 @@ from typing import Any
 
 if importlib.util.find_spec("smallworld") is None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # mcts_study beside it, however it is loaded
+
+from mcts_study import bot_option
 
 from smallworld.bots import public_game
 from smallworld.bots.greedy import GreedyBot
@@ -31,16 +34,6 @@ from smallworld.engine import Game, Settings, view_for
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.notation import to_text
 from smallworld.sim.runner import bot_rng
-
-
-def bot_option(text: str) -> tuple[str, object]:
-    key, eq, value = text.partition("=")
-    try:
-        if not key or not eq:
-            raise ValueError
-        return key, json.loads(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. margin_scale=30") from None
 
 
 def trace(seed: int, mcts_seat: int, options: dict[str, Any], top: int = 9) -> dict[str, Any]:
@@ -63,10 +56,8 @@ def trace(seed: int, mcts_seat: int, options: dict[str, Any], top: int = 9) -> d
             prior = mcts.greedy_choice
             moves = []
             for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)[:top]:
-                mean = n.total / n.visits if n.visits else 0.0
-                sd = math.sqrt(max(n.sq / n.visits - mean * mean, 0.0)) if n.visits else 0.0
-                moves.append({"move": to_text(game, a), "visits": n.visits, "mean": round(mean, 4),
-                              "sd": round(sd, 4), "greedy": a == prior})  # fmt: skip
+                moves.append({"move": to_text(game, a), "visits": n.visits, "mean": round(n.mean(), 4),
+                              "sd": round(math.sqrt(n.variance()), 4), "greedy": a == prior})  # fmt: skip
             decisions.append({
                 "round": st.round, "ply": st.ply, "playouts": mcts.last_iterations,
                 "reused": mcts.last_reused, "played": to_text(game, action),

@@ -78,6 +78,15 @@ class Node:
         self.sq = 0.0  # the sum of the squared rewards (how sure a mean is)
         self.children: dict[Action, Node] = {}
 
+    def mean(self) -> float:
+        """The mean reward of the playouts through this node (0 before any)."""
+        return self.total / self.visits if self.visits else 0.0
+
+    def variance(self) -> float:
+        """The variance of those rewards (0 before any)."""
+        m = self.mean()
+        return max(self.sq / self.visits - m * m, 0.0) if self.visits else 0.0
+
 
 def leaf_value(st: State, seat: int) -> float:
     """`greedy.value`'s own-seat part at a rollout cutoff: coins, discounted income and the Active
@@ -290,13 +299,12 @@ class MctsBot(Bot):
     def _sure(root: Node, best: Action, prior: Action, z: float) -> Action:
         """`best` if its mean reward beats the prior's by `z` standard errors, else the prior."""
         b, p = root.children[best], root.children.get(prior)
-        if p is None or p.visits < 2 or b.visits < 2:
-            return best if p is None else prior
-        mb, mp = b.total / b.visits, p.total / p.visits
-        vb = max(b.sq / b.visits - mb * mb, 0.0) / b.visits
-        vp = max(p.sq / p.visits - mp * mp, 0.0) / p.visits
-        se = math.sqrt(vb + vp)
-        return best if mb - mp > z * se else prior
+        if p is None:
+            return best  # greedy's move never searched: nothing to weigh it by
+        if p.visits < 2 or b.visits < 2:
+            return prior
+        se = math.sqrt(b.variance() / b.visits + p.variance() / p.visits)
+        return best if b.mean() - p.mean() > z * se else prior
 
     def _keep(self, st: State, action: Action, node: Node) -> None:
         """Keep `node` for the next decision if, after `action` and the forced steps the search
