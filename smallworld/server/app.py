@@ -24,6 +24,7 @@ from smallworld.server import wire
 from smallworld.server.bots import BotPool
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
+from smallworld.server.resilience import OUTAGES, is_outage, unavailable
 from smallworld.server.service import Service
 from smallworld.server.store import Store
 from smallworld.server.tokens import token_hash
@@ -31,6 +32,10 @@ from smallworld.web import STATIC
 from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
+# Seconds a client is told to wait before trying again while the store is out (`Retry-After`), and
+# the longest `/healthz` waits for the store before it says `down`.
+RETRY_AFTER = 2
+HEALTH_TIMEOUT = 5.0
 MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
 # Requests and socket messages per second per seat or player token, and the burst allowed: far
 # above what a person's page sends (a few requests a decision), so only scripts meet it.
@@ -201,6 +206,18 @@ def create_app(
     async def _engine_error(request: Request, e: SmallworldError) -> JSONResponse:
         return _err(e)
 
+    async def _outage(request: Request, e: Exception) -> Response:
+        # The store (or Redis) cannot be reached: `unavailable` (503), which a client retries.
+        if not is_outage(e):
+            raise e
+        log.warning(json.dumps({"event": "unavailable", "path": request.url.path, "error": repr(e)}))
+        return JSONResponse(
+            unavailable(e).to_json(), status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
+        )
+
+    for kind in OUTAGES:
+        app.add_exception_handler(kind, _outage)
+
     @app.middleware("http")
     async def _limits(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         if rate > 0 and not by_address.take(request.client.host if request.client else "?"):
@@ -236,10 +253,21 @@ def create_app(
         return web_payload.board((await svc().get(gid)).game)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
+    async def healthz() -> Response:
+        """200 while the process can serve its games (`status`: `ok`, or `degraded` while Redis is
+        down: its own sockets are served, other processes' moves arrive late); 503 while the store
+        cannot be reached."""
         s = svc()
-        await asyncio.to_thread(s.store.games_with_status, "playing", 1)  # the store answers
-        return {"ok": True, "node": s.node, "games_live": len(s.live)}
+        out: dict[str, Any] = {"ok": True, "node": s.node, "games_live": len(s.live), "store": "up"}
+        out.update(s.broker.health())
+        out["bot_decisions_waiting"] = s.bots.waiting()
+        try:
+            await asyncio.wait_for(asyncio.to_thread(s.store.ping), HEALTH_TIMEOUT)
+        except Exception as e:
+            out.update(ok=False, status="down", store="down", store_error=f"{type(e).__name__}: {e}"[:300])
+            return JSONResponse(out, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+        out["status"] = "degraded" if out.get("redis") == "down" else "ok"
+        return JSONResponse(out)
 
     @app.get("/metrics")
     async def prometheus() -> Response:
@@ -263,7 +291,8 @@ def create_app(
 
     @app.post("/api/games")
     async def create(request: Request) -> dict[str, Any]:
-        return await svc().create(await _body(request, max_body), _bearer(request))
+        address = request.client.host if request.client else None
+        return await svc().create(await _body(request, max_body), _bearer(request), address)
 
     @app.get("/api/games/{gid}")
     async def summary(gid: str) -> dict[str, Any]:
@@ -336,6 +365,12 @@ def create_app(
             await websocket.send_json({"type": "error", "error": e.to_json()})
             await websocket.close(code=4000 + status_of(e))
             return
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            await websocket.send_json({"type": "error", "error": unavailable(e).to_json()})
+            await websocket.close(code=4503)
+            return
         try:
             since = _int_param(websocket.query_params.get("since"), "since")
         except ServerError:
@@ -388,6 +423,10 @@ def create_app(
                         raise ServerError("invalid_input", "type: 'act' or 'ping'", "type")
                 except (ServerError, SmallworldError) as e:
                     await sub.queue.put({"type": "error", "ref": ref, "error": e.to_json()})
+                except Exception as e:  # the store is out: this message is refused, the socket stays
+                    if not is_outage(e):
+                        raise
+                    await sub.queue.put({"type": "error", "ref": ref, "error": unavailable(e).to_json()})
         except WebSocketDisconnect:
             pass
         finally:

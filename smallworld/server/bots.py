@@ -11,8 +11,10 @@ import multiprocessing
 import os
 import random
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from smallworld.bots import BOT_NAMES, Bot, make_bot
@@ -85,12 +87,25 @@ def choose_here(
     return choose(game_id, json.dumps(settings, sort_keys=True), settings, seat, level, view, legal, seed)
 
 
+@dataclass(eq=False)
+class _Job:
+    args: tuple[Any, ...]
+    fut: asyncio.Future[tuple[dict[str, Any], float]]
+    timeout: float | None
+
+
 class BotPool:
-    """A pool of worker processes (spawned: a forked copy of a running server is not safe)."""
+    """A pool of worker processes (spawned: a forked copy of a running server is not safe), fed by a
+    fair queue. Each worker takes one decision at a time; the decisions waiting are served round
+    robin across their owners (the player who created the game), first come first served within
+    one owner, so a player who starts many bot games slows their own games, not everyone's. A
+    decision's time limit runs from the moment a worker takes it, not while it waits its turn."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
+        self._waiting: dict[str, deque[_Job]] = {}  # by owner; the dict's order is the rotation
+        self._running: set[asyncio.Task[None]] = set()
 
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -99,6 +114,10 @@ class BotPool:
                 max_workers=self.workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),)
             )
         return self._pool
+
+    def waiting(self) -> int:
+        """Decisions queued for a worker."""
+        return sum(len(q) for q in self._waiting.values())
 
     async def choose(
         self,
@@ -109,12 +128,48 @@ class BotPool:
         view: dict[str, Any],
         legal: list[dict[str, Any]],
         seed: int,
+        owner: str = "",
+        timeout: float | None = None,
     ) -> tuple[dict[str, Any], float]:
-        loop = asyncio.get_running_loop()
+        """The bot's action and its thinking time, once a worker has made the decision (raises
+        `TimeoutError` when it takes longer than `timeout` seconds once started)."""
         text = json.dumps(settings, sort_keys=True)
-        return await loop.run_in_executor(
-            self._get(), choose, game_id, text, settings, seat, level, view, legal, seed
+        job = _Job(
+            (game_id, text, settings, seat, level, view, legal, seed),
+            asyncio.get_running_loop().create_future(),
+            timeout,
         )
+        self._waiting.setdefault(owner, deque()).append(job)
+        self._dispatch()
+        return await job.fut
+
+    def _dispatch(self) -> None:
+        while len(self._running) < self.workers and self._waiting:
+            owner = next(iter(self._waiting))
+            queue = self._waiting.pop(owner)
+            job = queue.popleft()
+            if queue:
+                self._waiting[owner] = queue  # to the back of the rotation
+            if job.fut.done():  # its waiter gave up (the game moved on, the server is closing)
+                continue
+            task = asyncio.ensure_future(self._run(job))
+            self._running.add(task)
+            task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        self._dispatch()
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            work = asyncio.get_running_loop().run_in_executor(self._get(), choose, *job.args)
+            result = await (asyncio.wait_for(work, job.timeout) if job.timeout else work)
+        except Exception as e:
+            if not job.fut.done():
+                job.fut.set_exception(e)
+        else:
+            if not job.fut.done():
+                job.fut.set_result(result)
 
     def recover(self, error: BaseException) -> None:
         """After a failed decision: a pool whose worker died (broken) or that did not answer in
@@ -140,6 +195,12 @@ class BotPool:
         return list(getattr(self._pool, "_processes", {}) or {}) if self._pool is not None else []
 
     def close(self) -> None:
+        for queue in self._waiting.values():
+            for job in queue:
+                job.fut.cancel()
+        self._waiting.clear()
+        for task in self._running:
+            task.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

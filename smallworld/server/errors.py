@@ -27,6 +27,8 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "limit_reached": 429,
+    "unavailable": 503,
 }
 
 

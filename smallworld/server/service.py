@@ -16,6 +16,7 @@ import secrets
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ from smallworld.server.bots import LEVELS, BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
 from smallworld.server.metrics import Metrics
+from smallworld.server.resilience import is_outage, retrying
 from smallworld.server.store import Append, Appender, PlyTaken, Store
 from smallworld.server.tokens import matches, new_token, token_hash
 from smallworld.web import payload as web_payload
@@ -41,6 +43,16 @@ MAX_FINISHED = 256
 # Seconds a bot's worker may take for one decision before the greedy bot stands in (MCTS thinks for
 # one second; the rest is room for a busy machine).
 BOT_TIMEOUT = 30.0
+
+# Seconds between the watchdog's rounds (`Service._watchdog`), and how many rounds between its
+# comparisons of every served game with the store while Redis is up (while it is down: each round).
+WATCHDOG_S = 1.0
+SYNC_EVERY = 10
+# Bot games (open or playing, with a bot seat) one player, or one client address, may have at once in
+# a process (0: no cap). Bots are the server's costliest work; the fair queue keeps one player's
+# games from slowing everyone's, and the cap keeps one script from filling the queue.
+BOT_GAMES_PER_PLAYER = 10
+BOT_GAMES_PER_ADDRESS = 30
 
 SEAT_KINDS = ("creator", "invite", "open", "bot")
 MAX_NAME = 40
@@ -123,10 +135,19 @@ class Service:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.closing = False
+        # The ply of each game whose bot (or clock) decision has a task at work, so the watchdog
+        # can tell a decision under way from one whose task died.
+        self.deciding: dict[str, int] = {}
+        self.watchdog_s = WATCHDOG_S
+        self.bot_games_per_player = BOT_GAMES_PER_PLAYER
+        self.bot_games_per_address = BOT_GAMES_PER_ADDRESS
+        self.bot_games_of_address: dict[str, set[str]] = {}
+        self._watchdog_task: asyncio.Task[None] | None = None
 
     # --- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.broker.start(self._on_broker)
+        await self.broker.start(self._on_broker, self.resync)
         # Games that were playing when the server stopped go on: their bots and clocks restart.
         for gid in await asyncio.to_thread(self.store.games_with_status, "playing", 10_000):
             try:
@@ -135,8 +156,14 @@ class Service:
                 log.exception("cannot rebuild game %s", gid)
                 continue
             self._after_change(live)
+        self._watchdog_task = asyncio.create_task(self._watchdog(), name="watchdog")
 
     async def close(self) -> None:
+        self.closing = True
+        if self._watchdog_task is not None:
+            self._watchdog_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watchdog_task
         for h in self.timers.values():
             h.cancel()
         for task in list(self.tasks):
@@ -180,7 +207,7 @@ class Service:
         return await self.new_player(name)
 
     # --- creating and joining --------------------------------------------------------------------
-    async def create(self, data: Any, player_token: str | None) -> dict[str, Any]:
+    async def create(self, data: Any, player_token: str | None, address: str | None = None) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ServerError("invalid_input", "the request must be a JSON object", "body")
         known = {"edition", "variant", "players", "options", "seats", "clock", "name", "title"}
@@ -237,9 +264,14 @@ class Service:
             seats.append(row)
             answer.append(out)
         gid = secrets.token_hex(8)
+        bots = any(row["kind"] == "bot" for row in seats)
+        if bots:
+            self._check_bot_games(creator["id"], address)
         public = self._public_settings(game)
         meta = {"clock": clock, "creator": creator["id"], "title": str(data.get("title", ""))[:80]}
         await asyncio.to_thread(self.store.create_game, gid, public, seed, meta, seats)
+        if bots and address is not None:
+            self.bot_games_of_address.setdefault(address, set()).add(gid)
         live = await self.get(gid)
         self._after_change(live)
         out_all: dict[str, Any] = {"game": gid, "player": creator, "seats": answer, "settings": public}
@@ -247,6 +279,42 @@ class Service:
             out_all["player_token"] = token
         log.info(json.dumps({"event": "game_created", "game": gid, "players": players}))
         return out_all
+
+    def _check_bot_games(self, creator: str, address: str | None) -> None:
+        """Refuse a new bot game to a player, or a client address, already at its cap of bot games
+        under way (`limit_reached`, 429)."""
+
+        mine = [
+            gid
+            for gid, live in self.live.items()
+            if live.meta.get("creator") == creator
+            and live.status != "over"
+            and any(s["kind"] == "bot" for s in live.seats)
+        ]
+        cap = self.bot_games_per_player
+        if cap and len(mine) >= cap:
+            raise ServerError(
+                "limit_reached", f"you have {len(mine)} games with bots under way; at most {cap}", "seats"
+            )
+        if address is None:
+            return
+        self._prune_addresses()
+        here = self.bot_games_of_address.get(address, set())
+        cap = self.bot_games_per_address
+        if cap and len(here) >= cap:
+            raise ServerError(
+                "limit_reached", f"{len(here)} games with bots under way from your address; at most {cap}",
+                "seats",
+            )
+
+    def _prune_addresses(self) -> None:
+        """Forget the finished (or no longer held) games in the per-address count."""
+        for address, gids in list(self.bot_games_of_address.items()):
+            going = {g for g in gids if g in self.live and self.live[g].status != "over"}
+            if going:
+                self.bot_games_of_address[address] = going
+            else:
+                del self.bot_games_of_address[address]
 
     @staticmethod
     def _check_clock(clock: Any) -> dict[str, Any] | None:
@@ -306,7 +374,7 @@ class Service:
             if not ok:
                 raise ServerError("seat_taken", f"seat {seat} was taken first")
             await self._reload_seats(live)
-        await self.broker.publish({"game": gid, "seats": True})
+        self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)
         self._fan_out(live)
         out: dict[str, Any] = {"game": gid, "seat": seat, "token": seat_token, "player": player}
@@ -371,13 +439,16 @@ class Service:
             live.moves.append(Move(row.ply, row.seat, row.by, row.action, list(live.state.events)))
             live.turn_started = time.time()
 
-    async def _catch_up(self, live: Live) -> None:
-        """Apply the actions other processes stored since this one last looked."""
-        rows = await asyncio.to_thread(self.store.actions, live.id, live.state.ply)
+    async def _catch_up(self, live: Live) -> bool:
+        """Apply the actions stored since this process last looked (by other processes, or by this
+        one when the store committed but the answer was lost); True when there were any."""
+        ply = live.state.ply
+        rows = await asyncio.to_thread(self.store.actions, live.id, ply)
         if rows:
             self._replay(live, rows)
             if live.state.result is not None:
                 live.status = "over"
+        return live.state.ply != ply
 
     # --- auth ------------------------------------------------------------------------------------
     async def authorize(self, live: Live, seat: Any, token: str | None) -> int:
@@ -451,14 +522,8 @@ class Service:
             if live.status == "open":
                 raise ServerError("not_started", "the game starts when every seat is taken")
             if 0 <= ply < st.ply:
-                done = live.moves[ply]
-                try:
-                    same = done.seat == seat and done.action == action_to_json(
-                        live.game, check_action(live.game, action)
-                    )
-                except SmallworldError:
-                    same = False
-                if same:  # a resend of an action already taken: the same answer again
+                done = self._same_move(live, ply, seat, action)
+                if done is not None:  # a resend of an action already taken: the same answer again
                     return self._ack(live, done, seat)
                 raise ServerError("stale_ply", f"ply {ply} is past: the game is at ply {st.ply}", "ply")
             if ply != st.ply:
@@ -477,7 +542,15 @@ class Service:
                     Append(gid, ply, seat, canon, by, trial.result, seat_update or None)
                 )
             except PlyTaken:
-                await self._catch_up(live)  # another process took this move
+                # Another process took this move (or this one did, and the answer of the commit
+                # was lost to an outage). The same action sent through both gets the repeat
+                # acknowledgement; either way this process's sockets get the move.
+                await self._catch_up(live)
+                self._after_change(live)
+                self._fan_out(live)
+                done = self._same_move(live, ply, seat, action)
+                if done is not None:
+                    return self._ack(live, done, seat)
                 raise ServerError("stale_ply", f"ply {ply} was taken by another action", "ply") from None
             live.state = trial
             move = Move(ply, seat, by, canon, list(trial.events))
@@ -488,10 +561,22 @@ class Service:
                 live.status = "over"
                 self._evict_finished(keep=gid)
         self.metrics.actions.labels(by).inc()
-        await self.broker.publish({"game": gid, "ply": trial.ply})
+        self.broker.publish({"game": gid, "ply": trial.ply})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live)
         return self._ack(live, move, seat)
+
+    @staticmethod
+    def _same_move(live: Live, ply: int, seat: int, action: Any) -> Move | None:
+        """The move stored at `ply` when it is `seat`'s `action` (a resend), else None."""
+        if not 0 <= ply < len(live.moves):
+            return None
+        done = live.moves[ply]
+        try:
+            canon = action_to_json(live.game, check_action(live.game, action))
+        except SmallworldError:
+            return None
+        return done if done.seat == seat and done.action == canon else None
 
     def _ack(self, live: Live, move: Move, seat: int) -> dict[str, Any]:
         return {"game": live.id, "ply": move.ply + 1, "move": self._move_for(live, move, seat)}
@@ -627,7 +712,7 @@ class Service:
             seat = await self.authorize(live, seat, token)
             await asyncio.to_thread(self.store.update_seat, gid, seat, bot=level)
             live.seats[seat]["bot"] = level
-        await self.broker.publish({"game": gid, "seats": True})
+        self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live, force=True)
         return {"game": gid, "seat": seat, "bot": level}
@@ -639,12 +724,15 @@ class Service:
             await asyncio.to_thread(self.store.update_seat, gid, seat, bot=None, away=False)
             live.seats[seat].update(bot=None, away=False)
             live.turn_started = time.time()
-        await self.broker.publish({"game": gid, "seats": True})
+        self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live, force=True)
         return {"game": gid, "seat": seat, "bot": None}
 
     # --- bots and clocks -------------------------------------------------------------------------
+    # Every bot and clock decision runs in a supervised task: an outage of the store or of Redis is
+    # retried with backoff for as long as the game waits on that decision, and the watchdog
+    # (`_watchdog`) starts again any decision whose task is gone. No game waits on a dead task.
     def _after_change(self, live: Live) -> None:
         """Start whatever must happen next: a bot's move, or the clock of a human decision."""
         old = self.timers.pop(live.id, None)
@@ -658,9 +746,7 @@ class Service:
         seat = st.acting_seat
         row = live.seats[seat]
         if row["bot"] is not None:
-            # An away seat's moves are the clock's (the greedy bot standing in), not a chosen bot's.
-            by = "clock" if row["away"] else "bot"
-            self._spawn(self._bot_move(live, seat, st.ply, row["bot"], by))
+            self._start_bot(live, seat, st.ply)
             return
         clock = live.meta.get("clock")
         if not clock:
@@ -672,6 +758,33 @@ class Service:
         row["deadline"] = time.time() + max(0.0, left)  # shown to clients; derived, not stored
         loop = asyncio.get_running_loop()
         self.timers[live.id] = loop.call_later(max(0.0, left), self._expired, live, seat, st.ply)
+
+    def _start_bot(self, live: Live, seat: int, ply: int) -> None:
+        """The bot's decision for the seat to act, in its own task, unless one is at work already."""
+        if self.deciding.get(live.id) == ply:
+            return
+        row = live.seats[seat]
+        # An away seat's moves are the clock's (the greedy bot standing in), not a chosen bot's.
+        by = "clock" if row["away"] else "bot"
+        self._decide(live, ply, self._bot_move(live, seat, ply, row["bot"], by))
+
+    def _decide(self, live: Live, ply: int, coro: Any) -> None:
+        self.deciding[live.id] = ply
+
+        async def run() -> None:
+            try:
+                await coro
+            except Exception:  # a bug, not an outage (those are retried): the watchdog tries again
+                log.exception("the decision at ply %s of game %s failed", ply, live.id)
+            finally:
+                if self.deciding.get(live.id) == ply:
+                    del self.deciding[live.id]
+
+        self._spawn(run())
+
+    def _wanted(self, live: Live, ply: int) -> Callable[[], bool]:
+        """While the game still waits on the decision at `ply` (for `retrying`)."""
+        return lambda: not self.closing and live.state.ply == ply and live.status == "playing"
 
     def _clock_after(self, live: Live, seat: int, by: str) -> dict[str, Any]:
         """The seat's clock once it has decided: the live bank loses the time taken, gains the increment."""
@@ -685,19 +798,25 @@ class Service:
 
     def _expired(self, live: Live, seat: int, ply: int) -> None:
         self.timers.pop(live.id, None)
-        if live.state.ply != ply or live.status != "playing":
+        if live.state.ply != ply or live.status != "playing" or self.deciding.get(live.id) == ply:
             return
         log.info(json.dumps({"event": "clock_expired", "game": live.id, "seat": seat, "ply": ply}))
-        self._spawn(self._away(live, seat, ply))
+        self._decide(live, ply, self._away(live, seat, ply))
 
     async def _away(self, live: Live, seat: int, ply: int) -> None:
         """Out of time: the seat is marked away and the greedy bot plays for it until its player is back."""
-        async with live.lock:
-            if live.state.ply != ply:
-                return
-            await asyncio.to_thread(self.store.update_seat, live.id, seat, away=True, bot="greedy")
-            live.seats[seat].update(away=True, bot="greedy")
-        await self.broker.publish({"game": live.id, "seats": True})
+
+        async def mark() -> bool:
+            async with live.lock:
+                if live.state.ply != ply:
+                    return False
+                await asyncio.to_thread(self.store.update_seat, live.id, seat, away=True, bot="greedy")
+                live.seats[seat].update(away=True, bot="greedy")
+                return True
+
+        if not await retrying("mark away", mark, self._wanted(live, ply)):
+            return
+        self.broker.publish({"game": live.id, "seats": True})
         self._fan_out(live, force=True)
         await self._bot_move(live, seat, ply, "greedy", "clock")
 
@@ -705,7 +824,7 @@ class Service:
         """The bot's decision for `seat` at `ply`, from a worker. A worker that crashes, raises, takes
         longer than `bot_timeout` or answers an action the engine refuses must not stall the game:
         the greedy bot stands in for that decision, in this process, and a broken or stuck pool is
-        restarted for the next ones."""
+        restarted for the next ones. Storing the move is retried through outages."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
         st = live.state
@@ -713,10 +832,11 @@ class Service:
             return
         legal = self.legal(live)
         view = self.seat_view(live, seat)
+        owner = str(live.meta.get("creator") or "")
         try:
-            action, think = await asyncio.wait_for(
-                self.bots.choose(live.id, live.settings, seat, level, view, legal, secrets.randbits(64)),
-                self.bot_timeout,
+            action, think = await self.bots.choose(
+                live.id, live.settings, seat, level, view, legal, secrets.randbits(64),
+                owner=owner, timeout=self.bot_timeout,
             )
         except Exception as e:  # the worker died, raised or hung
             self._bot_failed(live, seat, level, e)
@@ -757,16 +877,96 @@ class Service:
     async def _bot_act(
         self, live: Live, seat: int, ply: int, action: Any, by: str
     ) -> ServerError | SmallworldError | None:
-        """Play a bot's action; None when it was taken or the move was already made (a human or
-        another process moved first), else why the action was refused."""
-        try:
-            await self.act(live.id, seat, None, ply, action, by=by)
-        except ServerError as e:
-            if e.code not in ("stale_ply", "seat_taken_back"):
+        """Play a bot's action, retrying while the store is out; None when it was taken or the move
+        was already made (a human or another process moved first), else why it was refused."""
+
+        async def attempt() -> ServerError | SmallworldError | None:
+            try:
+                await self.act(live.id, seat, None, ply, action, by=by)
+            except ServerError as e:
+                if e.code not in ("stale_ply", "seat_taken_back"):
+                    return e
+            except SmallworldError as e:
                 return e
-        except SmallworldError as e:
-            return e
-        return None
+            return None
+
+        return await retrying("bot move", attempt, self._wanted(live, ply))
+
+    # --- the watchdog ----------------------------------------------------------------------------
+    async def _watchdog(self) -> None:
+        """Every `watchdog_s` seconds: start any bot or expired clock decision that has no task at
+        work, and (each round while Redis is down, else every `SYNC_EVERY` rounds) compare every
+        game this process serves with the store and catch up the ones behind it; with several
+        processes, also take up the games that are playing and that no process here holds (their
+        process may be gone). Never stops on an error: the next round tries again."""
+        rounds = 0
+        while not self.closing:
+            await asyncio.sleep(self.watchdog_s)
+            rounds += 1
+            try:
+                if rounds % SYNC_EVERY == 0 or self.broker.health().get("redis") == "down":
+                    await self.sync_from_store()
+                if rounds % SYNC_EVERY == 0:
+                    self._prune_addresses()
+                if self.multi and rounds % SYNC_EVERY == 0:
+                    await self._adopt_orphans()
+                self._unstick()
+            except Exception as e:
+                if not is_outage(e):
+                    log.exception("watchdog round failed")
+
+    def _unstick(self) -> None:
+        now = time.time()
+        for live in list(self.live.values()):
+            st = live.state
+            if live.status != "playing" or st.result is not None or self.deciding.get(live.id) == st.ply:
+                continue
+            row = live.seats[st.acting_seat]
+            if now - live.turn_started < self.watchdog_s:
+                continue  # just changed: its own task is starting
+            if row["bot"] is not None:
+                log.warning(json.dumps({"event": "watchdog_bot", "game": live.id, "ply": st.ply}))
+                self._start_bot(live, st.acting_seat, st.ply)
+            elif row["deadline"] is not None and now > row["deadline"] and live.id not in self.timers:
+                log.warning(json.dumps({"event": "watchdog_clock", "game": live.id, "ply": st.ply}))
+                self._expired(live, st.acting_seat, st.ply)
+
+    async def sync_from_store(self) -> None:
+        """Catch up every unfinished game this process holds whose stored ply is ahead of its own
+        (one query for all of them)."""
+        ids = [gid for gid, live in self.live.items() if live.status != "over"]
+        if not ids:
+            return
+        stored = await asyncio.to_thread(self.store.plies, ids)
+        for gid, (ply, status) in stored.items():
+            live = self.live.get(gid)
+            if live is not None and (ply > live.state.ply or status != live.status):
+                await self._refresh(live)
+
+    async def resync(self) -> None:
+        """After a Redis outage: every game this process serves is read again from the store (moves
+        and seats), and its sockets are told."""
+        log.info(json.dumps({"event": "resync", "games": len(self.live)}))
+        for gid in list(self.live):
+            live = self.live.get(gid)
+            if live is not None and (live.status != "over" or self.subs.get(gid)):
+                await self._refresh(live)
+
+    async def _refresh(self, live: Live) -> None:
+        async with live.lock:
+            await self._reload_seats(live)
+            await self._catch_up(live)
+        self._after_change(live)
+        self._fan_out(live, force=True)
+
+    async def _adopt_orphans(self) -> None:
+        """Playing games that this process does not hold and nobody has moved for a while: their
+        process may have died. Loading one starts its bots and clocks here (should another process
+        move it too, the store takes one move per ply)."""
+        quiet = time.time() - 10 * self.watchdog_s
+        for gid in await asyncio.to_thread(self.store.games_with_status, "playing", 10_000, quiet):
+            if gid not in self.live:
+                self._after_change(await self.get(gid))
 
     # --- live updates ----------------------------------------------------------------------------
     def subscribe(self, live: Live, seat: int | None) -> Sub:

@@ -91,7 +91,12 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # A connection attempt gives up after a few seconds: a database that does not answer (not only
+    # one that refuses) is an outage the server reports (`unavailable`), not a request that hangs.
+    return create_engine(
+        url, pool_size=10, max_overflow=20, pool_pre_ping=True, pool_timeout=5,
+        connect_args={"connect_timeout": 3},
+    )
 
 
 def migrate(engine: Engine) -> None:
@@ -180,10 +185,29 @@ class Store:
         g["seed"] = int(g["seed"], 16)
         return g
 
-    def games_with_status(self, status: str, limit: int = 100) -> list[str]:
+    def games_with_status(self, status: str, limit: int = 100, quiet_since: float | None = None) -> list[str]:
+        """The newest games with `status`; with `quiet_since`, only those unchanged since then."""
         with self.engine.connect() as c:
-            q = select(t.games.c.id).where(t.games.c.status == status).order_by(t.games.c.created.desc())
-            return [r[0] for r in c.execute(q.limit(limit))]
+            q = select(t.games.c.id).where(t.games.c.status == status)
+            if quiet_since is not None:
+                q = q.where(t.games.c.updated < quiet_since)
+            return [r[0] for r in c.execute(q.order_by(t.games.c.created.desc()).limit(limit))]
+
+    def plies(self, game_ids: list[str]) -> dict[str, tuple[int, str]]:
+        """Each game's stored ply and status, in one query per thousand games."""
+        out: dict[str, tuple[int, str]] = {}
+        with self.engine.connect() as c:
+            for i in range(0, len(game_ids), 1000):
+                q = select(t.games.c.id, t.games.c.ply, t.games.c.status).where(
+                    t.games.c.id.in_(game_ids[i : i + 1000])
+                )
+                out.update((r[0], (r[1], r[2])) for r in c.execute(q))
+        return out
+
+    def ping(self) -> None:
+        """One round trip to the database (raises when it cannot be reached)."""
+        with self.engine.connect() as c:
+            c.execute(select(1))
 
     def games_of_player(self, player_id: str) -> list[str]:
         with self.engine.connect() as c:
@@ -382,9 +406,22 @@ class Appender:
         try:
             if self._conn is None:
                 self._conn = self.store.engine.connect()
-            return self.store.append_many(items, self._conn)
+            out = self.store.append_many(items, self._conn)
         except Exception as e:  # never leave a writer waiting
-            return [e] * len(items)
+            out = [e] * len(items)
+        if any(e is not None and not isinstance(e, PlyTaken) for e in out):
+            # The kept connection may be the broken part (the database restarted): the next
+            # write takes a fresh one from the pool.
+            self._drop_connection()
+        return out
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def _run(self) -> None:
         while True:

@@ -73,7 +73,7 @@ class _Failing(BotPool):
         self.mode = mode
         self.asked = 0
 
-    async def choose(self, *args: Any) -> tuple[dict[str, Any], float]:
+    async def choose(self, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], float]:
         self.asked += 1
         if self.mode == "raises":
             raise RuntimeError("a bug in the bot")
