@@ -176,6 +176,8 @@ def _serve(args: argparse.Namespace) -> int:
     serve(
         args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
         open_in_browser=args.open, token_rate=args.token_rate,
+        bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
+        bot_delay=args.bot_delay,
     )
     return 0
 
@@ -280,6 +282,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-rate", type=float, default=None,
         help="requests and socket messages per second per seat or player token "
         "(default 50, or none with --rate 0; 0: no limit)",
+    )
+    sv.add_argument(
+        "--bot-games-per-player", type=int, default=10, metavar="N",
+        help="games with bots one player may have under way at once (0: no cap)",
+    )
+    sv.add_argument(
+        "--bot-games-per-address", type=int, default=30, metavar="N",
+        help="games with bots one client address may have under way at once (0: no cap)",
+    )
+    sv.add_argument(
+        "--bot-delay", type=float, default=0.0, metavar="S",
+        help="seconds a bot waits before each decision, so people can follow (default 0)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")

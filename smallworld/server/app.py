@@ -25,7 +25,7 @@ from smallworld.server.bots import BotPool
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.resilience import OUTAGES, is_outage, unavailable
-from smallworld.server.service import Service
+from smallworld.server.service import BOT_GAMES_PER_ADDRESS, BOT_GAMES_PER_PLAYER, Service
 from smallworld.server.store import Store
 from smallworld.server.tokens import token_hash
 from smallworld.web import STATIC
@@ -150,12 +150,15 @@ def create_app(
     tune: bool = False,
     token_rate: float | None = None,
     token_burst: float = TOKEN_BURST,
+    bot_games_per_player: int = BOT_GAMES_PER_PLAYER,
+    bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
     player token (up to `token_burst`; by default `TOKEN_RATE`, or none when `rate` is 0), counted
     over every request and socket message that carries the token, from any address and socket: one
     person cannot multiply their allowance by opening sockets or spreading over addresses.
+    `bot_games_per_player` and `bot_games_per_address` cap the games with bots under way (0: none).
     `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
     the interpreter's switch interval for a long-running server (`tune_process`)."""
     metrics = Metrics()
@@ -165,6 +168,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url)
         svc = Service(store, BotPool(bot_workers), redis_url, metrics, bot_delay)
+        svc.bot_games_per_player, svc.bot_games_per_address = bot_games_per_player, bot_games_per_address
         holder["svc"] = svc
         app.state.service = svc
         await svc.start()
@@ -211,6 +215,7 @@ def create_app(
         if not is_outage(e):
             raise e
         log.warning(json.dumps({"event": "unavailable", "path": request.url.path, "error": repr(e)}))
+        metrics.unavailable.inc()
         return JSONResponse(
             unavailable(e).to_json(), status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
         )
@@ -368,6 +373,7 @@ def create_app(
         except Exception as e:
             if not is_outage(e):
                 raise
+            metrics.unavailable.inc()
             await websocket.send_json({"type": "error", "error": unavailable(e).to_json()})
             await websocket.close(code=4503)
             return
@@ -426,6 +432,7 @@ def create_app(
                 except Exception as e:  # the store is out: this message is refused, the socket stays
                     if not is_outage(e):
                         raise
+                    metrics.unavailable.inc()
                     await sub.queue.put({"type": "error", "ref": ref, "error": unavailable(e).to_json()})
         except WebSocketDisconnect:
             pass

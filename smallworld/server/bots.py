@@ -96,15 +96,17 @@ class _Job:
 
 class BotPool:
     """A pool of worker processes (spawned: a forked copy of a running server is not safe), fed by a
-    fair queue. Each worker takes one decision at a time; the decisions waiting are served round
-    robin across their owners (the player who created the game), first come first served within
-    one owner, so a player who starts many bot games slows their own games, not everyone's. A
+    fair queue. Each worker takes one decision at a time; of the decisions waiting, the next is
+    that of the owner (the player who created the game) served least recently, first come first
+    served within one owner: a player who starts many bot games slows their own games, not everyone's. A
     decision's time limit runs from the moment a worker takes it, not while it waits its turn."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
-        self._waiting: dict[str, deque[_Job]] = {}  # by owner; the dict's order is the rotation
+        self._waiting: dict[str, deque[_Job]] = {}  # by owner
+        self._served: dict[str, int] = {}  # each owner's last turn served
+        self._turn = 0
         self._running: set[asyncio.Task[None]] = set()
 
     def _get(self) -> ProcessPoolExecutor:
@@ -145,13 +147,19 @@ class BotPool:
 
     def _dispatch(self) -> None:
         while len(self._running) < self.workers and self._waiting:
-            owner = next(iter(self._waiting))
-            queue = self._waiting.pop(owner)
+            # The owner served least recently goes first (one never served before anyone).
+            owner = min(self._waiting, key=lambda o: self._served.get(o, -1))
+            queue = self._waiting[owner]
             job = queue.popleft()
-            if queue:
-                self._waiting[owner] = queue  # to the back of the rotation
+            if not queue:
+                del self._waiting[owner]
             if job.fut.done():  # its waiter gave up (the game moved on, the server is closing)
                 continue
+            self._served[owner] = self._turn
+            self._turn += 1
+            if len(self._served) > 10_000:  # forget owners long gone, never one that waits
+                recent = self._turn - 1000
+                self._served = {o: n for o, n in self._served.items() if o in self._waiting or n > recent}
             task = asyncio.ensure_future(self._run(job))
             self._running.add(task)
             task.add_done_callback(self._finished)

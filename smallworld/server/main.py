@@ -118,16 +118,18 @@ def serve(
     open_in_browser: bool = False,
     say: Callable[[str], None] = _say,
     token_rate: float | None = None,
+    **app_options: Any,
 ) -> None:
     """Run the server until stopped. Once it listens, `say` is told its address in one line
     (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
-    opens the lobby there."""
+    opens the lobby there. `app_options` go to `create_app` (limits, bot delay)."""
     import uvicorn
 
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
     app = create_app(
-        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True
+        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True,
+        **app_options,
     )
 
     def ready(bound: int) -> None:

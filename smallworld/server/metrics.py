@@ -26,6 +26,16 @@ class Metrics:
             " and were made by the greedy stand-in",
             registry=r,
         )
+        self.watchdog = Counter(
+            "smallworld_watchdog_restarts_total",
+            "bot or clock decisions the watchdog started again (their task was gone)",
+            registry=r,
+        )
+        self.unavailable = Counter(
+            "smallworld_unavailable_total",
+            "requests and socket messages answered `unavailable` (the store could not be reached)",
+            registry=r,
+        )
         self.sockets = Gauge("smallworld_sockets", "open WebSockets", registry=r)
         self.bot_think = Histogram(
             "smallworld_bot_think_seconds",

@@ -225,7 +225,12 @@ class Service:
         settings = Settings.from_json({**settings_in, "players": players, "seed": seed, "rng": KEYED})
         game = Game(settings)
         clock = self._check_clock(data.get("clock"))
+        bots = any(isinstance(s, dict) and s.get("kind") == "bot" for s in seats_in)
+        if bots:
+            self._check_bot_games(None, address)
         creator, token = await self.player_or_new(player_token, data.get("name"))
+        if bots and token is None:  # a player already known: their own cap too
+            self._check_bot_games(creator["id"], None)
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
         for i, s in enumerate(seats_in):
@@ -264,9 +269,6 @@ class Service:
             seats.append(row)
             answer.append(out)
         gid = secrets.token_hex(8)
-        bots = any(row["kind"] == "bot" for row in seats)
-        if bots:
-            self._check_bot_games(creator["id"], address)
         public = self._public_settings(game)
         meta = {"clock": clock, "creator": creator["id"], "title": str(data.get("title", ""))[:80]}
         await asyncio.to_thread(self.store.create_game, gid, public, seed, meta, seats)
@@ -280,10 +282,23 @@ class Service:
         log.info(json.dumps({"event": "game_created", "game": gid, "players": players}))
         return out_all
 
-    def _check_bot_games(self, creator: str, address: str | None) -> None:
+    def _check_bot_games(self, creator: str | None, address: str | None) -> None:
         """Refuse a new bot game to a player, or a client address, already at its cap of bot games
         under way (`limit_reached`, 429)."""
+        if creator is not None:
+            self._check_player_bot_games(creator)
+        if address is None:
+            return
+        self._prune_addresses()
+        here = self.bot_games_of_address.get(address, set())
+        cap = self.bot_games_per_address
+        if cap and len(here) >= cap:
+            raise ServerError(
+                "limit_reached", f"{len(here)} games with bots under way from your address; at most {cap}",
+                "seats",
+            )
 
+    def _check_player_bot_games(self, creator: str) -> None:
         mine = [
             gid
             for gid, live in self.live.items()
@@ -295,16 +310,6 @@ class Service:
         if cap and len(mine) >= cap:
             raise ServerError(
                 "limit_reached", f"you have {len(mine)} games with bots under way; at most {cap}", "seats"
-            )
-        if address is None:
-            return
-        self._prune_addresses()
-        here = self.bot_games_of_address.get(address, set())
-        cap = self.bot_games_per_address
-        if cap and len(here) >= cap:
-            raise ServerError(
-                "limit_reached", f"{len(here)} games with bots under way from your address; at most {cap}",
-                "seats",
             )
 
     def _prune_addresses(self) -> None:
@@ -926,9 +931,11 @@ class Service:
                 continue  # just changed: its own task is starting
             if row["bot"] is not None:
                 log.warning(json.dumps({"event": "watchdog_bot", "game": live.id, "ply": st.ply}))
+                self.metrics.watchdog.inc()
                 self._start_bot(live, st.acting_seat, st.ply)
             elif row["deadline"] is not None and now > row["deadline"] and live.id not in self.timers:
                 log.warning(json.dumps({"event": "watchdog_clock", "game": live.id, "ply": st.ply}))
+                self.metrics.watchdog.inc()
                 self._expired(live, st.acting_seat, st.ply)
 
     async def sync_from_store(self) -> None:
