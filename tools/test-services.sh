@@ -3,6 +3,7 @@
 #
 #   tools/test-services.sh start DIR   # prints PG_URL=... and REDIS_URL=... lines
 #   tools/test-services.sh stop DIR
+#   tools/test-services.sh pg-stop|pg-start|redis-stop|redis-start DIR   # an outage, and its end
 #
 # PostgreSQL runs from initdb on DIR/pg as the user postgres (it refuses to run as root); Redis
 # runs daemonized with no persistence. Both get free ports. Missing packages are installed with
@@ -43,7 +44,42 @@ ensure() {
   fi
 }
 
+pg_start() {
+  local bin
+  bin=$(pg_bin)
+  as_pg "$bin/pg_ctl" -D "$1/pg/data" -l "$1/pg/log" -w \
+    -o "-h 127.0.0.1 -p $(cat "$1/pg.port") -k $1/pg -c fsync=off -c max_connections=200" start >/dev/null
+}
+
+redis_start() {
+  local port
+  port=$(cat "$1/redis.port")
+  redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --dir "$1" --save '' \
+    --appendonly no --pidfile "$1/redis.pid" --logfile "$1/redis.log"
+  for _ in $(seq 50); do
+    redis-cli -p "$port" ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+}
+
+redis_stop() {
+  # SIGKILL: Redis vanishes as it would in a crash, its connections cut.
+  if [ -f "$1/redis.pid" ]; then kill -9 "$(cat "$1/redis.pid")" 2>/dev/null || true; rm -f "$1/redis.pid"; fi
+}
+
 case "$cmd" in
+pg-stop)
+  as_pg "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null
+  ;;
+pg-start)
+  pg_start "$dir"
+  ;;
+redis-stop)
+  redis_stop "$dir"
+  ;;
+redis-start)
+  redis_start "$dir"
+  ;;
 start)
   ensure
   bin=$(pg_bin)
@@ -52,15 +88,10 @@ start)
   mkdir -p "$dir/pg"
   if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir"; chmod 755 "$dir"; fi
   as_pg "$bin/initdb" -D "$dir/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  as_pg "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w \
-    -o "-h 127.0.0.1 -p $pgport -k $dir/pg -c fsync=off -c max_connections=200" start >/dev/null
-  redis-server --bind 127.0.0.1 --port "$rport" --daemonize yes --dir "$dir" --save '' \
-    --appendonly no --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
-  for _ in $(seq 50); do
-    redis-cli -p "$rport" ping >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  echo "$pgport" > "$dir/pg.port"
   echo "$rport" > "$dir/redis.port"
+  pg_start "$dir"
+  redis_start "$dir"
   echo "PG_URL=postgresql://postgres@127.0.0.1:$pgport/postgres"
   echo "REDIS_URL=redis://127.0.0.1:$rport/0"
   ;;
@@ -72,7 +103,7 @@ stop)
   if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
   ;;
 *)
-  echo "usage: $0 start|stop DIR" >&2
+  echo "usage: $0 start|stop|pg-stop|pg-start|redis-stop|redis-start DIR" >&2
   exit 2
   ;;
 esac

@@ -112,9 +112,7 @@ class RedisBroker:
 
     def _maybe_up(self) -> None:
         if self.down_since is not None and self.listening and self.publishing:
-            log.warning(
-                json.dumps({"event": "redis_up", "down_s": round(time.time() - self.down_since, 3)})
-            )
+            log.warning(json.dumps({"event": "redis_up", "down_s": round(time.time() - self.down_since, 3)}))
             self.down_since = None
 
     def health(self) -> dict[str, Any]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -88,7 +90,9 @@ def free_port() -> int:
 class ServerProcess:
     """`smallworld serve` in a child process, waited for until /healthz answers."""
 
-    def __init__(self, db: str, redis: str | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self, db: str, redis: str | None = None, log: Path | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         args = [
@@ -107,6 +111,7 @@ class ServerProcess:
         ]
         if redis:
             args += ["--redis", redis]
+        args += extra
         self.log = open(log or os.devnull, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 120
@@ -141,3 +146,40 @@ class ServerProcess:
                 self.proc.kill()
                 self.proc.wait(timeout=30)
         self.log.close()
+
+
+class Services:
+    """A PostgreSQL and a Redis of one test's own (tools/test-services.sh), which the test may stop
+    and start again: the session's pair is shared and must stay up."""
+
+    SCRIPT = str(ROOT / "tools" / "test-services.sh")
+
+    def __init__(self) -> None:
+        # Under /tmp itself: PostgreSQL runs as its own user, who must reach the folder (pytest's
+        # tmp_path is private to root).
+        self.dir = tempfile.mkdtemp(prefix="sw-services-")
+        out = self._run("start")
+        urls = dict(line.split("=", 1) for line in out.split() if "=" in line)
+        self.pg, self.redis = urls["PG_URL"], urls["REDIS_URL"]
+
+    def _run(self, command: str) -> str:
+        out = subprocess.run([self.SCRIPT, command, self.dir], capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise RuntimeError(f"test-services.sh {command}: {out.stderr}")
+        return out.stdout
+
+    def pg_stop(self) -> None:
+        self._run("pg-stop")
+
+    def pg_start(self) -> None:
+        self._run("pg-start")
+
+    def redis_stop(self) -> None:
+        self._run("redis-stop")
+
+    def redis_start(self) -> None:
+        self._run("redis-start")
+
+    def close(self) -> None:
+        self._run("stop")
+        shutil.rmtree(self.dir, ignore_errors=True)

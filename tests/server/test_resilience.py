@@ -32,7 +32,9 @@ class Outage:
 
     def __init__(self, svc: Any) -> None:
         self.store = svc.store
-        self.saved = {n: getattr(self.store, n) for n in ("append_many", "actions", "game", "seats", "ping", "plies")}
+        self.saved = {
+            n: getattr(self.store, n) for n in ("append_many", "actions", "game", "seats", "ping", "plies")
+        }
         self.calls = 0
 
         def fail(*args: Any, **kwargs: Any) -> Any:
@@ -170,7 +172,9 @@ async def _lose_timer(svc: Any, gid: str) -> None:
 
 
 def test_bot_game_caps_per_player_and_per_address(db_url: str) -> None:
-    app = create_app(db_url, rate=0, socket_rate=0, bot_delay=5, bot_games_per_player=2, bot_games_per_address=3)
+    app = create_app(
+        db_url, rate=0, socket_rate=0, bot_delay=5, bot_games_per_player=2, bot_games_per_address=3
+    )
     with TestClient(app) as client:
         svc: Any = client.app.state.service  # type: ignore[attr-defined]
         first = client.post("/api/games", json={"players": 2, "seats": BOTS}).json()
