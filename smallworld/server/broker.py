@@ -16,10 +16,11 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from smallworld.server.resilience import backoff, is_outage
 
 log = logging.getLogger("smallworld.server")
 CHANNEL = "smallworld:games"
@@ -33,11 +34,6 @@ COMMAND_TIMEOUT = 2.0
 # Messages waiting to be published; beyond this they are dropped (the store has every move, and the
 # other processes resynchronise after the outage that let them pile up).
 PUBLISH_QUEUE = 10_000
-
-
-def backoff(attempt: int, first: float = BACKOFF[0], last: float = BACKOFF[1]) -> float:
-    """Seconds to wait before attempt `attempt` (0-based) after a failure: doubling, capped, jittered."""
-    return min(last, first * 2**attempt) * random.uniform(0.5, 1.0)
 
 
 class LocalBroker:
@@ -151,7 +147,7 @@ class RedisBroker:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
             ready.set()  # start-up goes on without Redis
-            await asyncio.sleep(backoff(attempt))
+            await asyncio.sleep(backoff(attempt, *BACKOFF))
             attempt += 1
 
     async def _deliver(self, raw: Any) -> None:
@@ -166,16 +162,23 @@ class RedisBroker:
                 await self._resync()
             else:
                 await self.handler(data)
-        except Exception:  # one bad update must not stop the listener
-            log.exception("broker handler failed")
+        except Exception as e:  # one bad update must not stop the listener
+            if not is_outage(e):
+                log.exception("broker handler failed")
+            else:  # the store is out: the watchdog catches the game up once it is back
+                line = {"event": "update_deferred", "game": data.get("game"), "error": repr(e)}
+                log.warning(json.dumps(line))
 
     async def _resync(self) -> None:
         if self.on_resync is None:
             return
         try:
             await self.on_resync()
-        except Exception:  # the store may be down too: the service's watchdog catches up later
-            log.exception("resync after a Redis outage failed")
+        except Exception as e:  # the store may be down too: the service's watchdog catches up later
+            if not is_outage(e):
+                log.exception("resync after a Redis outage failed")
+            else:
+                log.warning(json.dumps({"event": "resync_deferred", "error": repr(e)}))
 
     # --- publishing ------------------------------------------------------------------------------
     def publish(self, message: dict[str, Any]) -> None:
@@ -201,7 +204,7 @@ class RedisBroker:
         and every process reads the store again when the `resync` arrives."""
         attempt = 0
         while True:
-            await asyncio.sleep(backoff(attempt))
+            await asyncio.sleep(backoff(attempt, *BACKOFF))
             attempt += 1
             self._drop_queued()
             try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -20,13 +21,18 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from smallworld.server.broker import backoff
 from smallworld.server.errors import ServerError
 
 log = logging.getLogger("smallworld.server")
 T = TypeVar("T")
 # Seconds between tries of a task that met an outage: from the first, doubling, up to the last.
 RETRY = (0.2, 10.0)
+
+
+def backoff(attempt: int, first: float, last: float) -> float:
+    """Seconds to wait before try `attempt` (0-based) after a failure: doubling from `first`, at most
+    `last`, with jitter so that many waiters do not all knock at once."""
+    return min(last, first * 2**attempt) * random.uniform(0.5, 1.0)
 
 
 def _outage_classes() -> tuple[type[Exception], ...]:

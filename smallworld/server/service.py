@@ -48,6 +48,9 @@ BOT_TIMEOUT = 30.0
 # comparisons of every served game with the store while Redis is up (while it is down: each round).
 WATCHDOG_S = 1.0
 SYNC_EVERY = 10
+# Seconds a game run by another process may go without a move (beyond the bots' delay) before this
+# process takes over its bots and clocks: its process may be gone. Longer than a bot decision takes.
+REMOTE_QUIET_S = 15.0
 # Bot games (open or playing, with a bot seat) one player, or one client address, may have at once in
 # a process (0: no cap). Bots are the server's costliest work; the fair queue keeps one player's
 # games from slowing everyone's, and the cap keeps one script from filling the queue.
@@ -86,6 +89,10 @@ class Live:
     # bots ask: each seat's view (None: the public one) and the legal actions.
     cache_key: tuple[int, int] = (0, -1)
     cache: dict[Any, Any] = field(default_factory=dict)
+    # Several processes: the game's last change came from another process, whose bots and clocks
+    # run it; this one only follows (until the game is quiet for too long: `Service._unstick`).
+    remote: bool = False
+    updated: float = 0.0  # when the store last changed the game, as read at load
 
 
 @dataclass(eq=False)
@@ -140,6 +147,7 @@ class Service:
         # can tell a decision under way from one whose task died.
         self.deciding: dict[str, int] = {}
         self.watchdog_s = WATCHDOG_S
+        self.remote_quiet_s = REMOTE_QUIET_S
         self.bot_games_per_player = BOT_GAMES_PER_PLAYER
         self.bot_games_per_address = BOT_GAMES_PER_ADDRESS
         self.bot_games_of_address: dict[str, set[str]] = {}
@@ -155,7 +163,10 @@ class Service:
             except Exception:  # a game that cannot be rebuilt must not stop the server
                 log.exception("cannot rebuild game %s", gid)
                 continue
-            self._after_change(live)
+            # With several processes, a game that moved a moment ago is in another process's
+            # hands (its last mover's): this one follows it, and takes over if it goes quiet.
+            live.remote = self.multi and time.time() - live.updated < self.remote_quiet_s
+            self._after_change(live, start=not live.remote)
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="watchdog")
 
     async def close(self) -> None:
@@ -432,6 +443,7 @@ class Service:
         live = Live(
             gid, game, g["settings"], g["seed"], st, [], self.store.seats(gid), g["status"], g["meta"]
         )
+        live.updated = g["updated"]
         self._replay(live, self.store.actions(gid))
         return live
 
@@ -551,7 +563,8 @@ class Service:
                 # was lost to an outage). The same action sent through both gets the repeat
                 # acknowledgement; either way this process's sockets get the move.
                 await self._catch_up(live)
-                self._after_change(live)
+                live.remote = self.multi  # another process moved it: it runs the game now
+                self._after_change(live, start=not self.multi)
                 self._fan_out(live)
                 done = self._same_move(live, ply, seat, action)
                 if done is not None:
@@ -738,8 +751,11 @@ class Service:
     # Every bot and clock decision runs in a supervised task: an outage of the store or of Redis is
     # retried with backoff for as long as the game waits on that decision, and the watchdog
     # (`_watchdog`) starts again any decision whose task is gone. No game waits on a dead task.
-    def _after_change(self, live: Live) -> None:
-        """Start whatever must happen next: a bot's move, or the clock of a human decision."""
+    def _after_change(self, live: Live, start: bool = True) -> None:
+        """Start whatever must happen next: a bot's move, or the clock of a human decision (with
+        `start` false, for a game another process runs: only the deadline clients are shown)."""
+        if start:
+            live.remote = False
         old = self.timers.pop(live.id, None)
         if old is not None:
             old.cancel()
@@ -751,7 +767,8 @@ class Service:
         seat = st.acting_seat
         row = live.seats[seat]
         if row["bot"] is not None:
-            self._start_bot(live, seat, st.ply)
+            if start:
+                self._start_bot(live, seat, st.ply)
             return
         clock = live.meta.get("clock")
         if not clock:
@@ -761,6 +778,8 @@ class Service:
         else:
             left = clock["deadline_ms"] / 1000 - (time.time() - live.turn_started)
         row["deadline"] = time.time() + max(0.0, left)  # shown to clients; derived, not stored
+        if not start:
+            return
         loop = asyncio.get_running_loop()
         self.timers[live.id] = loop.call_later(max(0.0, left), self._expired, live, seat, st.ply)
 
@@ -926,6 +945,14 @@ class Service:
             st = live.state
             if live.status != "playing" or st.result is not None or self.deciding.get(live.id) == st.ply:
                 continue
+            if live.remote:
+                if now - live.turn_started < self.remote_quiet_s + self.bot_delay:
+                    continue  # another process runs it
+                log.warning(json.dumps({"event": "watchdog_takeover", "game": live.id, "ply": st.ply}))
+                self.metrics.watchdog.inc()
+                live.remote = False
+                self._after_change(live)
+                continue
             row = live.seats[st.acting_seat]
             if now - live.turn_started < self.watchdog_s:
                 continue  # just changed: its own task is starting
@@ -962,15 +989,17 @@ class Service:
     async def _refresh(self, live: Live) -> None:
         async with live.lock:
             await self._reload_seats(live)
-            await self._catch_up(live)
-        self._after_change(live)
+            moved = await self._catch_up(live)
+        if moved and self.multi:  # moves made through another process: it runs the game now
+            live.remote = True
+        self._after_change(live, start=not live.remote)
         self._fan_out(live, force=True)
 
     async def _adopt_orphans(self) -> None:
-        """Playing games that this process does not hold and nobody has moved for a while: their
-        process may have died. Loading one starts its bots and clocks here (should another process
+        """Playing games that this process does not hold and nobody has moved for `remote_quiet_s`:
+        their process may have died. Loading one starts its bots and clocks here (should another process
         move it too, the store takes one move per ply)."""
-        quiet = time.time() - 10 * self.watchdog_s
+        quiet = time.time() - self.remote_quiet_s - self.bot_delay
         for gid in await asyncio.to_thread(self.store.games_with_status, "playing", 10_000, quiet):
             if gid not in self.live:
                 self._after_change(await self.get(gid))
@@ -1020,4 +1049,7 @@ class Service:
             if msg.get("seats"):
                 await self._reload_seats(live)
             await self._catch_up(live)
+        # The process that made the change runs the game's bots and clocks; this one follows.
+        live.remote = True
+        self._after_change(live, start=False)
         self._fan_out(live, force=bool(msg.get("seats")))

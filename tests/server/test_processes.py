@@ -37,6 +37,13 @@ def _ws_player(base: str, gid: str, seat: int, token: str, out: dict[int, Any]) 
     out[seat] = msgs
 
 
+def _sample(p: ServerProcess, name: str) -> float:
+    for line in httpx.get(p.url + "/metrics").text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
 def test_two_processes_one_postgresql_one_redis(services: dict[str, str], tmp_path: Path) -> None:
     db = fresh_pg_database(services["PG_URL"])
     a = ServerProcess(db, services["REDIS_URL"], tmp_path / "a.log")
@@ -68,6 +75,11 @@ def test_two_processes_one_postgresql_one_redis(services: dict[str, str], tmp_pa
             assert [m["ply"] for m in moves] == [r.ply for r in rows]
             assert [m["action"] for m in moves] == [r.action for r in rows]
             assert msgs[-1]["view"]["result"] == final_a["result"]
+        # The bot's seat was played by one process at a time (the one whose player moved last):
+        # its decisions, counted over both processes, are its moves, none made twice.
+        thought = sum(_sample(p, "smallworld_bot_think_seconds_count") for p in (a, b))
+        assert thought == sum(r.by == "bot" for r in rows) > 0
+        assert sum(_sample(p, "smallworld_watchdog_restarts_total") for p in (a, b)) == 0
         store.close()
     finally:
         a.stop()
