@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -41,6 +42,7 @@ games = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
 )
+Index("games_status", games.c.status)  # the lobby and the restart list games by status
 
 seats = Table(
     "seats",
@@ -58,6 +60,7 @@ seats = Table(
     Column("bank_ms", BigInteger, nullable=True),  # live clock: time left
     Column("deadline", Float, nullable=True),  # when the seat's current decision runs out
 )
+Index("seats_player", seats.c.player_id)  # "my games"
 
 # (game_id, ply) is the primary key: two processes can never both accept an action for one move.
 actions = Table(

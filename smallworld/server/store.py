@@ -18,7 +18,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -94,13 +94,41 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+# The key of the PostgreSQL advisory lock the migrations run under (any fixed 64-bit number).
+MIGRATE_LOCK = 0x736D616C6C776F72  # "smallwor"
+
+
 def migrate(engine: Engine) -> None:
-    """Apply every Alembic migration the database lacks (run at server start)."""
+    """Apply every Alembic migration the database lacks (run at server start), in one transaction
+    under a lock: of several processes started at once on an empty database, one creates the
+    schema and the others wait, then find nothing to do (without the lock they raced to create the
+    same tables and all but one exited). PostgreSQL: a transaction-scoped advisory lock; SQLite:
+    the database's own write lock, taken at once (`BEGIN EXCLUSIVE`) rather than at the first
+    write, and waited for up to the connection's 30-second busy timeout."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        return
+    with engine.connect() as conn:
+        # Python's sqlite3 opens transactions itself, and only before a write: off for this
+        # connection, so that BEGIN EXCLUSIVE is the transaction the DDL runs in (SQLite's DDL is
+        # transactional: a failed migration leaves nothing behind).
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        raw.isolation_level = None
+        try:
+            conn.exec_driver_sql("BEGIN EXCLUSIVE")
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            conn.commit()
+        finally:
+            if conn.in_transaction():
+                conn.rollback()
+            raw.isolation_level = ""
 
 
 def _row(r: Any) -> dict[str, Any]:
