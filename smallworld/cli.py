@@ -186,7 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
-    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument(
+        "--seed", type=int, default=None,
+        help="game seed (default: a random 128-bit key, told at the end; below 2**64: SplitMix64)",
+    )
     play.add_argument(
         "--seat", type=int, default=None, help="your seat: 0 plays first (default 0, or the saved one)"
     )
