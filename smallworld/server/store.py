@@ -98,7 +98,7 @@ def make_engine(url: str) -> Engine:
 MIGRATE_LOCK = 0x736D616C6C776F72  # "smallwor"
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, revision: str = "head") -> None:
     """Apply every Alembic migration the database lacks (run at server start), in one transaction
     under a lock: of several processes started at once on an empty database, one creates the
     schema and the others wait, then find nothing to do (without the lock they raced to create the
@@ -111,7 +111,7 @@ def migrate(engine: Engine) -> None:
         with engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+            command.upgrade(cfg, revision)
         return
     with engine.connect() as conn:
         # Python's sqlite3 opens transactions itself, and only before a write: off for this
@@ -123,7 +123,7 @@ def migrate(engine: Engine) -> None:
         try:
             conn.exec_driver_sql("BEGIN EXCLUSIVE")
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+            command.upgrade(cfg, revision)
             conn.commit()
         finally:
             if conn.in_transaction():
@@ -155,10 +155,15 @@ class Store:
 
     # --- players ---------------------------------------------------------------------------------
     def create_player(self, player_id: str, name: str, token_hash: str) -> None:
+        now = time.time()
         with self._begin() as c:
-            c.execute(
-                insert(t.players).values(id=player_id, name=name, token_hash=token_hash, created=time.time())
-            )
+            row = {"id": player_id, "name": name, "token_hash": token_hash, "created": now, "used": now}
+            c.execute(insert(t.players).values(**row))
+
+    def update_player(self, player_id: str, **values: Any) -> None:
+        """Set a player's `used` (its token's last use) or `revoked` (logged out)."""
+        with self._begin() as c:
+            c.execute(update(t.players).where(t.players.c.id == player_id).values(**values))
 
     def player_by_hash(self, token_hash: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -194,6 +199,7 @@ class Store:
             )
             for s in seats:
                 row = {"away": False, "open": False, "bot": None, "bank_ms": None, "deadline": None, **s}
+                row["token_used"] = now if row.get("token_hash") else None
                 c.execute(insert(t.seats).values(game_id=game_id, **row))
 
     def game(self, game_id: str) -> dict[str, Any] | None:
@@ -243,7 +249,14 @@ class Store:
             res = c.execute(
                 update(t.seats)
                 .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
-                .values(player_id=player_id, name=name, token_hash=token_hash, invite_hash=None, open=False)
+                .values(
+                    player_id=player_id,
+                    name=name,
+                    token_hash=token_hash,
+                    token_used=time.time(),
+                    invite_hash=None,
+                    open=False,
+                )
             )
             if res.rowcount != 1:
                 return False

@@ -4,6 +4,7 @@ migrations run under a lock), and the migrated database is exactly what `schema.
 from __future__ import annotations
 
 import itertools
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -11,10 +12,12 @@ import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import insert
 
 from server.helpers import ServerProcess, fresh_pg_database
+from smallworld.server import schema as t
 from smallworld.server.schema import metadata
-from smallworld.server.store import Store
+from smallworld.server.store import Store, make_engine, migrate
 
 STARTS = 3  # rounds of three processes: the race lost 2 of 3 rounds before the lock
 
@@ -62,3 +65,31 @@ def test_the_migrated_database_is_what_schema_py_declares(any_db_url: str) -> No
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
     store.close()
     assert diff == [], list(itertools.islice(diff, 10))
+
+
+def test_tokens_issued_before_the_upgrade_count_as_used_at_it(any_db_url: str) -> None:
+    """0002 adds when each token was last used; a database made by 0001 keeps every token working
+    (each counts as used at the upgrade, so none expires for the idle time after it)."""
+    engine = make_engine(any_db_url)
+    migrate(engine, "0001")
+    long_ago = time.time() - 400 * 86400
+    with engine.begin() as c:
+        c.execute(insert(t.players).values(id="p1", name="Ann", token_hash="h" * 64, created=long_ago))
+        c.execute(
+            insert(t.games).values(
+                id="g1", settings="{}", seed="1", status="playing", ply=0, meta="{}", created=long_ago,
+                updated=long_ago,
+            )
+        )
+        common = {"game_id": "g1", "open": False, "away": False}
+        ann = {"kind": "human", "name": "Ann", "player_id": "p1", "token_hash": "a" * 64}
+        c.execute(insert(t.seats).values(seat=0, **ann, **common))
+        c.execute(insert(t.seats).values(seat=1, kind="bot", name="bot", bot="greedy", **common))
+    engine.dispose()
+    before = time.time()
+    store = Store(any_db_url)
+    player = store.player_by_hash("h" * 64)
+    assert player is not None and player["used"] >= before and player["revoked"] is None
+    assert store.seats("g1")[0]["token_used"] >= before
+    assert store.seats("g1")[1]["token_used"] is None  # a bot's seat has no token
+    store.close()
