@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import socket
 import sys
 import threading
@@ -21,10 +22,27 @@ if TYPE_CHECKING:
     import uvicorn
 
 
+# Secrets a log line could carry: a WebSocket's `?token=` (uvicorn logs each socket's path with its
+# query string, and each HTTP request's in the access log), an invitation code sent the same way,
+# an `Authorization: Bearer` header quoted in an error.
+# The value ends where a URL's parameter or the line's JSON string does (a quote or an escape's
+# backslash is never taken, so the line stays valid JSON).
+SECRET = re.compile(r"(?i)((?:[?&;]|%3F|%26)(?:token|invite)(?:=|%3D)|\bbearer\s+)[^&;\s\"'\\#,)\]}]+")
+
+
+def redact(text: str) -> str:
+    """`text` with every token in it replaced by `[redacted]`."""
+    return SECRET.sub(r"\1[redacted]", text)
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger and the message (itself JSON when it is)."""
+    """One JSON object per line: time, level, logger and the message (itself JSON when it is), with
+    every token redacted (`redact`): whoever reads the logs must not be able to act for a seat."""
 
     def format(self, record: logging.LogRecord) -> str:
+        return redact(self._format(record))
+
+    def _format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "ts": round(record.created, 3),
             "level": record.levelname.lower(),
@@ -118,6 +136,7 @@ def serve(
     open_in_browser: bool = False,
     say: Callable[[str], None] = _say,
     token_rate: float | None = None,
+    token_idle_days: float | None = None,
 ) -> None:
     """Run the server until stopped. Once it listens, `say` is told its address in one line
     (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
@@ -127,7 +146,8 @@ def serve(
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
     app = create_app(
-        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True
+        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True,
+        token_idle_days=token_idle_days,
     )
 
     def ready(bound: int) -> None:
