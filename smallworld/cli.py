@@ -175,9 +175,25 @@ def _serve(args: argparse.Namespace) -> int:
 
     serve(
         args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
-        open_in_browser=args.open, token_rate=args.token_rate,
+        open_in_browser=args.open, token_rate=args.token_rate, token_idle_days=args.token_idle,
     )
     return 0
+
+
+def _idle_days(text: str) -> float:
+    """`--token-idle`: days, more than the longest turn deadline (a player waiting for a turn
+    must not be locked out of it)."""
+    from smallworld.server.tokens import LONGEST_DEADLINE_DAYS
+
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of days, got {text!r}") from None
+    if not LONGEST_DEADLINE_DAYS < days < 1e6:
+        raise argparse.ArgumentTypeError(
+            f"more than {LONGEST_DEADLINE_DAYS:g} days (the longest turn deadline), got {text}"
+        )
+    return days
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -283,6 +299,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-rate", type=float, default=None,
         help="requests and socket messages per second per seat or player token "
         "(default 50, or none with --rate 0; 0: no limit)",
+    )
+    sv.add_argument(
+        "--token-idle", type=_idle_days, default=None, metavar="DAYS",
+        help="a seat or player token unused this long is refused (default 90; more than 30)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")
