@@ -703,22 +703,21 @@ class Service:
         live = await self.get(gid)
         async with live.lock:
             seat = await self.authorize(live, seat, token)
-            if live.status == "over":
+            status = live.status
+            if status != "over":  # the store's status decides (a join or the end may be another process's)
+                status = await asyncio.to_thread(
+                    self.store.leave_seat, gid, seat, live.seats[seat]["bot"] or "greedy"
+                )
+            if status == "over":
                 raise ServerError("game_over", "the game is over: its seats stay as they were")
+            await self._reload_seats(live)
             row = live.seats[seat]
-            gone = {"player_id": None, "token_hash": None, "token_used": None, "away": False}
-            if live.status == "open":
-                values = {**gone, "name": "", "open": True, "bot": None}
-            else:
-                values = {**gone, "kind": "bot", "bot": row["bot"] or "greedy"}
-            await asyncio.to_thread(self.store.update_seat, gid, seat, **values)
-            row.update(values)
         log.info(json.dumps({"event": "seat_left", "game": gid, "seat": seat}))
         self._close_left_seats(live)
         await self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live, force=True)
-        return {"game": gid, "seat": seat, "bot": row["bot"], "open": row["open"]}
+        return {"game": gid, "seat": seat, "bot": row["bot"], "open": bool(row["open"])}
 
     def _close_left_seats(self, live: Live) -> None:
         """End the sockets of seats nobody holds any more (left, here or in another process): the

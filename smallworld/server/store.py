@@ -131,6 +131,14 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             raw.isolation_level = ""
 
 
+def _lock_game(c: Connection, game_id: str) -> str:
+    """The game's status, its row locked to the end of the transaction: a write comes first, which
+    takes the row's lock on PostgreSQL and the database's write lock on SQLite (whose transaction
+    begins at its first write)."""
+    c.execute(update(t.games).where(t.games.c.id == game_id).values(updated=time.time()))
+    return str(c.execute(select(t.games.c.status).where(t.games.c.id == game_id)).scalar_one())
+
+
 def _row(r: Any) -> dict[str, Any]:
     return dict(r._mapping)
 
@@ -246,6 +254,7 @@ class Store:
         """Give a free human seat to a player; False when someone took it first (one UPDATE with the
         seat's freedom in its WHERE, so two joins cannot both win)."""
         with self._begin() as c:
+            _lock_game(c, game_id)  # a seat left meanwhile is seen free: the game does not start
             res = c.execute(
                 update(t.seats)
                 .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
@@ -272,6 +281,25 @@ class Store:
                     .values(status="playing", updated=time.time())
                 )
         return True
+
+    def leave_seat(self, game_id: str, seat: int, bot: str) -> str:
+        """Free the seat its player leaves, and answer the game's status. Before the start (`open`)
+        the seat is open again for anyone; during play (`playing`) it becomes `bot`'s; a game that
+        is over is left as it was. The game's row is locked first, as `take_seat` does, so a join in
+        another process cannot start the game on the strength of a seat that is being left."""
+        gone = {"player_id": None, "token_hash": None, "token_used": None, "away": False}
+        with self._begin() as c:
+            status = _lock_game(c, game_id)
+            if status == "open":
+                values = {**gone, "name": "", "open": True, "bot": None}
+            elif status == "playing":
+                values = {**gone, "kind": "bot", "bot": bot}
+            else:
+                return status
+            c.execute(
+                update(t.seats).where(t.seats.c.game_id == game_id, t.seats.c.seat == seat).values(**values)
+            )
+        return status
 
     # --- the action log --------------------------------------------------------------------------
     def append(

@@ -269,3 +269,27 @@ def test_leaving_closes_the_seats_socket_held_by_another_process(
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_store_frees_a_left_seat_as_the_games_status_says(any_db_url: str) -> None:
+    store = Store(any_db_url)
+    store.create_player("p1", "Ann", "h" * 64)
+    for gid, status in (("open1", "open"), ("play1", "playing"), ("over1", "over")):
+        ann = {"seat": 0, "kind": "human", "name": "Ann", "player_id": "p1", "token_hash": gid * 8}
+        free = {"seat": 1, "kind": "human", "name": "", "player_id": None, "open": True}
+        store.create_game(gid, {"players": 2}, 1, {}, [ann, free])
+        store.set_status(gid, status)
+        assert store.leave_seat(gid, 0, "mcts") == status
+    left = {gid: store.seats(gid)[0] for gid in ("open1", "play1", "over1")}
+    assert {k: left["open1"][k] for k in ("kind", "player_id", "token_hash", "open", "bot")} == {
+        "kind": "human", "player_id": None, "token_hash": None, "open": True, "bot": None
+    }
+    assert {k: left["play1"][k] for k in ("kind", "player_id", "token_hash", "bot")} == {
+        "kind": "bot", "player_id": None, "token_hash": None, "bot": "mcts"
+    }
+    assert left["over1"]["player_id"] == "p1" and left["over1"]["token_hash"] == "over1" * 8
+    # The seat left is free: a join takes it (and the game, every seat taken, starts).
+    assert store.take_seat("open1", 0, "p1", "Cy", "c" * 64)
+    assert store.take_seat("open1", 1, "p1", "Di", "d" * 64)
+    assert store.game("open1")["status"] == "playing"  # type: ignore[index]
+    store.close()
