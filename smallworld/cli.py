@@ -177,9 +177,25 @@ def _serve(args: argparse.Namespace) -> int:
         args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
         open_in_browser=args.open, token_rate=args.token_rate,
         bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
-        bot_delay=args.bot_delay,
+        bot_delay=args.bot_delay, token_idle_days=args.token_idle,
     )
     return 0
+
+
+def _idle_days(text: str) -> float:
+    """`--token-idle`: days, more than the longest turn deadline (a player waiting for a turn
+    must not be locked out of it)."""
+    from smallworld.server.tokens import LONGEST_DEADLINE_DAYS
+
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of days, got {text!r}") from None
+    if not LONGEST_DEADLINE_DAYS < days < 1e6:
+        raise argparse.ArgumentTypeError(
+            f"more than {LONGEST_DEADLINE_DAYS:g} days (the longest turn deadline), got {text}"
+        )
+    return days
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,7 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
-    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument(
+        "--seed", type=int, default=None,
+        help="game seed (default: a random 128-bit key, told at the end; below 2**64: SplitMix64)",
+    )
     play.add_argument(
         "--seat", type=int, default=None, help="your seat: 0 plays first (default 0, or the saved one)"
     )
@@ -294,6 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--bot-delay", type=float, default=0.0, metavar="S",
         help="seconds a bot waits before each decision, so people can follow (default 0)",
+    )
+    sv.add_argument(
+        "--token-idle", type=_idle_days, default=None, metavar="DAYS",
+        help="a seat or player token unused this long is refused (default 90; more than 30)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")

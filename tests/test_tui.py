@@ -79,6 +79,35 @@ def test_whole_two_player_game_always_answering_1(tmp_path: Path) -> None:
     assert seed_lines and min(seed_lines) > out.index(" Final scores:")
 
 
+def test_a_new_game_uses_the_keyed_generator_and_its_told_seed_replays_it(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, seed=None), Script([], then="1"))
+    assert rc == 0
+    told = [line for line in out if "--seed" in line]
+    seed = int(re.findall(r"--seed (\d+)", told[-1])[0])
+    assert seed >= 2**64  # a 128-bit key, not a seed below 10**9 found from the opening row
+    # The seed told at the end replays the same game (the same boards, stacks, dice and bots).
+    rc, again = run(play_args(tmp_path, seed=seed), Script([], then="1"))
+    assert rc == 0 and again == out
+    run(play_args(tmp_path, seed=seed), Script([f"save {tmp_path / 'keyed.json'}"]))
+    rec, st = records.load(tmp_path / "keyed.json")
+    assert (rec.settings.rng, rec.settings.seed) == ("blake2b", seed)
+    assert st.game.settings.rng == "blake2b"
+    # A resumed keyed game goes on with its own generator.
+    resumed = Script([f"save {tmp_path / 'again.json'}"])
+    assert run_play(play_args(tmp_path, load=tmp_path / "keyed.json", seed=None), resumed, [].append) == 0
+    assert records.load(tmp_path / "again.json")[1].to_json() == st.to_json()
+
+
+def test_a_seed_below_2_64_keeps_the_splitmix_game_it_always_gave(tmp_path: Path) -> None:
+    run(play_args(tmp_path, seed=3), Script([f"save {tmp_path / 'old.json'}"]))
+    rec, st = records.load(tmp_path / "old.json")
+    assert (rec.settings.rng, rec.settings.seed) == ("splitmix64", 3)
+    assert st.to_json() == records.Record(Settings(players=2, seed=3), rec.actions).replay().to_json()
+    out: list[str] = []
+    assert run_play(play_args(tmp_path, seed=-1), Script([]), out.append) == 2
+    assert any("seed" in line for line in out)
+
+
 def test_first_screen_shows_board_row_and_hidden_coins(tmp_path: Path) -> None:
     rc, out = run(play_args(tmp_path, players=3, seed=7), Script([]))
     assert rc == 0

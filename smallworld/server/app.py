@@ -152,6 +152,7 @@ def create_app(
     token_burst: float = TOKEN_BURST,
     bot_games_per_player: int = BOT_GAMES_PER_PLAYER,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
+    token_idle_days: float | None = None,
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
@@ -160,7 +161,8 @@ def create_app(
     person cannot multiply their allowance by opening sockets or spreading over addresses.
     `bot_games_per_player` and `bot_games_per_address` cap the games with bots under way (0: none).
     `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
-    the interpreter's switch interval for a long-running server (`tune_process`)."""
+    the interpreter's switch interval for a long-running server (`tune_process`).
+    `token_idle_days`: a token unused this long is refused (default `tokens.IDLE_DAYS`)."""
     metrics = Metrics()
     holder: dict[str, Service] = {}
 
@@ -169,6 +171,8 @@ def create_app(
         store = await asyncio.to_thread(Store, db_url)
         svc = Service(store, BotPool(bot_workers), redis_url, metrics, bot_delay)
         svc.bot_games_per_player, svc.bot_games_per_address = bot_games_per_player, bot_games_per_address
+        if token_idle_days is not None:
+            svc.token_idle = token_idle_days * 86400
         holder["svc"] = svc
         app.state.service = svc
         await svc.start()
@@ -354,6 +358,14 @@ def create_app(
     async def take(gid: str, seat: int, request: Request) -> dict[str, Any]:
         return await svc().take_back(gid, seat, _bearer(request))
 
+    @app.post("/api/games/{gid}/seats/{seat}/leave")
+    async def leave(gid: str, seat: str, request: Request) -> dict[str, Any]:
+        return await svc().leave(gid, _int_param(seat, "seat"), _bearer(request))
+
+    @app.post("/api/players/logout")
+    async def logout(request: Request) -> dict[str, Any]:
+        return await svc().logout(_bearer(request))
+
     @app.websocket("/api/games/{gid}/ws")
     async def socket(websocket: WebSocket, gid: str) -> None:
         await websocket.accept()
@@ -392,6 +404,8 @@ def create_app(
             while True:
                 msg = await sub.queue.get()
                 if msg is None:
+                    if sub.close_code is not None:  # the service ended it (its seat was left)
+                        await websocket.close(code=sub.close_code)
                     return
                 await websocket.send_text(msg if isinstance(msg, str) else wire.dumps(msg))
 

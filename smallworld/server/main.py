@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import socket
 import sys
 import threading
@@ -21,10 +22,27 @@ if TYPE_CHECKING:
     import uvicorn
 
 
+# Secrets a log line could carry: a WebSocket's `?token=` (uvicorn logs each socket's path with its
+# query string, and each HTTP request's in the access log), an invitation code sent the same way,
+# an `Authorization: Bearer` header quoted in an error.
+# The value ends where a URL's parameter or the line's JSON string does (a quote or an escape's
+# backslash is never taken, so the line stays valid JSON).
+SECRET = re.compile(r"(?i)((?:[?&;]|%3F|%26)(?:token|invite)(?:=|%3D)|\bbearer\s+)[^&;\s\"'\\#,)\]}]+")
+
+
+def redact(text: str) -> str:
+    """`text` with every token in it replaced by `[redacted]`."""
+    return SECRET.sub(r"\1[redacted]", text)
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger and the message (itself JSON when it is)."""
+    """One JSON object per line: time, level, logger and the message (itself JSON when it is), with
+    every token redacted (`redact`): whoever reads the logs must not be able to act for a seat."""
 
     def format(self, record: logging.LogRecord) -> str:
+        return redact(self._format(record))
+
+    def _format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "ts": round(record.created, 3),
             "level": record.levelname.lower(),

@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -25,6 +26,10 @@ players = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("created", Float, nullable=False),
+    # The token's last use, recorded at most once an hour (it expires once unused for long), and
+    # when it was revoked (logged out): both kept so that a refusal can say which.
+    Column("used", Float, nullable=True),
+    Column("revoked", Float, nullable=True),
 )
 
 # A game is its settings, the seed the server drew (sent to nobody until the end) and its action log.
@@ -41,6 +46,7 @@ games = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
 )
+Index("games_status", games.c.status)  # the lobby and the restart list games by status
 
 seats = Table(
     "seats",
@@ -57,7 +63,9 @@ seats = Table(
     Column("away", Boolean, nullable=False),
     Column("bank_ms", BigInteger, nullable=True),  # live clock: time left
     Column("deadline", Float, nullable=True),  # when the seat's current decision runs out
+    Column("token_used", Float, nullable=True),  # the seat token's last use, as players.used
 )
+Index("seats_player", seats.c.player_id)  # "my games"
 
 # (game_id, ply) is the primary key: two processes can never both accept an action for one move.
 actions = Table(

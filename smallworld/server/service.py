@@ -35,7 +35,15 @@ from smallworld.server.errors import ServerError
 from smallworld.server.metrics import Metrics
 from smallworld.server.resilience import is_outage, retrying
 from smallworld.server.store import Append, Appender, PlyTaken, Store
-from smallworld.server.tokens import matches, new_token, token_hash
+from smallworld.server.tokens import (
+    IDLE_DAYS,
+    USE_EVERY,
+    expired,
+    expired_message,
+    matches,
+    new_token,
+    token_hash,
+)
 from smallworld.web import payload as web_payload
 
 log = logging.getLogger("smallworld.server")
@@ -103,6 +111,7 @@ class Sub:
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | str | None]  # a message, or its JSON text already made
     sent_ply: int = 0
+    close_code: int | None = None  # set when the server ends the socket (its seat was left)
 
 
 def _name(value: Any, where: str) -> str:
@@ -134,6 +143,7 @@ class Service:
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
         self.bot_timeout = BOT_TIMEOUT
+        self.token_idle = IDLE_DAYS * 86400  # seconds a token may go unused (`serve --token-idle`)
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
         # ones nobody watches are dropped and rebuilt by replay when asked for again.
@@ -193,6 +203,21 @@ class Service:
 
     # --- players ---------------------------------------------------------------------------------
     async def player(self, token: str | None) -> dict[str, Any] | None:
+        """The player of a player token; None when the token is not one. A revoked or expired one is
+        refused (`bad_token`, saying which); a use is recorded at most once an hour."""
+        p = await self._player_row(token)
+        if p is None:
+            return None
+        if p["revoked"] is not None:
+            raise ServerError("bad_token", "this player token was revoked: its player logged out", "token")
+        now = time.time()
+        if expired(p["used"], now, self.token_idle):
+            raise ServerError("bad_token", expired_message("player", self.token_idle), "token")
+        if now - p["used"] > USE_EVERY:
+            await asyncio.to_thread(self.store.update_player, p["id"], used=now)
+        return p
+
+    async def _player_row(self, token: str | None) -> dict[str, Any] | None:
         if not token:
             return None
         p = await asyncio.to_thread(self.store.player_by_hash, token_hash(token))
@@ -200,6 +225,16 @@ class Service:
         if p is None or not matches(token, p["token_hash"]):
             return None
         return p
+
+    async def logout(self, token: str | None) -> dict[str, Any]:
+        """Revoke a player token: it opens nothing any more (its player's seat tokens still work)."""
+        p = await self._player_row(token)
+        if p is None:
+            raise ServerError("bad_token", "a known player token is required", "token")
+        if p["revoked"] is None:
+            await asyncio.to_thread(self.store.update_player, p["id"], revoked=time.time())
+        log.info(json.dumps({"event": "logged_out", "player": p["id"]}))
+        return {"player": {"id": p["id"], "name": p["name"]}, "logged_out": True}
 
     async def new_player(self, name: Any) -> tuple[dict[str, Any], str]:
         name = _name(name, "name")
@@ -487,6 +522,7 @@ class Service:
             raise ServerError("wrong_seat", f"seat {seat} is not a seat of this game")
         row = live.seats[seat]
         if matches(token, row["token_hash"]):
+            await self._seat_token_used(live, seat)
             return seat
         if row["player_id"] is not None:
             p = await self.player(token)
@@ -502,8 +538,24 @@ class Service:
             return None
         for s in live.seats:
             if matches(token, s["token_hash"]):
+                await self._seat_token_used(live, s["seat"])
                 return int(s["seat"])
         raise ServerError("bad_token", "the token is not a seat token of this game")
+
+    async def _seat_token_used(self, live: Live, seat: int) -> None:
+        """Refuse the seat's token once it has gone unused for too long; else record this use, at
+        most once an hour (in memory first, so that the requests of that hour write nothing)."""
+        row = live.seats[seat]
+        now = time.time()
+        if expired(row["token_used"], now, self.token_idle):
+            # Another process may have recorded a later use: the store has the last word.
+            stored = await asyncio.to_thread(self.store.seats, live.id)
+            row["token_used"] = stored[seat]["token_used"]
+            if expired(row["token_used"], now, self.token_idle):
+                raise ServerError("bad_token", expired_message("seat", self.token_idle), "token")
+        if now - row["token_used"] > USE_EVERY:
+            row["token_used"] = now
+            await asyncio.to_thread(self.store.update_seat, live.id, seat, token_used=now)
 
     # --- acting ----------------------------------------------------------------------------------
     async def act(
@@ -747,6 +799,41 @@ class Service:
         self._fan_out(live, force=True)
         return {"game": gid, "seat": seat, "bot": None}
 
+    async def leave(self, gid: str, seat: Any, token: str | None) -> dict[str, Any]:
+        """Leave a seat: its token (and its player's token, for it) opens it no more, and its
+        sockets are closed. Before the game starts the seat is free again, an open seat listed in the
+        lobby; during play it becomes a bot's (the one already playing it, else greedy) to the end."""
+        live = await self.get(gid)
+        async with live.lock:
+            seat = await self.authorize(live, seat, token)
+            status = live.status
+            if status != "over":  # the store's status decides (a join or the end may be another process's)
+                status = await asyncio.to_thread(
+                    self.store.leave_seat, gid, seat, live.seats[seat]["bot"] or "greedy"
+                )
+            if status == "over":
+                raise ServerError("game_over", "the game is over: its seats stay as they were")
+            await self._reload_seats(live)
+            row = live.seats[seat]
+        log.info(json.dumps({"event": "seat_left", "game": gid, "seat": seat}))
+        self._close_left_seats(live)
+        self.broker.publish({"game": gid, "seats": True})
+        self._after_change(live)  # first: the update carries the new decision's deadline
+        self._fan_out(live, force=True)
+        return {"game": gid, "seat": seat, "bot": row["bot"], "open": bool(row["open"])}
+
+    def _close_left_seats(self, live: Live) -> None:
+        """End the sockets of seats nobody holds any more (left, here or in another process): the
+        seat's view is not theirs now. Each gets an `error` message, then is closed (4401)."""
+        for sub in list(self.subs.get(live.id, ())):
+            if sub.seat is None or live.seats[sub.seat]["token_hash"] or live.seats[sub.seat]["player_id"]:
+                continue
+            self.unsubscribe(sub)
+            err = ServerError("bad_token", f"seat {sub.seat} was left: its token opens it no more", "token")
+            sub.close_code = 4401
+            sub.queue.put_nowait({"type": "error", "ref": None, "error": err.to_json()})
+            sub.queue.put_nowait(None)
+
     # --- bots and clocks -------------------------------------------------------------------------
     # Every bot and clock decision runs in a supervised task: an outage of the store or of Redis is
     # retried with backoff for as long as the game waits on that decision, and the watchdog
@@ -989,6 +1076,7 @@ class Service:
     async def _refresh(self, live: Live) -> None:
         async with live.lock:
             await self._reload_seats(live)
+            self._close_left_seats(live)
             moved = await self._catch_up(live)
         if moved and self.multi:  # moves made through another process: it runs the game now
             live.remote = True
@@ -1048,6 +1136,7 @@ class Service:
         async with live.lock:
             if msg.get("seats"):
                 await self._reload_seats(live)
+                self._close_left_seats(live)
             await self._catch_up(live)
         # The process that made the change runs the game's bots and clocks; this one follows.
         live.remote = True

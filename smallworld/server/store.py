@@ -18,7 +18,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -99,13 +99,49 @@ def make_engine(url: str) -> Engine:
     )
 
 
-def migrate(engine: Engine) -> None:
-    """Apply every Alembic migration the database lacks (run at server start)."""
+# The key of the PostgreSQL advisory lock the migrations run under (any fixed 64-bit number).
+MIGRATE_LOCK = 0x736D616C6C776F72  # "smallwor"
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Apply every Alembic migration the database lacks (run at server start), in one transaction
+    under a lock: of several processes started at once on an empty database, one creates the
+    schema and the others wait, then find nothing to do (without the lock they raced to create the
+    same tables and all but one exited). PostgreSQL: a transaction-scoped advisory lock; SQLite:
+    the database's own write lock, taken at once (`BEGIN EXCLUSIVE`) rather than at the first
+    write, and waited for up to the connection's 30-second busy timeout."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+        return
+    with engine.connect() as conn:
+        # Python's sqlite3 opens transactions itself, and only before a write: off for this
+        # connection, so that BEGIN EXCLUSIVE is the transaction the DDL runs in (SQLite's DDL is
+        # transactional: a failed migration leaves nothing behind).
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        raw.isolation_level = None
+        try:
+            conn.exec_driver_sql("BEGIN EXCLUSIVE")
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+            conn.commit()
+        finally:
+            if conn.in_transaction():
+                conn.rollback()
+            raw.isolation_level = ""
+
+
+def _lock_game(c: Connection, game_id: str) -> str:
+    """The game's status, its row locked to the end of the transaction: a write comes first, which
+    takes the row's lock on PostgreSQL and the database's write lock on SQLite (whose transaction
+    begins at its first write)."""
+    c.execute(update(t.games).where(t.games.c.id == game_id).values(updated=time.time()))
+    return str(c.execute(select(t.games.c.status).where(t.games.c.id == game_id)).scalar_one())
 
 
 def _row(r: Any) -> dict[str, Any]:
@@ -132,10 +168,15 @@ class Store:
 
     # --- players ---------------------------------------------------------------------------------
     def create_player(self, player_id: str, name: str, token_hash: str) -> None:
+        now = time.time()
         with self._begin() as c:
-            c.execute(
-                insert(t.players).values(id=player_id, name=name, token_hash=token_hash, created=time.time())
-            )
+            row = {"id": player_id, "name": name, "token_hash": token_hash, "created": now, "used": now}
+            c.execute(insert(t.players).values(**row))
+
+    def update_player(self, player_id: str, **values: Any) -> None:
+        """Set a player's `used` (its token's last use) or `revoked` (logged out)."""
+        with self._begin() as c:
+            c.execute(update(t.players).where(t.players.c.id == player_id).values(**values))
 
     def player_by_hash(self, token_hash: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -171,6 +212,7 @@ class Store:
             )
             for s in seats:
                 row = {"away": False, "open": False, "bot": None, "bank_ms": None, "deadline": None, **s}
+                row["token_used"] = now if row.get("token_hash") else None
                 c.execute(insert(t.seats).values(game_id=game_id, **row))
 
     def game(self, game_id: str) -> dict[str, Any] | None:
@@ -236,10 +278,18 @@ class Store:
         """Give a free human seat to a player; False when someone took it first (one UPDATE with the
         seat's freedom in its WHERE, so two joins cannot both win)."""
         with self._begin() as c:
+            _lock_game(c, game_id)  # a seat left meanwhile is seen free: the game does not start
             res = c.execute(
                 update(t.seats)
                 .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
-                .values(player_id=player_id, name=name, token_hash=token_hash, invite_hash=None, open=False)
+                .values(
+                    player_id=player_id,
+                    name=name,
+                    token_hash=token_hash,
+                    token_used=time.time(),
+                    invite_hash=None,
+                    open=False,
+                )
             )
             if res.rowcount != 1:
                 return False
@@ -255,6 +305,25 @@ class Store:
                     .values(status="playing", updated=time.time())
                 )
         return True
+
+    def leave_seat(self, game_id: str, seat: int, bot: str) -> str:
+        """Free the seat its player leaves, and answer the game's status. Before the start (`open`)
+        the seat is open again for anyone; during play (`playing`) it becomes `bot`'s; a game that
+        is over is left as it was. The game's row is locked first, as `take_seat` does, so a join in
+        another process cannot start the game on the strength of a seat that is being left."""
+        gone = {"player_id": None, "token_hash": None, "token_used": None, "away": False}
+        with self._begin() as c:
+            status = _lock_game(c, game_id)
+            if status == "open":
+                values = {**gone, "name": "", "open": True, "bot": None}
+            elif status == "playing":
+                values = {**gone, "kind": "bot", "bot": bot}
+            else:
+                return status
+            c.execute(
+                update(t.seats).where(t.seats.c.game_id == game_id, t.seats.c.seat == seat).values(**values)
+            )
+        return status
 
     # --- the action log --------------------------------------------------------------------------
     def append(

@@ -1,5 +1,7 @@
 """Seat and player tokens: 128 bits from the OS generator, stored only as their SHA-256, compared in
-constant time (a stolen database gives no usable token; timing gives no prefix)."""
+constant time (a stolen database gives no usable token; timing gives no prefix). A token unused for
+longer than the idle time is refused (`serve --token-idle`); its uses are written down at most once
+an hour (`USE_EVERY`), not at every action."""
 
 from __future__ import annotations
 
@@ -21,3 +23,19 @@ def matches(token: str | None, stored_hash: str | None) -> bool:
     if not token or not stored_hash:
         return False
     return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+# A token unused this long is refused: longer than the longest turn deadline (30 days), so a
+# player waiting for their turn is never locked out of it.
+IDLE_DAYS = 90.0
+LONGEST_DEADLINE_DAYS = 30.0
+USE_EVERY = 3600.0  # seconds: a token's last use is stored once per hour at most
+
+
+def expired(used: float | None, now: float, idle: float) -> bool:
+    """Unused for longer than `idle` seconds (a token with no recorded use never was)."""
+    return used is None or now - used > idle
+
+
+def expired_message(kind: str, idle: float) -> str:
+    return f"this {kind} token expired: unused for more than {idle / 86400:g} days"

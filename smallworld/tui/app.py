@@ -7,6 +7,7 @@ import contextlib
 import os
 import random
 import re
+import secrets
 import shlex
 import shutil
 import sys
@@ -22,6 +23,7 @@ from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.files import load_options_file
+from smallworld.engine.keyed_rng import KEYED, SPLITMIX
 from smallworld.engine.settings import make_settings
 from smallworld.engine.state import CONQUER as CONQUER_STEP
 from smallworld.engine.state import State
@@ -754,6 +756,20 @@ def seating(meta: dict[str, Any], players: int) -> Seating:
     return out
 
 
+def new_seed() -> int:
+    """A new game's seed: a 128-bit key of the keyed generator, from the OS's generator. Keys below
+    2**64 are left out (one draw in 2**64) so that `generator_of` tells the two kinds apart."""
+    return 2**64 + secrets.randbelow(2**128 - 2**64)
+
+
+def generator_of(seed: int) -> str:
+    """The generator of a seed: the keyed one (`engine/keyed_rng.py`, as the server's games) for the
+    128-bit keys `play` draws, so that the opening position tells nothing of the stacks, the
+    face-down markers or the dice to come; SplitMix64 for a seed below 2**64, so that every
+    `--seed` given or told before keeps its game."""
+    return KEYED if seed >= 2**64 else SPLITMIX
+
+
 def _start(
     args: argparse.Namespace, lang: str, write: Writer
 ) -> tuple[State, records.Record, Seating] | None:
@@ -776,9 +792,11 @@ def _start(
     if seat is not None and not 0 <= seat < args.players:
         write(said(lang, "bad.seat", last=args.players - 1))
         return None
-    seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(10**9)
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        seed = new_seed()
     try:
-        overrides = _options_file(args, lang, write)
+        overrides = {**(_options_file(args, lang, write) or {}), "rng": generator_of(seed)}
         settings = make_settings(
             args.players,
             seed,
