@@ -176,6 +176,8 @@ def _serve(args: argparse.Namespace) -> int:
     serve(
         args.host, args.port, args.db, args.redis, args.data, args.bot_workers, args.rate, args.log_level,
         open_in_browser=args.open, token_rate=args.token_rate,
+        # Left out when not given: the server's own defaults (smallworld/server/app.py).
+        **{k: v for k in ("sockets_per_address", "socket_queue") if (v := getattr(args, k)) is not None},
     )
     return 0
 
@@ -280,6 +282,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-rate", type=float, default=None,
         help="requests and socket messages per second per seat or player token "
         "(default 50, or none with --rate 0; 0: no limit)",
+    )
+    sv.add_argument(
+        "--sockets-per-address", type=int, default=None, metavar="N",
+        help="WebSockets open at once per client address (default 32; 0: no limit)",
+    )
+    sv.add_argument(
+        "--socket-queue", type=int, default=None, metavar="N",
+        help="messages that may wait for a socket whose client does not read, then it is closed "
+        "(default 64; 0: no limit)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")

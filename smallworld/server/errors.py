@@ -17,6 +17,7 @@ STATUS: dict[str, int] = {
     "bad_token": 401,
     "wrong_seat": 403,
     "not_found": 404,
+    "method_not_allowed": 405,
     "not_your_turn": 409,
     "illegal_action": 409,
     "game_over": 409,
@@ -27,6 +28,9 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "too_many_sockets": 429,
+    # A fault of the server's own (a bug), answered in the same shape and logged with its traceback.
+    "internal_error": 500,
 }
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from smallworld.server.app import MAX_BODY, create_app
+from smallworld.server.app import MAX_BODY, SOCKET_QUEUE, SOCKETS_PER_ADDRESS, create_app
+from smallworld.server.sockets import websocket_protocol
 from smallworld.server.store import default_url
 
 if TYPE_CHECKING:
@@ -118,6 +119,8 @@ def serve(
     open_in_browser: bool = False,
     say: Callable[[str], None] = _say,
     token_rate: float | None = None,
+    sockets_per_address: int = SOCKETS_PER_ADDRESS,
+    socket_queue: int = SOCKET_QUEUE,
 ) -> None:
     """Run the server until stopped. Once it listens, `say` is told its address in one line
     (`smallworld: open http://127.0.0.1:8000/`), and with `open_in_browser` the default browser
@@ -127,7 +130,15 @@ def serve(
     setup_logging(getattr(logging, log_level.upper(), logging.INFO))
     url = db or default_url(data_dir)
     app = create_app(
-        url, redis, bot_workers=bot_workers, rate=rate, socket_rate=rate, token_rate=token_rate, tune=True
+        url,
+        redis,
+        bot_workers=bot_workers,
+        rate=rate,
+        socket_rate=rate,
+        token_rate=token_rate,
+        tune=True,
+        sockets_per_address=sockets_per_address,
+        socket_queue=socket_queue,
     )
 
     def ready(bound: int) -> None:
@@ -144,6 +155,7 @@ def serve(
         port=port,
         ws_max_size=MAX_BODY,
         ws_per_message_deflate=False,
+        ws=websocket_protocol(),  # drops a client that does not read, instead of waiting on it
         log_config=None,
         log_level=log_level,
     )

@@ -88,7 +88,9 @@ def free_port() -> int:
 class ServerProcess:
     """`smallworld serve` in a child process, waited for until /healthz answers."""
 
-    def __init__(self, db: str, redis: str | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self, db: str, redis: str | None = None, log: Path | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         args = [
@@ -104,6 +106,9 @@ class ServerProcess:
             "0",
             "--token-rate",
             "0",
+            "--sockets-per-address",
+            "0",
+            *extra,
         ]
         if redis:
             args += ["--redis", redis]
