@@ -4,6 +4,9 @@ a socket whose client does not read (docs/server.md, "Limits")."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -61,9 +64,9 @@ class Outbox(asyncio.Queue[Any]):
 
 def websocket_protocol() -> type[asyncio.Protocol]:
     """uvicorn's WebSocket protocol, except that a connection whose client does not read is dropped
-    (the TCP connection aborted) rather than closed: a close frame, or the closing of the transport,
-    waits behind the bytes the client has not read, which for a client that never reads is
-    forever, holding the connection and its buffers."""
+    (reset) rather than closed: a close frame, or the closing of the transport, waits behind the
+    bytes the client has not read, which for a client that never reads is forever, holding the
+    connection and its buffers (the process's, and the kernel's after it lets go)."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
     class Protocol(WebSocketsSansIOProtocol):
@@ -72,15 +75,23 @@ def websocket_protocol() -> type[asyncio.Protocol]:
             if closing and not self.close_sent and not self.writable.is_set():
                 self.close_sent = True
                 self.queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
-                self.transport.abort()
+                self.drop()
                 return
             await super().send(message)
             if closing and self.close_timer is not None:  # no answer to the close frame in time
                 self.close_timer.cancel()
-                self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+                self.close_timer = self.loop.call_later(self.close_timeout, self.drop)
 
         def keepalive_timeout(self) -> None:
             super().keepalive_timeout()
+            self.drop()
+
+        def drop(self) -> None:
+            """Reset the connection: what is buffered for it is thrown away, here and in the kernel."""
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.transport.abort()
 
     return Protocol
