@@ -274,3 +274,31 @@ def test_game_over_refused_after_a_seat_is_handed_to_a_bot_and_back(client: Test
     assert (r.status_code, r.json()["code"]) == (409, "game_over")
     assert _snapshot(client, gid) == before
     assert {row.by for row in _store(client).actions(gid)} == {"bot"}
+
+
+def test_names_take_any_script_but_no_control_or_bidirectional_characters(client: TestClient) -> None:
+    for name in ("Zoë", "李小龍", "Ævar Þór", "👩‍💻 Ada", "O'Brien-Smith"):
+        r = client.post("/api/players", json={"name": name})
+        assert r.status_code == 200 and r.json()["player"]["name"] == name, (name, r.text)
+    for name in ("\u202eevil", "a\u2066b", "Ann\x1b[2J", "a\nb", "a\u2028b", "\u200f"):
+        r = client.post("/api/players", json={"name": name})
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (400, "invalid_input", "name"), name
+    seats = [{"kind": "creator"}, {"kind": "bot", "name": "Bot\u202e"}]
+    r = client.post("/api/games", json={"players": 2, "name": "Ann", "seats": seats})
+    assert (r.status_code, r.json()["field"]) == (400, "seats[1].name")
+
+
+def test_another_seats_player_token_is_wrong_seat(client: TestClient) -> None:
+    g = _game(client, [{"kind": "creator"}, {"kind": "open"}])
+    gid, ann = g["game"], g["player_token"]
+    bob = client.post(f"/api/games/{gid}/join", json={"name": "Bob"}).json()["player_token"]
+    stranger = client.post("/api/players", json={"name": "Cid"}).json()["player_token"]
+    for token, seat in ((ann, 1), (bob, 0)):
+        r = client.get(f"/api/games/{gid}/view?seat={seat}", headers=_auth(token))
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (403, "wrong_seat", "seat")
+        r = client.post(f"/api/games/{gid}/seats/{seat}/bot", json={"level": "random"}, headers=_auth(token))
+        assert (r.status_code, r.json()["code"]) == (403, "wrong_seat")
+    # A player with no seat in this game is not known to it.
+    r = client.get(f"/api/games/{gid}/view?seat=0", headers=_auth(stranger))
+    assert (r.status_code, r.json()["code"]) == (401, "bad_token")
+    assert client.get(f"/api/games/{gid}").json()["seats"][0]["bot"] is None
