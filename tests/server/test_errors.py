@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from server.helpers import assert_hides
+from smallworld.server.app import create_app
 from smallworld.server.store import Store
 
 
@@ -302,3 +304,31 @@ def test_another_seats_player_token_is_wrong_seat(client: TestClient) -> None:
     r = client.get(f"/api/games/{gid}/view?seat=0", headers=_auth(stranger))
     assert (r.status_code, r.json()["code"]) == (401, "bad_token")
     assert client.get(f"/api/games/{gid}").json()["seats"][0]["bot"] is None
+
+
+def test_a_fault_of_the_server_answers_in_the_documented_shape_and_is_logged(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Bad input never gets here (test_malformed.py, test_fuzz_openapi.py); a bug of the server's
+    # own still answers JSON, and its traceback is in the log.
+    with TestClient(create_app(db_url, rate=0, socket_rate=0), raise_server_exceptions=False) as c:
+        gid = _game(c)["game"]
+        svc = c.app.state.service  # type: ignore[attr-defined]
+
+        async def broken(*args: Any) -> Any:
+            raise RuntimeError("a bug of the server's own")
+
+        def broken_view(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug in a view")
+
+        svc.open_games = broken
+        r = c.get("/api/games")
+        assert (r.status_code, r.json()["code"]) == (500, "internal_error") and set(r.json()) == {
+            "code",
+            "message",
+        }
+        assert "a bug of the server's own" in caplog.text and "Traceback" in caplog.text
+        svc.view = broken_view
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1011 and "a bug in a view" in caplog.text
