@@ -178,6 +178,8 @@ def _serve(args: argparse.Namespace) -> int:
         open_in_browser=args.open, token_rate=args.token_rate,
         bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
         bot_delay=args.bot_delay, token_idle_days=args.token_idle,
+        # Left out when not given: the server's own defaults (smallworld/server/app.py).
+        **{k: v for k in ("sockets_per_address", "socket_queue") if (v := getattr(args, k)) is not None},
     )
     return 0
 
@@ -317,6 +319,15 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--token-idle", type=_idle_days, default=None, metavar="DAYS",
         help="a seat or player token unused this long is refused (default 90; more than 30)",
+    )
+    sv.add_argument(
+        "--sockets-per-address", type=int, default=None, metavar="N",
+        help="WebSockets open at once per client address (default 32; 0: no limit)",
+    )
+    sv.add_argument(
+        "--socket-queue", type=int, default=None, metavar="N",
+        help="messages that may wait for a socket whose client does not read, then it is closed "
+        "(default 64; 0: no limit)",
     )
     sv.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--open", action="store_true", help="open the lobby in the default browser (if any)")

@@ -14,13 +14,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException
 
 from smallworld.engine.errors import SmallworldError
-from smallworld.server import wire
+from smallworld.server import inputs, openapi, sockets, wire
 from smallworld.server.bots import BotPool
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.metrics import Metrics
@@ -37,6 +39,10 @@ log = logging.getLogger("smallworld.server")
 RETRY_AFTER = 2
 HEALTH_TIMEOUT = 5.0
 MAX_BODY = 64 * 1024  # bytes: the largest action (a whole plan) is a few kilobytes
+# Sockets open at once per client address (a person's tabs and devices behind one address), and the
+# messages that may wait for a socket whose client does not read (each a view, a few kilobytes).
+SOCKETS_PER_ADDRESS = 32
+SOCKET_QUEUE = 64
 # Requests and socket messages per second per seat or player token, and the burst allowed: far
 # above what a person's page sends (a few requests a decision), so only scripts meet it.
 TOKEN_RATE = 50.0
@@ -123,19 +129,29 @@ async def _body(request: Request, max_body: int) -> Any:
         raw += chunk
         if len(raw) > max_body:
             raise ServerError("too_large", f"the request is over {max_body} bytes")
-    try:
-        return json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ServerError("malformed_json", f"the body is not JSON: {e}", "body") from None
+    return inputs.parse(raw or b"null", "body")
 
 
-def _int_param(value: str | None, name: str) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ServerError("invalid_input", f"{name}: an integer", name) from None
+def _object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ServerError("invalid_input", "the request must be a JSON object", "body")
+    return data
+
+
+def _http_error(e: HTTPException) -> ServerError:
+    """The framework's own refusals (no such path, a method the path does not take), as ours."""
+    if e.status_code == 404:
+        return ServerError("not_found", "no such path")
+    if e.status_code == 405:
+        return ServerError("method_not_allowed", f"this path does not take that method ({e.detail})")
+    return ServerError("invalid_input", str(e.detail))
+
+
+def _validation_error(e: RequestValidationError) -> ServerError:
+    """FastAPI's checks of declared parameters (the app parses its own, so this is a safety net)."""
+    first = e.errors()[0] if e.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "request"
+    return ServerError("invalid_input", f"{where}: {first.get('msg', 'invalid')}", where)
 
 
 def create_app(
@@ -153,6 +169,8 @@ def create_app(
     bot_games_per_player: int = BOT_GAMES_PER_PLAYER,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     token_idle_days: float | None = None,
+    sockets_per_address: int = SOCKETS_PER_ADDRESS,
+    socket_queue: int = SOCKET_QUEUE,
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
@@ -160,6 +178,9 @@ def create_app(
     over every request and socket message that carries the token, from any address and socket: one
     person cannot multiply their allowance by opening sockets or spreading over addresses.
     `bot_games_per_player` and `bot_games_per_address` cap the games with bots under way (0: none).
+    `sockets_per_address` WebSockets may be open at once from one client address, and
+    `socket_queue` messages may wait for a socket whose client does not read before it is closed
+    (0: no limit, for either).
     `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
     the interpreter's switch interval for a long-running server (`tune_process`).
     `token_idle_days`: a token unused this long is refused (default `tokens.IDLE_DAYS`)."""
@@ -188,6 +209,8 @@ def create_app(
             store.close()
 
     app = FastAPI(title="Small World of Warcraft server", version="1", lifespan=lifespan)
+    openapi.install(app)
+    per_address = sockets.PerAddress(sockets_per_address)
     if token_rate is None:  # `rate=0` (tests, benchmarks) means no limits at all
         token_rate = TOKEN_RATE if rate > 0 else 0.0
     by_address = Limiter(rate, burst)
@@ -214,10 +237,23 @@ def create_app(
     async def _engine_error(request: Request, e: SmallworldError) -> JSONResponse:
         return _err(e)
 
+    @app.exception_handler(HTTPException)
+    async def _framework_error(request: Request, e: HTTPException) -> JSONResponse:
+        return _err(_http_error(e))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+        return _err(_validation_error(e))
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, e: Exception) -> JSONResponse:
+        log.error("unexpected error in %s %s", request.method, request.url.path, exc_info=e)
+        return _err(ServerError("internal_error", "the server failed; the fault is logged"))
+
     async def _outage(request: Request, e: Exception) -> Response:
         # The store (or Redis) cannot be reached: `unavailable` (503), which a client retries.
         if not is_outage(e):
-            raise e
+            return await _bug(request, e)
         log.warning(json.dumps({"event": "unavailable", "path": request.url.path, "error": repr(e)}))
         metrics.unavailable.inc()
         return JSONResponse(
@@ -284,9 +320,7 @@ def create_app(
 
     @app.post("/api/players")
     async def new_player(request: Request) -> dict[str, Any]:
-        data = await _body(request, max_body)
-        if not isinstance(data, dict):
-            raise ServerError("invalid_input", "the request must be a JSON object", "body")
+        data = _object(await _body(request, max_body))
         player, token = await svc().new_player(data.get("name"))
         return {"player": player, "player_token": token}
 
@@ -316,7 +350,7 @@ def create_app(
         s = svc()
         live = await s.get(gid)
         token = _bearer(request)
-        seat = _int_param(request.query_params.get("seat"), "seat")
+        seat = inputs.int_param(request.query_params.get("seat"), "seat")
         if seat is None:
             return live, await s.seat_of(live, token)
         return live, await s.authorize(live, seat, token)
@@ -329,16 +363,14 @@ def create_app(
     @app.get("/api/games/{gid}/moves")
     async def moves(gid: str, request: Request) -> dict[str, Any]:
         live, seat = await _seat(gid, request)
-        since = _int_param(request.query_params.get("since"), "since") or 0
+        since = inputs.int_param(request.query_params.get("since"), "since") or 0
         web = request.query_params.get("client") == "web"
         moves = svc().moves(live, seat, since, web)
         return {"game": gid, "seat": seat, "ply": live.state.ply, "moves": moves}
 
     @app.post("/api/games/{gid}/act")
     async def act(gid: str, request: Request) -> dict[str, Any]:
-        data = await _body(request, max_body)
-        if not isinstance(data, dict):
-            raise ServerError("invalid_input", "the request must be a JSON object", "body")
+        data = _object(await _body(request, max_body))
         if "action" not in data:
             raise ServerError("invalid_input", "action: required", "action")
         return await svc().act(gid, data.get("seat"), _bearer(request), data.get("ply"), data["action"])
@@ -349,18 +381,26 @@ def create_app(
         return s.replay(await s.get(gid))
 
     @app.post("/api/games/{gid}/seats/{seat}/bot")
-    async def to_bot(gid: str, seat: int, request: Request) -> dict[str, Any]:
+    async def to_bot(gid: str, seat: str, request: Request) -> dict[str, Any]:
+        n = inputs.int_param(seat, "seat")
         data = await _body(request, max_body)
-        level = data.get("level", "greedy") if isinstance(data, dict) else None
-        return await svc().hand_to_bot(gid, seat, _bearer(request), level)
+        level = _object(data).get("level", "greedy")
+        return await svc().hand_to_bot(gid, n, _bearer(request), level)
 
     @app.post("/api/games/{gid}/seats/{seat}/take")
-    async def take(gid: str, seat: int, request: Request) -> dict[str, Any]:
-        return await svc().take_back(gid, seat, _bearer(request))
+    async def take(gid: str, seat: str, request: Request) -> dict[str, Any]:
+        return await svc().take_back(gid, inputs.int_param(seat, "seat"), _bearer(request))
+
+    closings: set[asyncio.Future[None]] = set()  # held until done (the loop holds tasks weakly)
+
+    def _forget(f: asyncio.Future[None]) -> None:
+        closings.discard(f)
+        if not f.cancelled():
+            f.exception()  # a socket already gone: nothing to close
 
     @app.post("/api/games/{gid}/seats/{seat}/leave")
     async def leave(gid: str, seat: str, request: Request) -> dict[str, Any]:
-        return await svc().leave(gid, _int_param(seat, "seat"), _bearer(request))
+        return await svc().leave(gid, inputs.int_param(seat, "seat"), _bearer(request))
 
     @app.post("/api/players/logout")
     async def logout(request: Request) -> dict[str, Any]:
@@ -369,66 +409,98 @@ def create_app(
     @app.websocket("/api/games/{gid}/ws")
     async def socket(websocket: WebSocket, gid: str) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if not per_address.enter(address):
+            limit = f"over {sockets_per_address} sockets open from this address"
+            await _refuse(websocket, ServerError("too_many_sockets", limit))
+            return
+        try:
+            await _session(websocket, gid)
+        except Exception:  # a fault of the server's own: logged, and the socket closed
+            log.exception("unexpected error on a socket of game %r", gid)
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011)
+        finally:
+            per_address.leave(address)
+
+    async def _refuse(
+        websocket: WebSocket, e: ServerError | SmallworldError, code: int | None = None
+    ) -> None:
+        await websocket.send_json({"type": "error", "error": e.to_json()})
+        await websocket.close(code=code or 4000 + status_of(e))
+
+    async def _session(websocket: WebSocket, gid: str) -> None:
         s = svc()
         token = websocket.query_params.get("token")
         try:
             token_allowed(token)
             live = await s.get(gid)
-            seat_q = _int_param(websocket.query_params.get("seat"), "seat")
+            seat_q = inputs.int_param(websocket.query_params.get("seat"), "seat")
             seat = await s.seat_of(live, token) if seat_q is None else await s.authorize(live, seat_q, token)
             if seat is not None and live.seats[seat]["away"]:
                 await s.take_back(gid, seat, token)  # the player is back
         except (ServerError, SmallworldError) as e:
-            await websocket.send_json({"type": "error", "error": e.to_json()})
-            await websocket.close(code=4000 + status_of(e))
+            await _refuse(websocket, e)
             return
-        except Exception as e:
+        except Exception as e:  # the store is out: the socket cannot be opened now
             if not is_outage(e):
                 raise
             metrics.unavailable.inc()
-            await websocket.send_json({"type": "error", "error": unavailable(e).to_json()})
-            await websocket.close(code=4503)
+            await _refuse(websocket, unavailable(e), 4503)
             return
         try:
-            since = _int_param(websocket.query_params.get("since"), "since")
+            since = inputs.int_param(websocket.query_params.get("since"), "since")
         except ServerError:
             since = None
-        sub = s.subscribe(live, seat)
+
+        def too_slow() -> None:
+            # The client has not read `socket_queue` messages: it gets no more, and the socket is
+            # closed (dropped, when the connection cannot take even the close frame).
+            s.unsubscribe(sub)
+            send_task.cancel()
+            closing = asyncio.ensure_future(websocket.close(sockets.SLOW_CLOSE_CODE, sockets.SLOW_REASON))
+            closings.add(closing)
+            closing.add_done_callback(_forget)
+
+        sub = s.subscribe(live, seat, sockets.Outbox(socket_queue, too_slow))
         # The moves before the connection that the client asks for (`since`): a reconnecting client
         # gets what it missed in the same message as the current view.
         moves = s.moves(live, seat, since) if since is not None else []
-        await sub.queue.put({"type": "hello", "moves": moves, **s.view(live, seat)})
+        sub.queue.put_nowait({"type": "hello", "moves": moves, **s.view(live, seat)})
         bucket = Bucket(socket_rate, socket_rate * 2) if socket_rate > 0 else None
 
         async def sender() -> None:
             while True:
                 msg = await sub.queue.get()
                 if msg is None:
-                    if sub.close_code is not None:  # the service ended it (its seat was left)
-                        await websocket.close(code=sub.close_code)
+                    if sub.close_code is not None:  # the server ended it (its seat was left)
+                        with contextlib.suppress(Exception):
+                            await websocket.close(code=sub.close_code)
                     return
                 await websocket.send_text(msg if isinstance(msg, str) else wire.dumps(msg))
 
         send_task = asyncio.create_task(sender())
         try:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
                 ref = None
                 try:
+                    text = message.get("text")
+                    if text is None:
+                        raise ServerError("malformed_json", "a message is JSON in a text frame, not binary")
                     if len(text) > max_body:
                         raise ServerError("too_large", f"the message is over {max_body} bytes")
                     if bucket is not None and not bucket.take():
                         raise ServerError("rate_limited", f"over {socket_rate:g} messages per second")
-                    try:
-                        msg = json.loads(text)
-                    except ValueError as e:
-                        raise ServerError("malformed_json", f"the message is not JSON: {e}") from None
+                    msg = inputs.parse(text, "message")
                     if not isinstance(msg, dict):
                         raise ServerError("invalid_input", "a message is a JSON object", "type")
                     ref = msg.get("ref")
                     kind = msg.get("type")
                     if kind == "ping":
-                        await sub.queue.put({"type": "pong", "ref": ref})
+                        sub.queue.put_nowait({"type": "pong", "ref": ref})
                     elif kind == "act":
                         token_allowed(token)
                         if seat is None:
@@ -438,21 +510,19 @@ def create_app(
                         if "action" not in msg:
                             raise ServerError("invalid_input", "action: required", "action")
                         ack = await s.act(gid, seat, token, msg.get("ply"), msg["action"])
-                        await sub.queue.put({"type": "ack", "ref": ref, **ack})
+                        sub.queue.put_nowait({"type": "ack", "ref": ref, **ack})
                     else:
                         raise ServerError("invalid_input", "type: 'act' or 'ping'", "type")
                 except (ServerError, SmallworldError) as e:
-                    await sub.queue.put({"type": "error", "ref": ref, "error": e.to_json()})
+                    sub.queue.put_nowait({"type": "error", "ref": ref, "error": e.to_json()})
                 except Exception as e:  # the store is out: this message is refused, the socket stays
                     if not is_outage(e):
                         raise
                     metrics.unavailable.inc()
-                    await sub.queue.put({"type": "error", "ref": ref, "error": unavailable(e).to_json()})
-        except WebSocketDisconnect:
-            pass
+                    sub.queue.put_nowait({"type": "error", "ref": ref, "error": unavailable(e).to_json()})
         finally:
             s.unsubscribe(sub)
-            await sub.queue.put(None)
+            sub.queue.put_nowait(None)
             send_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await send_task

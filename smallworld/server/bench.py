@@ -69,6 +69,8 @@ class LocalServer:
             "0",
             "--token-rate",
             "0",
+            "--sockets-per-address",  # every seat's socket comes from this one address
+            "0",
         ]
         args += ["--log-level", "warning"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -17,6 +17,7 @@ STATUS: dict[str, int] = {
     "bad_token": 401,
     "wrong_seat": 403,
     "not_found": 404,
+    "method_not_allowed": 405,
     "not_your_turn": 409,
     "illegal_action": 409,
     "game_over": 409,
@@ -29,6 +30,9 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "limit_reached": 429,
     "unavailable": 503,
+    "too_many_sockets": 429,
+    # A fault of the server's own (a bug), answered in the same shape and logged with its traceback.
+    "internal_error": 500,
 }
 
 

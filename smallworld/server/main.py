@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from smallworld.server.app import MAX_BODY, create_app
+from smallworld.server.sockets import websocket_protocol
 from smallworld.server.store import default_url
 
 if TYPE_CHECKING:
@@ -164,6 +165,7 @@ def serve(
         port=port,
         ws_max_size=MAX_BODY,
         ws_per_message_deflate=False,
+        ws=websocket_protocol(),  # drops a client that does not read, instead of waiting on it
         log_config=None,
         log_level=log_level,
     )

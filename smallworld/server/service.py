@@ -32,9 +32,10 @@ from smallworld.server import wire
 from smallworld.server.bots import LEVELS, BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
+from smallworld.server.inputs import MAX_TITLE, game_id, name_of, text_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.resilience import is_outage, retrying
-from smallworld.server.store import Append, Appender, PlyTaken, Store
+from smallworld.server.store import Append, Appender, NewPlayer, PlyTaken, Store
 from smallworld.server.tokens import (
     IDLE_DAYS,
     USE_EVERY,
@@ -66,7 +67,6 @@ BOT_GAMES_PER_PLAYER = 10
 BOT_GAMES_PER_ADDRESS = 30
 
 SEAT_KINDS = ("creator", "invite", "open", "bot")
-MAX_NAME = 40
 
 
 @dataclass
@@ -114,12 +114,13 @@ class Sub:
     close_code: int | None = None  # set when the server ends the socket (its seat was left)
 
 
-def _name(value: Any, where: str) -> str:
-    if value is None:
-        return "Player"
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise ServerError("invalid_input", f"{where}: a name of 1 to {MAX_NAME} characters", where)
-    return value.strip()
+@dataclass
+class _Loading:
+    """The lock that makes one request rebuild a game while the others wait, held only while some
+    request uses it (so ids that are asked for and never found leave nothing behind)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
 
 
 class Service:
@@ -151,7 +152,7 @@ class Service:
         self.subs: dict[str, set[Sub]] = defaultdict(set)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
-        self._loading: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._loading: dict[str, _Loading] = {}
         self.closing = False
         # The ply of each game whose bot (or clock) decision has a task at work, so the watchdog
         # can tell a decision under way from one whose task died.
@@ -237,20 +238,25 @@ class Service:
         return {"player": {"id": p["id"], "name": p["name"]}, "logged_out": True}
 
     async def new_player(self, name: Any) -> tuple[dict[str, Any], str]:
-        name = _name(name, "name")
-        token = new_token()
-        pid = uuid.uuid4().hex
-        await asyncio.to_thread(self.store.create_player, pid, name, token_hash(token))
-        return {"id": pid, "name": name}, token
+        player, new, token = await self.player_or_new(None, name)
+        assert new is not None and token is not None
+        await asyncio.to_thread(self.store.create_player, new.id, new.name, new.token_hash)
+        return player, token
 
-    async def player_or_new(self, token: str | None, name: Any) -> tuple[dict[str, Any], str | None]:
-        """The player the token names, or a new one (its token returned once) when there is none."""
+    async def player_or_new(
+        self, token: str | None, name: Any
+    ) -> tuple[dict[str, Any], NewPlayer | None, str | None]:
+        """The player the token names, or a new one when there is none: its row, for the caller to
+        write with what it comes with, and its token (returned once)."""
         if token:
             p = await self.player(token)
             if p is None:
                 raise ServerError("bad_token", "the player token is not known")
-            return {"id": p["id"], "name": p["name"]}, None
-        return await self.new_player(name)
+            return {"id": p["id"], "name": p["name"]}, None, None
+        name = name_of(name, "name")
+        token = new_token()
+        pid = uuid.uuid4().hex
+        return {"id": pid, "name": name}, NewPlayer(pid, name, token_hash(token)), token
 
     # --- creating and joining --------------------------------------------------------------------
     async def create(self, data: Any, player_token: str | None, address: str | None = None) -> dict[str, Any]:
@@ -271,11 +277,15 @@ class Service:
         settings = Settings.from_json({**settings_in, "players": players, "seed": seed, "rng": KEYED})
         game = Game(settings)
         clock = self._check_clock(data.get("clock"))
+        title = data.get("title")
+        title = "" if title in (None, "") else text_of(title, "title", MAX_TITLE, "a title")
         bots = any(isinstance(s, dict) and s.get("kind") == "bot" for s in seats_in)
         if bots:
             self._check_bot_games(None, address)
-        creator, token = await self.player_or_new(player_token, data.get("name"))
-        if bots and token is None:  # a player already known: their own cap too
+        # Everything is checked before anything is written; the new player, the game and its seats
+        # are then one transaction.
+        creator, new, token = await self.player_or_new(player_token, data.get("name"))
+        if bots and new is None:  # a player already known: their own cap too
             self._check_bot_games(creator["id"], None)
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
@@ -294,18 +304,19 @@ class Service:
                     raise ServerError(
                         "invalid_input", f"{where}.level: one of {list(LEVELS)}", f"{where}.level"
                     )
-                row.update(kind="bot", name=_name(s.get("name", f"{level} bot"), f"{where}.name"), bot=level)
+                name = name_of(s.get("name"), f"{where}.name", f"{level} bot")
+                row.update(kind="bot", name=name, bot=level)
             elif kind == "creator":
                 seat_token = new_token()
                 row.update(
-                    name=_name(s.get("name", creator["name"]), f"{where}.name"), player_id=creator["id"]
+                    name=name_of(s.get("name"), f"{where}.name", creator["name"]), player_id=creator["id"]
                 )
                 row["token_hash"] = token_hash(seat_token)
                 out["token"] = seat_token
             elif kind == "invite":
                 invite = new_token()
                 row.update(
-                    name=_name(s.get("name", "Invited"), f"{where}.name"), invite_hash=token_hash(invite)
+                    name=name_of(s.get("name"), f"{where}.name", "Invited"), invite_hash=token_hash(invite)
                 )
                 out["invite"] = invite
             else:
@@ -316,8 +327,8 @@ class Service:
             answer.append(out)
         gid = secrets.token_hex(8)
         public = self._public_settings(game)
-        meta = {"clock": clock, "creator": creator["id"], "title": str(data.get("title", ""))[:80]}
-        await asyncio.to_thread(self.store.create_game, gid, public, seed, meta, seats)
+        meta = {"clock": clock, "creator": creator["id"], "title": title}
+        await asyncio.to_thread(self.store.create_game, gid, public, seed, meta, seats, new)
         if bots and address is not None:
             self.bot_games_of_address.setdefault(address, set()).add(gid)
         live = await self.get(gid)
@@ -400,9 +411,16 @@ class Service:
     async def join(self, gid: str, data: Any, player_token: str | None) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ServerError("invalid_input", "the request must be a JSON object", "body")
-        live = await self.get(gid)
         invite = data.get("invite")
+        if invite is not None and not isinstance(invite, str):
+            raise ServerError("invalid_input", "invite: the invitation code", "invite")
         wanted = data.get("seat")
+        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
+            raise ServerError("invalid_input", "seat: the number of an open seat", "seat")
+        name_in = data.get("name")
+        if name_in is not None:
+            name_of(name_in, "name")  # refused before anything else
+        live = await self.get(gid)
         async with live.lock:
             seat: int | None = None
             for s in live.seats:
@@ -416,11 +434,12 @@ class Service:
                     break
             if seat is None:
                 raise ServerError("seat_taken", "no free seat matches (taken, or a wrong invitation)")
-            player, token = await self.player_or_new(player_token, data.get("name"))
+            player, new, token = await self.player_or_new(player_token, name_in)
             seat_token = new_token()
-            name = _name(data.get("name", player["name"]), "name")
+            name = name_of(name_in, "name", player["name"])
+            # A new player is written with the seat, and not at all when the seat was taken first.
             ok = await asyncio.to_thread(
-                self.store.take_seat, gid, seat, player["id"], name, token_hash(seat_token)
+                self.store.take_seat, gid, seat, player["id"], name, token_hash(seat_token), new
             )
             if not ok:
                 raise ServerError("seat_taken", f"seat {seat} was taken first")
@@ -444,15 +463,25 @@ class Service:
         live = self.live.get(gid)
         if live is not None:
             return live
-        if not isinstance(gid, str) or len(gid) > 32:
-            raise ServerError("not_found", "no such game")
-        async with self._loading[gid]:
-            live = self.live.get(gid)
-            if live is None:
-                live = await asyncio.to_thread(self._load, gid)
-                self.live[gid] = live
-                self._evict_finished(keep=gid)
-                self.metrics.games_live.set(len(self.live))
+        if not isinstance(gid, str):
+            raise ServerError("not_found", "no such game", "game")
+        game_id(gid)  # an id that cannot be a game is not looked up
+        loading = self._loading.get(gid)
+        if loading is None:
+            loading = self._loading[gid] = _Loading()
+        loading.users += 1
+        try:
+            async with loading.lock:
+                live = self.live.get(gid)
+                if live is None:
+                    live = await asyncio.to_thread(self._load, gid)
+                    self.live[gid] = live
+                    self._evict_finished(keep=gid)
+                    self.metrics.games_live.set(len(self.live))
+        finally:
+            loading.users -= 1
+            if not loading.users:
+                del self._loading[gid]
         return live
 
     def _evict_finished(self, keep: str | None = None) -> None:
@@ -519,17 +548,20 @@ class Service:
         if not token:
             raise ServerError("bad_token", "a seat or player token is required")
         if not 0 <= seat < len(live.seats):
-            raise ServerError("wrong_seat", f"seat {seat} is not a seat of this game")
+            raise ServerError("wrong_seat", f"seat {seat} is not a seat of this game", "seat")
         row = live.seats[seat]
         if matches(token, row["token_hash"]):
             await self._seat_token_used(live, seat)
             return seat
-        if row["player_id"] is not None:
-            p = await self.player(token)
-            if p is not None and p["id"] == row["player_id"]:
-                return seat
+        wrong = ServerError("wrong_seat", f"this token is not seat {seat}'s", "seat")
         if any(matches(token, s["token_hash"]) for s in live.seats):
-            raise ServerError("wrong_seat", f"this token is not seat {seat}'s")
+            raise wrong
+        p = await self.player(token)
+        if p is not None:
+            if p["id"] == row["player_id"]:
+                return seat
+            if any(s["player_id"] == p["id"] for s in live.seats):
+                raise wrong  # the token of the player holding another seat of this game
         raise ServerError("bad_token", "the token is not known in this game")
 
     async def seat_of(self, live: Live, token: str | None) -> int | None:
@@ -1093,8 +1125,11 @@ class Service:
                 self._after_change(await self.get(gid))
 
     # --- live updates ----------------------------------------------------------------------------
-    def subscribe(self, live: Live, seat: int | None) -> Sub:
-        sub = Sub(live.id, seat, asyncio.Queue(), live.state.ply)
+    def subscribe(
+        self, live: Live, seat: int | None, queue: asyncio.Queue[dict[str, Any] | str | None] | None = None
+    ) -> Sub:
+        """A socket's subscription; `queue` (default: an unbounded one) is where its messages go."""
+        sub = Sub(live.id, seat, queue if queue is not None else asyncio.Queue(), live.state.ply)
         self.subs[live.id].add(sub)
         self.metrics.sockets.inc()
         return sub

@@ -54,6 +54,19 @@ _GAME_PLY = (
 
 
 @dataclass
+class NewPlayer:
+    """A player to write with the game or seat it comes with."""
+
+    id: str
+    name: str
+    token_hash: str
+
+
+class _Taken(Exception):
+    """The seat was taken first: the join's transaction is rolled back."""
+
+
+@dataclass
 class StoredAction:
     ply: int
     seat: int
@@ -168,15 +181,19 @@ class Store:
 
     # --- players ---------------------------------------------------------------------------------
     def create_player(self, player_id: str, name: str, token_hash: str) -> None:
-        now = time.time()
         with self._begin() as c:
-            row = {"id": player_id, "name": name, "token_hash": token_hash, "created": now, "used": now}
-            c.execute(insert(t.players).values(**row))
+            self._insert_player(c, NewPlayer(player_id, name, token_hash))
 
     def update_player(self, player_id: str, **values: Any) -> None:
         """Set a player's `used` (its token's last use) or `revoked` (logged out)."""
         with self._begin() as c:
             c.execute(update(t.players).where(t.players.c.id == player_id).values(**values))
+
+    @staticmethod
+    def _insert_player(c: Connection, p: NewPlayer) -> None:
+        now = time.time()
+        row = {"id": p.id, "name": p.name, "token_hash": p.token_hash, "created": now, "used": now}
+        c.execute(insert(t.players).values(**row))
 
     def player_by_hash(self, token_hash: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -191,12 +208,17 @@ class Store:
         seed: int,
         meta: dict[str, Any],
         seats: list[dict[str, Any]],
+        player: NewPlayer | None = None,
     ) -> None:
+        """The game and its seats, with the `player` who creates it when that player is new: one
+        transaction, so a game that cannot be stored leaves no player behind."""
         now = time.time()
         status = (
             "open" if any(s["kind"] == "human" and s.get("player_id") is None for s in seats) else "playing"
         )
         with self._begin() as c:
+            if player is not None:
+                self._insert_player(c, player)
             c.execute(
                 insert(t.games).values(
                     id=game_id,
@@ -274,36 +296,56 @@ class Store:
                 update(t.seats).where(t.seats.c.game_id == game_id, t.seats.c.seat == seat).values(**values)
             )
 
-    def take_seat(self, game_id: str, seat: int, player_id: str, name: str, token_hash: str) -> bool:
+    def take_seat(
+        self,
+        game_id: str,
+        seat: int,
+        player_id: str,
+        name: str,
+        token_hash: str,
+        player: NewPlayer | None = None,
+    ) -> bool:
         """Give a free human seat to a player; False when someone took it first (one UPDATE with the
-        seat's freedom in its WHERE, so two joins cannot both win)."""
-        with self._begin() as c:
-            _lock_game(c, game_id)  # a seat left meanwhile is seen free: the game does not start
-            res = c.execute(
-                update(t.seats)
-                .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
-                .values(
-                    player_id=player_id,
-                    name=name,
-                    token_hash=token_hash,
-                    token_used=time.time(),
-                    invite_hash=None,
-                    open=False,
-                )
+        seat's freedom in its WHERE, so two joins cannot both win). A new `player` is written in the
+        same transaction, and not at all when the seat was taken first."""
+        try:
+            with self._begin() as c:
+                _lock_game(c, game_id)  # a seat left meanwhile is seen free: the game does not start
+                if player is not None:
+                    self._insert_player(c, player)
+                if not self._take(c, game_id, seat, player_id, name, token_hash):
+                    raise _Taken  # rolls the new player back
+        except _Taken:
+            return False
+        return True
+
+    @staticmethod
+    def _take(c: Connection, game_id: str, seat: int, player_id: str, name: str, token_hash: str) -> bool:
+        res = c.execute(
+            update(t.seats)
+            .where(t.seats.c.game_id == game_id, t.seats.c.seat == seat, t.seats.c.player_id.is_(None))
+            .values(
+                player_id=player_id,
+                name=name,
+                token_hash=token_hash,
+                token_used=time.time(),
+                invite_hash=None,
+                open=False,
             )
-            if res.rowcount != 1:
-                return False
-            free = c.execute(
-                select(t.seats.c.seat).where(
-                    t.seats.c.game_id == game_id, t.seats.c.kind == "human", t.seats.c.player_id.is_(None)
-                )
-            ).first()
-            if free is None:
-                c.execute(
-                    update(t.games)
-                    .where(t.games.c.id == game_id, t.games.c.status == "open")
-                    .values(status="playing", updated=time.time())
-                )
+        )
+        if res.rowcount != 1:
+            return False
+        free = c.execute(
+            select(t.seats.c.seat).where(
+                t.seats.c.game_id == game_id, t.seats.c.kind == "human", t.seats.c.player_id.is_(None)
+            )
+        ).first()
+        if free is None:
+            c.execute(
+                update(t.games)
+                .where(t.games.c.id == game_id, t.games.c.status == "open")
+                .values(status="playing", updated=time.time())
+            )
         return True
 
     def leave_seat(self, game_id: str, seat: int, bot: str) -> str:

@@ -108,10 +108,12 @@ class ServerProcess:
             "0",
             "--token-rate",
             "0",
+            "--sockets-per-address",
+            "0",
+            *extra,
         ]
         if redis:
             args += ["--redis", redis]
-        args += extra
         self.log = open(log or os.devnull, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 120

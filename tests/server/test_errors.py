@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from server.helpers import assert_hides
+from smallworld.server.app import create_app
 from smallworld.server.store import Store
 
 
@@ -274,3 +276,59 @@ def test_game_over_refused_after_a_seat_is_handed_to_a_bot_and_back(client: Test
     assert (r.status_code, r.json()["code"]) == (409, "game_over")
     assert _snapshot(client, gid) == before
     assert {row.by for row in _store(client).actions(gid)} == {"bot"}
+
+
+def test_names_take_any_script_but_no_control_or_bidirectional_characters(client: TestClient) -> None:
+    for name in ("Zoë", "李小龍", "Ævar Þór", "👩‍💻 Ada", "O'Brien-Smith"):
+        r = client.post("/api/players", json={"name": name})
+        assert r.status_code == 200 and r.json()["player"]["name"] == name, (name, r.text)
+    for name in ("\u202eevil", "a\u2066b", "Ann\x1b[2J", "a\nb", "a\u2028b", "\u200f"):
+        r = client.post("/api/players", json={"name": name})
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (400, "invalid_input", "name"), name
+    seats = [{"kind": "creator"}, {"kind": "bot", "name": "Bot\u202e"}]
+    r = client.post("/api/games", json={"players": 2, "name": "Ann", "seats": seats})
+    assert (r.status_code, r.json()["field"]) == (400, "seats[1].name")
+
+
+def test_another_seats_player_token_is_wrong_seat(client: TestClient) -> None:
+    g = _game(client, [{"kind": "creator"}, {"kind": "open"}])
+    gid, ann = g["game"], g["player_token"]
+    bob = client.post(f"/api/games/{gid}/join", json={"name": "Bob"}).json()["player_token"]
+    stranger = client.post("/api/players", json={"name": "Cid"}).json()["player_token"]
+    for token, seat in ((ann, 1), (bob, 0)):
+        r = client.get(f"/api/games/{gid}/view?seat={seat}", headers=_auth(token))
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (403, "wrong_seat", "seat")
+        r = client.post(f"/api/games/{gid}/seats/{seat}/bot", json={"level": "random"}, headers=_auth(token))
+        assert (r.status_code, r.json()["code"]) == (403, "wrong_seat")
+    # A player with no seat in this game is not known to it.
+    r = client.get(f"/api/games/{gid}/view?seat=0", headers=_auth(stranger))
+    assert (r.status_code, r.json()["code"]) == (401, "bad_token")
+    assert client.get(f"/api/games/{gid}").json()["seats"][0]["bot"] is None
+
+
+def test_a_fault_of_the_server_answers_in_the_documented_shape_and_is_logged(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Bad input never gets here (test_malformed.py, test_fuzz_openapi.py); a bug of the server's
+    # own still answers JSON, and its traceback is in the log.
+    with TestClient(create_app(db_url, rate=0, socket_rate=0), raise_server_exceptions=False) as c:
+        gid = _game(c)["game"]
+        svc = c.app.state.service  # type: ignore[attr-defined]
+
+        async def broken(*args: Any) -> Any:
+            raise RuntimeError("a bug of the server's own")
+
+        def broken_view(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug in a view")
+
+        svc.open_games = broken
+        r = c.get("/api/games")
+        assert (r.status_code, r.json()["code"]) == (500, "internal_error") and set(r.json()) == {
+            "code",
+            "message",
+        }
+        assert "a bug of the server's own" in caplog.text and "Traceback" in caplog.text
+        svc.view = broken_view
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1011 and "a bug in a view" in caplog.text

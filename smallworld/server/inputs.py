@@ -1,0 +1,125 @@
+"""What the server accepts from a client, checked before anything else reads it: every parsed body
+and socket message (depth, strings, numbers), display names, game ids and integer parameters. Each
+refusal is a `ServerError` naming the field, so nothing malformed reaches the engine or the store
+(PostgreSQL refuses a NUL in text; a lone surrogate cannot be written as UTF-8 at all)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from typing import Any
+
+from smallworld.server.errors import ServerError
+
+# The deepest JSON a client sends is an action (a plan: an object of lists of objects) or a create's
+# options, a few levels; far below the parser's own recursion limit (about 990 levels).
+MAX_DEPTH = 32
+MAX_NAME = 40
+MAX_TITLE = 80
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+# Game ids are 16 hex digits (`secrets.token_hex(8)`); the column holds 32 characters. Anything else
+# cannot be a game, and is answered without a store lookup.
+_GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,32}")
+# Bidirectional embeddings, overrides, isolates and marks: they reorder how the text around a name
+# is shown (a name could make another player's words read backwards).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NOT_IN_NAMES = frozenset(("Cc", "Cs", "Zl", "Zp"))  # control characters, surrogates, line breaks
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse(raw: bytes | str, where: str) -> Any:
+    """`raw` as JSON, checked (`check`); `malformed_json` when it is not JSON (NaN and Infinity are
+    not), `invalid_input` when it nests deeper than the parser can follow."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise ServerError("invalid_input", f"{where}: nested over {MAX_DEPTH} levels", where) from None
+    except ValueError as e:  # UnicodeDecodeError included
+        raise ServerError("malformed_json", f"the {where} is not JSON: {_safe(str(e))}", where) from None
+    check(value, where)
+    return value
+
+
+def check(value: Any, where: str) -> None:
+    """Refuse JSON nested over `MAX_DEPTH` levels, strings (keys too) holding a NUL or a lone
+    surrogate, and numbers that are not finite; the field is the JSON path (`seats[1].name`, with
+    `where` for the whole). Iterative: no depth can exhaust the stack here."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, str):
+            if _BAD_TEXT.search(v):
+                _refuse(path, where, "a string holding a NUL or a lone surrogate")
+        elif isinstance(v, dict):
+            if len(path) >= MAX_DEPTH:
+                _refuse(path, where, f"nested over {MAX_DEPTH} levels")
+            for k, x in v.items():
+                if _BAD_TEXT.search(k):
+                    _refuse((*path, k), where, "a key holding a NUL or a lone surrogate")
+                stack.append((x, (*path, k)))
+        elif isinstance(v, list):
+            if len(path) >= MAX_DEPTH:
+                _refuse(path, where, f"nested over {MAX_DEPTH} levels")
+            stack.extend((x, (*path, i)) for i, x in enumerate(v))
+        elif isinstance(v, float) and not math.isfinite(v):
+            _refuse(path, where, "a finite number")
+
+
+def field_name(path: tuple[Any, ...], where: str) -> str:
+    """`("seats", 1, "name")` -> `seats[1].name`; the empty path is `where`. Keys are shown with
+    their bad characters escaped and cut at 40 characters, so the answer is always valid UTF-8."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else ("." if out else "") + _safe(p)[:40]
+    return out[:200] or where
+
+
+def _refuse(path: tuple[Any, ...], where: str, what: str) -> None:
+    name = field_name(path, where)
+    raise ServerError("invalid_input", f"{name}: {what}", name)
+
+
+def _safe(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def text_of(value: Any, where: str, longest: int, what: str = "a name") -> str:
+    """A display text (a name, a title): a string of 1 to `longest` characters once stripped, with no
+    control character, line break or bidirectional control."""
+    rule = f"{where}: {what} of 1 to {longest} characters, without control or bidirectional characters"
+    if not isinstance(value, str):
+        raise ServerError("invalid_input", rule, where)
+    text = value.strip()
+    if not text or len(text) > longest:
+        raise ServerError("invalid_input", rule, where)
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in _NOT_IN_NAMES:
+            raise ServerError("invalid_input", f"{rule} (U+{ord(ch):04X})", where)
+    return text
+
+
+def name_of(value: Any, where: str, default: str = "Player") -> str:
+    """A player's or seat's display name (`default` when none is given)."""
+    return default if value is None else text_of(value, where, MAX_NAME)
+
+
+def game_id(value: str) -> str:
+    """`value` when it has the form of a game id; `not_found` (no lookup) when it cannot be one."""
+    if not _GAME_ID.fullmatch(value):
+        raise ServerError("not_found", "no such game: a game id is 1 to 32 letters, digits, - or _", "game")
+    return value
+
+
+def int_param(value: str | None, name: str) -> int | None:
+    """An integer query or path parameter (None when absent)."""
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ServerError("invalid_input", f"{name}: an integer", name) from None
