@@ -27,13 +27,9 @@ def bench(
     Game(make_settings(players, seed, variant, overrides, edition)).new_initial_state()
     t0 = time.perf_counter()
     for g in range(games):
-        st = Game(make_settings(players, seed + g, variant, overrides, edition)).new_initial_state()
-        rnd = random.Random(seed + g)
-        while st.phase != "over":
-            la = legal_actions(st)
-            listings += 1
-            apply_unchecked(st, la[rnd.randrange(len(la))])
-            decisions += 1
+        n = _random_game(make_settings(players, seed + g, variant, overrides, edition))
+        listings += n
+        decisions += n
     elapsed = time.perf_counter() - t0
     out: dict[str, Any] = {
         "players": players,
@@ -51,6 +47,36 @@ def bench(
     if costs:
         out.update(_costs(make_settings(players, seed, variant, overrides, edition)))
     return out
+
+
+def _random_game(settings: Settings) -> int:
+    """One complete game by uniformly random legal moves (seeded by the settings' seed): its decisions."""
+    st = Game(settings).new_initial_state()
+    rnd = random.Random(settings.seed)
+    decisions = 0
+    while st.phase != "over":
+        la = legal_actions(st)
+        apply_unchecked(st, la[rnd.randrange(len(la))])
+        decisions += 1
+    return decisions
+
+
+def engine_cost(
+    players: int, seconds: float, seed: int = 0, overrides: dict[str, Any] | None = None
+) -> tuple[int, float]:
+    """The benchmark's random games, one after another until `seconds` of this process's CPU time
+    are spent (at least one game): (decisions, CPU seconds). CPU time, not wall time, so that a
+    busy machine's waits for a core do not count: what `bench server` divides the server's CPU by."""
+    Game(make_settings(players, seed, "standard", overrides)).new_initial_state()  # modules loaded
+    decisions = 0
+    t0 = time.process_time()
+    g = seed
+    while True:
+        decisions += _random_game(make_settings(players, g, "standard", overrides))
+        g += 1
+        spent = time.process_time() - t0
+        if spent >= seconds:
+            return decisions, spent
 
 
 def _costs(settings: Settings) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from smallworld.bench import bench
+from smallworld.bench import bench, engine_cost
 from smallworld.bench_costs import deep_size
 from smallworld.cli import main
 from smallworld.engine.game import Game
@@ -26,6 +26,13 @@ def test_bench_reports_state_costs() -> None:
     assert out["view_us"] > 0 and out["replay_ms"] > 0
     assert out["replay_actions"] > 50
     assert "state_bytes" not in bench(3, 1, seed=7, costs=False)
+
+
+def test_engine_cost_plays_the_benchmark_games_until_the_cpu_time_is_spent() -> None:
+    one, spent = engine_cost(2, 0.0, seed=7)  # no time asked: one whole game all the same
+    assert one == bench(2, 1, seed=7, costs=False)["decisions"] and spent > 0
+    more, spent = engine_cost(2, 0.3, seed=7)
+    assert more > one and spent >= 0.3
 
 
 def test_deep_size_counts_what_a_state_holds_and_not_the_game() -> None:

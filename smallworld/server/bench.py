@@ -250,6 +250,15 @@ def _lost(stats: Stats, db: str | None, url: str) -> int:
     return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
 
 
+def _engine(players: int, seconds: float, seed: int) -> tuple[int, float]:
+    """The engine benchmark's random games of the server's settings (the default edition, the
+    server's generator) for `seconds` of CPU: (decisions, CPU seconds)."""
+    from smallworld.bench import engine_cost
+    from smallworld.engine.keyed_rng import KEYED
+
+    return engine_cost(players, seconds, seed, {"rng": KEYED})
+
+
 def bench_server(
     games: int,
     think_ms: float = 500,
@@ -258,6 +267,7 @@ def bench_server(
     url: str | None = None,
     players: int = 3,
     seed: int = 0,
+    engine_seconds: float = 6.0,
 ) -> dict[str, Any]:
     tmp = None
     server = None
@@ -273,7 +283,13 @@ def bench_server(
     gc.collect()
     gc.freeze()
     gc.set_threshold(700, 10, 100)
+    # The engine's own cost per decision, half before and half after the load: the yardstick the
+    # server's CPU per action is divided by (both move 2-3x with what else the machine runs).
+    measure = server is not None and server.cpu_seconds() is not None
+    decisions, engine_cpu = 0, 0.0
     try:
+        if measure:
+            decisions, engine_cpu = _engine(players, engine_seconds / 2, seed)
         t0 = time.perf_counter()
         cpu0 = server.cpu_seconds() if server is not None else None
         stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
@@ -282,12 +298,17 @@ def bench_server(
         if cpu0 is not None and cpu1 is not None:
             cpu = cpu1 - cpu0
         lost = _lost(stats, db, url)
+        if measure:
+            d, c = _engine(players, engine_seconds / 2, seed + 100_000)
+            decisions, engine_cpu = decisions + d, engine_cpu + c
     finally:
         if server is not None:
             server.stop()
         if tmp is not None:
             tmp.cleanup()
     actions = len(stats.acked)
+    per_action = cpu * 1000 / actions if cpu is not None and actions else None
+    per_decision = engine_cpu * 1000 / decisions if decisions else None
     return {
         "games": games,
         "players": players,
@@ -304,5 +325,12 @@ def bench_server(
         "lost": lost,
         # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
         # actions per second of one process on one free core).
-        "server_cpu_ms_per_action": round(cpu * 1000 / actions, 2) if cpu is not None and actions else None,
+        "server_cpu_ms_per_action": round(per_action, 2) if per_action is not None else None,
+        # The engine's CPU per decision (a listing and an unchecked apply) in the benchmark's random
+        # games, measured here, and what one acknowledged action costs the server in such decisions.
+        "engine_cpu_ms_per_decision": round(per_decision, 4) if per_decision is not None else None,
+        "engine_decisions": decisions,
+        "server_decisions_per_action": (
+            round(per_action / per_decision, 1) if per_action is not None and per_decision else None
+        ),
     }
