@@ -160,7 +160,7 @@ def _bench_server(args: argparse.Namespace) -> int:
 
     out = bench_server(
         args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players,
-        engine_seconds=args.engine_seconds,
+        engine_share=args.engine_share,
     )
     if args.json:
         print(json.dumps(out))
@@ -233,8 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     bs.add_argument("--seconds", type=float, default=60)
     bs.add_argument("--db", default=None, help="database URL of the server started here (default: SQLite)")
     bs.add_argument("--url", default=None, help="a running server instead of one started here")
-    bs.add_argument("--engine-seconds", type=float, default=6.0,
-                    help="CPU seconds of random engine games (half before, half after the load)")
+    bs.add_argument("--engine-share", type=float, default=0.1,
+                    help="share of one core that random engine games take through the load (the yardstick)")
     bs.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from smallworld.bench import bench, engine_cost
+from smallworld.bench import EngineSampler, bench
 from smallworld.bench_costs import deep_size
 from smallworld.cli import main
 from smallworld.engine.game import Game
@@ -28,11 +29,12 @@ def test_bench_reports_state_costs() -> None:
     assert "state_bytes" not in bench(3, 1, seed=7, costs=False)
 
 
-def test_engine_cost_plays_the_benchmark_games_until_the_cpu_time_is_spent() -> None:
-    one, spent = engine_cost(2, 0.0, seed=7)  # no time asked: one whole game all the same
-    assert one == bench(2, 1, seed=7, costs=False)["decisions"] and spent > 0
-    more, spent = engine_cost(2, 0.3, seed=7)
-    assert more > one and spent >= 0.3
+def test_the_engine_sampler_measures_decisions_in_a_process_of_its_own() -> None:
+    sampler = EngineSampler(2, share=0.5, seed=3)
+    time.sleep(0.3)
+    decisions, cpu = sampler.result()
+    assert decisions > 0 and cpu > 0
+    assert not sampler._proc.is_alive()
 
 
 def test_deep_size_counts_what_a_state_holds_and_not_the_game() -> None:

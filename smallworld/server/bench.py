@@ -25,6 +25,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
+from smallworld.bench import EngineSampler
+
 
 @dataclass
 class Stats:
@@ -250,15 +252,6 @@ def _lost(stats: Stats, db: str | None, url: str) -> int:
     return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
 
 
-def _engine(players: int, seconds: float, seed: int) -> tuple[int, float]:
-    """The engine benchmark's random games of the server's settings (the default edition, the
-    server's generator) for `seconds` of CPU: (decisions, CPU seconds)."""
-    from smallworld.bench import engine_cost
-    from smallworld.engine.keyed_rng import KEYED
-
-    return engine_cost(players, seconds, seed, {"rng": KEYED})
-
-
 def bench_server(
     games: int,
     think_ms: float = 500,
@@ -267,8 +260,11 @@ def bench_server(
     url: str | None = None,
     players: int = 3,
     seed: int = 0,
-    engine_seconds: float = 6.0,
+    engine_share: float = 0.1,
 ) -> dict[str, Any]:
+    """The load test (module docstring). With a server started here, its CPU per acknowledged action
+    and, measured through the same load by an `EngineSampler` (`engine_share` of one core), the
+    engine's CPU per decision: their ratio is what an action costs the server in engine decisions."""
     tmp = None
     server = None
     if url is None:
@@ -283,25 +279,24 @@ def bench_server(
     gc.collect()
     gc.freeze()
     gc.set_threshold(700, 10, 100)
-    # The engine's own cost per decision, half before and half after the load: the yardstick the
-    # server's CPU per action is divided by (both move 2-3x with what else the machine runs).
-    measure = server is not None and server.cpu_seconds() is not None
+    sampler: EngineSampler | None = None
     decisions, engine_cpu = 0, 0.0
     try:
-        if measure:
-            decisions, engine_cpu = _engine(players, engine_seconds / 2, seed)
+        if server is not None and server.cpu_seconds() is not None:
+            sampler = EngineSampler(players, engine_share, seed)
         t0 = time.perf_counter()
         cpu0 = server.cpu_seconds() if server is not None else None
         stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
         elapsed = time.perf_counter() - t0
         cpu1 = server.cpu_seconds() if server is not None else None
+        if sampler is not None:
+            decisions, engine_cpu = sampler.result()
         if cpu0 is not None and cpu1 is not None:
             cpu = cpu1 - cpu0
         lost = _lost(stats, db, url)
-        if measure:
-            d, c = _engine(players, engine_seconds / 2, seed + 100_000)
-            decisions, engine_cpu = decisions + d, engine_cpu + c
     finally:
+        if sampler is not None:
+            sampler.close()
         if server is not None:
             server.stop()
         if tmp is not None:
@@ -327,7 +322,7 @@ def bench_server(
         # actions per second of one process on one free core).
         "server_cpu_ms_per_action": round(per_action, 2) if per_action is not None else None,
         # The engine's CPU per decision (a listing and an unchecked apply) in the benchmark's random
-        # games, measured here, and what one acknowledged action costs the server in such decisions.
+        # games, measured through the load, and what one acknowledged action costs the server in them.
         "engine_cpu_ms_per_decision": round(per_decision, 4) if per_decision is not None else None,
         "engine_decisions": decisions,
         "server_decisions_per_action": (

@@ -39,7 +39,7 @@ def test_healthz_and_metrics_count_actions_and_refusals(client: TestClient) -> N
 
 
 def test_bench_server_small() -> None:
-    out = bench_server(games=2, think_ms=0, seconds=2, players=2, engine_seconds=0.4)
+    out = bench_server(games=2, think_ms=0, seconds=2, players=2)
     assert set(out) >= {"games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost"}
     assert out["actions"] > 0 and out["errors"] == 0 and out["lost"] == 0
     assert 0 < out["p50_ms"] <= out["p99_ms"]
