@@ -158,7 +158,10 @@ def _schema(args: argparse.Namespace) -> int:
 def _bench_server(args: argparse.Namespace) -> int:
     from smallworld.server.bench import bench_server
 
-    out = bench_server(args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players)
+    out = bench_server(
+        args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players,
+        engine_share=args.engine_share,
+    )
     if args.json:
         print(json.dumps(out))
     else:
@@ -167,6 +170,12 @@ def _bench_server(args: argparse.Namespace) -> int:
         print(f"  actions:        {out['actions']}  ({out['actions_per_second']}/s)")
         print(f"  latency:        p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms (sent to all seats updated)")
         print(f"  errors: {out['errors']}  lost: {out['lost']}")
+        if out["server_decisions_per_action"] is not None:
+            print(
+                f"  server CPU:     {out['server_cpu_ms_per_action']} ms per action = "
+                f"{out['server_decisions_per_action']} engine decisions of "
+                f"{out['engine_cpu_ms_per_decision']} ms"
+            )
     return 0
 
 
@@ -247,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     bs.add_argument("--seconds", type=float, default=60)
     bs.add_argument("--db", default=None, help="database URL of the server started here (default: SQLite)")
     bs.add_argument("--url", default=None, help="a running server instead of one started here")
+    bs.add_argument("--engine-share", type=float, default=0.1,
+                    help="share of one core that random engine games take through the load (the yardstick)")
     bs.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from smallworld.bench import bench
+from smallworld.bench import EngineSampler, bench
 from smallworld.bench_costs import deep_size
 from smallworld.cli import main
 from smallworld.engine.game import Game
@@ -26,6 +27,14 @@ def test_bench_reports_state_costs() -> None:
     assert out["view_us"] > 0 and out["replay_ms"] > 0
     assert out["replay_actions"] > 50
     assert "state_bytes" not in bench(3, 1, seed=7, costs=False)
+
+
+def test_the_engine_sampler_measures_decisions_in_a_process_of_its_own() -> None:
+    sampler = EngineSampler(2, share=0.5, seed=3)
+    time.sleep(0.3)
+    decisions, cpu = sampler.result()
+    assert decisions > 0 and cpu > 0
+    assert not sampler._proc.is_alive()
 
 
 def test_deep_size_counts_what_a_state_holds_and_not_the_game() -> None:

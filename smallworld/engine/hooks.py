@@ -347,7 +347,8 @@ class Unit:
 
     def hide(self, view: dict[str, Any], seat: int | None) -> None:
         """Remove what `seat` may not know from a view (None: spectator), beyond the fields the
-        unit declares secret (the engine redacts those itself)."""
+        unit declares secret (the engine redacts those itself). Replace a key of the view; never
+        change a value in place: the seats' views of a ply share their values (`PublicView`)."""
 
     def resample(self, st: State, rng: Any) -> None:
         """Redraw, in a state built from a view (a determinisation), the secrets this unit keeps with

@@ -25,6 +25,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
+from smallworld.bench import EngineSampler
+
 
 @dataclass
 class Stats:
@@ -260,7 +262,11 @@ def bench_server(
     url: str | None = None,
     players: int = 3,
     seed: int = 0,
+    engine_share: float = 0.1,
 ) -> dict[str, Any]:
+    """The load test (module docstring). With a server started here, its CPU per acknowledged action
+    and, measured through the same load by an `EngineSampler` (`engine_share` of one core), the
+    engine's CPU per decision: their ratio is what an action costs the server in engine decisions."""
     tmp = None
     server = None
     if url is None:
@@ -275,21 +281,31 @@ def bench_server(
     gc.collect()
     gc.freeze()
     gc.set_threshold(700, 10, 100)
+    sampler: EngineSampler | None = None
+    decisions, engine_cpu = 0, 0.0
     try:
+        if server is not None and server.cpu_seconds() is not None:
+            sampler = EngineSampler(players, engine_share, seed)
         t0 = time.perf_counter()
         cpu0 = server.cpu_seconds() if server is not None else None
         stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
         elapsed = time.perf_counter() - t0
         cpu1 = server.cpu_seconds() if server is not None else None
+        if sampler is not None:
+            decisions, engine_cpu = sampler.result()
         if cpu0 is not None and cpu1 is not None:
             cpu = cpu1 - cpu0
         lost = _lost(stats, db, url)
     finally:
+        if sampler is not None:
+            sampler.close()
         if server is not None:
             server.stop()
         if tmp is not None:
             tmp.cleanup()
     actions = len(stats.acked)
+    per_action = cpu * 1000 / actions if cpu is not None and actions else None
+    per_decision = engine_cpu * 1000 / decisions if decisions else None
     return {
         "games": games,
         "players": players,
@@ -306,5 +322,12 @@ def bench_server(
         "lost": lost,
         # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
         # actions per second of one process on one free core).
-        "server_cpu_ms_per_action": round(cpu * 1000 / actions, 2) if cpu is not None and actions else None,
+        "server_cpu_ms_per_action": round(per_action, 2) if per_action is not None else None,
+        # The engine's CPU per decision (a listing and an unchecked apply) in the benchmark's random
+        # games, measured through the load, and what one acknowledged action costs the server in them.
+        "engine_cpu_ms_per_decision": round(per_decision, 4) if per_decision is not None else None,
+        "engine_decisions": decisions,
+        "server_decisions_per_action": (
+            round(per_action / per_decision, 1) if per_action is not None and per_decision else None
+        ),
     }

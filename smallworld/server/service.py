@@ -27,7 +27,7 @@ from smallworld.engine.protocol import action_to_json, check_action, redact_even
 from smallworld.engine.serialize import state_to_json
 from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.views import PublicView
 from smallworld.server import wire
 from smallworld.server.bots import LEVELS, BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
@@ -733,11 +733,15 @@ class Service:
         return live.cache
 
     def seat_view(self, live: Live, seat: int | None) -> dict[str, Any]:
-        """`view_for(state, seat)`, made once per ply and shared (callers must not change it)."""
+        """`view_for(state, seat)`, made once per ply and shared (callers must not change it): every
+        seat's view is made from the ply's one public part (`PublicView`), and shares its values."""
         cache = self._cache(live)
         v = cache.get(("view", seat))
         if v is None:
-            v = cache["view", seat] = view_for(live.state, seat)
+            public = cache.get("public")
+            if public is None:
+                public = cache["public"] = PublicView(live.state)
+            v = cache["view", seat] = public.view(seat)
         return v
 
     def legal(self, live: Live) -> list[dict[str, Any]]:
@@ -748,12 +752,16 @@ class Service:
             legal = cache["legal"] = [action_to_json(live.game, a) for a in live.state.legal_actions()]
         return legal
 
-    def view(self, live: Live, seat: int | None, web: bool = False) -> dict[str, Any]:
+    def view(
+        self, live: Live, seat: int | None, web: bool = False, summary: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """`summary`: the game's summary when the caller made it already (one for every seat)."""
         st = live.state
         legal: list[dict[str, Any]] = []
         if seat is not None and st.acting_seat == seat and live.status == "playing":
             legal = self.legal(live)
-        out = {**self.summary(live), "seat": seat, "view": self.seat_view(live, seat), "legal": legal}
+        summary = summary or self.summary(live)
+        out = {**summary, "seat": seat, "view": self.seat_view(live, seat), "legal": legal}
         if web:  # the web client's words, explain and plan (docs/web.md)
             out.update(web_payload.extras(st, seat))
         return out
@@ -1151,14 +1159,16 @@ class Service:
             return
         ply = live.state.ply
         texts: dict[tuple[int | None, int], str] = {}
+        summary: dict[str, Any] | None = None
         for sub in list(subs):
             if sub.sent_ply >= ply and not force:
                 continue
             key = (sub.seat, sub.sent_ply)
             text = texts.get(key)
             if text is None:
+                summary = summary or self.summary(live)
                 msg = {"type": "update", "moves": self.moves(live, sub.seat, sub.sent_ply)}
-                text = texts[key] = wire.dumps({**msg, **self.view(live, sub.seat)})
+                text = texts[key] = wire.dumps({**msg, **self.view(live, sub.seat, summary=summary)})
             sub.sent_ply = ply
             sub.queue.put_nowait(text)
 

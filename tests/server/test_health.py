@@ -43,3 +43,7 @@ def test_bench_server_small() -> None:
     assert set(out) >= {"games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost"}
     assert out["actions"] > 0 and out["errors"] == 0 and out["lost"] == 0
     assert 0 < out["p50_ms"] <= out["p99_ms"]
+    # The server's CPU per action over the engine's per decision, both measured in this run (Linux).
+    cpu, decision = out["server_cpu_ms_per_action"], out["engine_cpu_ms_per_decision"]
+    assert cpu > 0 and decision > 0 and out["engine_decisions"] > 0
+    assert abs(out["server_decisions_per_action"] - cpu / decision) <= 0.01 * cpu / decision + 0.1

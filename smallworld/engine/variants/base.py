@@ -41,7 +41,8 @@ class Variant:
         raise NotImplementedError
 
     def hide(self, view: dict[str, Any], seat: int | None) -> None:
-        """Remove what `seat` may not know of the offer from a view."""
+        """Remove what `seat` may not know of the offer from a view: replace a key of the view,
+        never change a value in place (the seats' views of a ply share their values)."""
 
     def teams(self, players: int) -> list[Any]:
         """The side each seat plays for, in seat order: seats with the same label win together."""
