@@ -8,6 +8,7 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
+SERVER_PROCESS_TESTS := $(foreach t,outages processes migrations fuzz_openapi,--ignore=tests/server/test_$(t).py)
 
 .PHONY: play tui test lint bench clean compiled test-compiled
 
@@ -43,8 +44,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
 	# reference and the compiled modules must agree with it. The browser tests drive the page, not
-	# the engine's compiled paths: once is enough for them.
-	$(MAKE) test-compiled ARGS="--ignore=tests/web"
+	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
+	# `smallworld serve` processes (outages, several processes, migrations, the fuzz): those run the
+	# working tree's pure Python whichever pass starts them.
+	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_PROCESS_TESTS)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from smallworld.engine.actions import PLAN, Action
 from smallworld.engine.errors import SmallworldError
+from smallworld.engine.flow import apply_unchecked
 from smallworld.engine.game import Game
 from smallworld.engine.keyed_rng import KEYED
 from smallworld.engine.protocol import action_to_json, check_action, redact_event
@@ -631,7 +633,10 @@ class Service:
                 raise ServerError("stale_ply", f"ply {ply} is not the game's ply {st.ply}", "ply")
             a = check_action(live.game, action)
             trial = st.clone()
-            trial.apply(a, seat=seat)  # the engine's errors leave `st` as it was
+            if self._listed(live, seat, a):
+                apply_unchecked(trial, a)  # legal: the ply's list, made once for every reader, has it
+            else:
+                trial.apply(a, seat=seat)  # the engine's errors (why not) leave `st` as it was
             canon = action_to_json(live.game, a)
             row = live.seats[seat]
             seat_update = self._clock_after(live, seat, by) if row["kind"] == "human" else {}
@@ -749,8 +754,30 @@ class Service:
         cache = self._cache(live)
         legal = cache.get("legal")
         if legal is None:
-            legal = cache["legal"] = [action_to_json(live.game, a) for a in live.state.legal_actions()]
+            legal = cache["legal"] = [action_to_json(live.game, a) for a in self._actions(live)]
         return legal
+
+    def _actions(self, live: Live) -> list[Action]:
+        cache = self._cache(live)
+        actions = cache.get("actions")
+        if actions is None:
+            actions = cache["actions"] = live.state.legal_actions()
+        return actions
+
+    def _listed(self, live: Live, seat: int, a: Action) -> bool:
+        """Whether `a` is among the ply's legal actions for `seat`, as listed once for every reader
+        (a plan is checked step by step by the engine instead)."""
+        st = live.state
+        if seat != st.acting_seat or st.result is not None or a.kind == PLAN:
+            return False
+        cache = self._cache(live)
+        listed = cache.get("listed")
+        if listed is None:
+            listed = cache["listed"] = frozenset(self._actions(live))
+        try:
+            return a in listed
+        except TypeError:  # an argument that is no key (a list): the engine decides
+            return False
 
     def view(
         self, live: Live, seat: int | None, web: bool = False, summary: dict[str, Any] | None = None
