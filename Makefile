@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
-SERVER_PROCESS_TESTS := $(foreach t,outages processes migrations fuzz_openapi,--ignore=tests/server/test_$(t).py)
+SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets
+SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
 .PHONY: play tui test lint bench clean compiled test-compiled
 
@@ -45,9 +46,10 @@ test: $(STAMP)
 	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
 	# reference and the compiled modules must agree with it. The browser tests drive the page, not
 	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
-	# `smallworld serve` processes (outages, several processes, migrations, the fuzz): those run the
-	# working tree's pure Python whichever pass starts them.
-	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_PROCESS_TESTS)"
+	# `smallworld serve` processes (outages, several processes, migrations, the fuzz), which run the
+	# working tree's pure Python whichever pass starts them, and those of the server's own input,
+	# limits, outages and tokens, which reach no compiled path.
+	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_ONLY_TESTS)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -20,7 +20,7 @@ from schemathesis import GenerationMode
 from server.helpers import ServerProcess
 from smallworld.server.errors import STATUS
 
-EXAMPLES = 25  # per operation and mode: about 1,000 requests a store, well under a minute
+EXAMPLES = 15  # per operation and mode: about 600 requests a store
 
 
 @pytest.fixture
