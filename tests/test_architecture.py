@@ -148,6 +148,26 @@ def test_the_engine_imports_no_content_and_no_client() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+# The clients a person or a program meets (bots and the simulator are players they share): none
+# imports another, and their words come from `smallworld.words`, which imports none of them.
+CLIENTS = ("tui", "web", "server", "env")
+
+
+def test_no_client_imports_another_and_words_import_no_client() -> None:
+    wrong = []
+    for folder in (*CLIENTS, "words"):
+        others = [c for c in CLIENTS if c != folder]
+        for path in (PACKAGE / folder).rglob("*.py"):
+            for imported in _runtime_imports(path):
+                for other in others:
+                    # The server serves the web client's files and payload: its one allowed client.
+                    if folder == "server" and other == "web":
+                        continue
+                    if imported == f"smallworld.{other}" or imported.startswith(f"smallworld.{other}."):
+                        wrong.append(f"{path.relative_to(ROOT)} imports {imported}")
+    assert not wrong, "\n".join(sorted(set(wrong)))
+
+
 def _unit_modules() -> dict[str, Path]:
     """Each unit module of each edition, by the unit id it defines."""
     out: dict[str, Path] = {}

@@ -295,7 +295,7 @@ def test_greedy_bots_are_the_default_and_never_repeat_a_content_action_in_a_turn
 def test_a_goblin_that_places_no_bomb_is_not_said_to_place_no_more() -> None:
     from smallworld.engine import Game, Settings
     from smallworld.engine.actions import Action
-    from smallworld.tui.text import describe, voice
+    from smallworld.words.describe import describe, voice
 
     st = Game(Settings(players=3, seed=1)).new_initial_state()
     words = describe(st, Action("bomb_done"), voice(st.game, "en", 1))
@@ -318,7 +318,8 @@ def test_every_line_fits_80_columns_and_the_board_is_printed_once_per_turn(tmp_p
 
 
 def test_moves_that_differ_only_by_their_region_share_one_line() -> None:
-    from smallworld.tui.text import fold, voice
+    from smallworld.tui.text import fold
+    from smallworld.words.describe import voice
 
     _rec, st = _state_after(10, 145)  # a Gnome turn: 76 moves, airborne assaults on every land region
     legal = st.legal_actions()

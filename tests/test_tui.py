@@ -196,7 +196,7 @@ def test_every_legal_move_is_described_in_words() -> None:
     import random
 
     from smallworld.engine.notation import to_text
-    from smallworld.tui.text import describe, voice
+    from smallworld.words.describe import describe, voice
 
     seen: set[str] = set()
     for seed in range(12):
@@ -217,7 +217,7 @@ def test_every_legal_move_is_described_in_words() -> None:
 
 def test_prompt_text_from_the_unit_that_asks_and_its_card_says_why() -> None:
     from smallworld.tui.events import prompt_text, prompt_why
-    from smallworld.tui.text import voice
+    from smallworld.words.describe import voice
 
     st = Game(Settings(players=3, seed=5)).new_initial_state()
     goblins = {"unit": "goblins", "prompt": "bombs", "seat": 0}
@@ -234,7 +234,7 @@ def test_prompt_text_from_the_unit_that_asks_and_its_card_says_why() -> None:
 
 def test_events_in_words() -> None:
     from smallworld.tui.events import event_text, told
-    from smallworld.tui.text import voice
+    from smallworld.words.describe import voice
 
     st = Game(Settings(players=3, seed=5)).new_initial_state()
     v = voice(st.game, "en", 0)

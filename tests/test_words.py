@@ -19,7 +19,6 @@ from smallworld.engine.errors import SmallworldError
 from smallworld.engine.protocol import CORE_ACTIONS, CORE_EVENTS, ActionSpec, Arg, EventSpec, Field, FieldType
 from smallworld.engine.state import Phase
 from smallworld.tui import run_play
-from smallworld.tui.text import TUI, tui_catalogue
 from smallworld.words import (
     ACTION_PARAMS,
     CORE,
@@ -31,6 +30,7 @@ from smallworld.words import (
     placeholders,
     shown,
 )
+from smallworld.words.describe import TUI, tui_catalogue
 from smallworld.words.voice import Voice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +129,9 @@ def edition_needs(ed: Edition) -> set[str]:
 
 
 def tui_sources() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "smallworld/tui").glob("*.py")))
+    """The code that speaks the `tui` catalogue: the terminal game and the words of moves."""
+    paths = [*sorted((ROOT / "smallworld/tui").glob("*.py")), ROOT / "smallworld/words/describe.py"]
+    return "\n".join(p.read_text(encoding="utf-8") for p in paths)
 
 
 def tui_keys_used(core: set[str]) -> set[str]:

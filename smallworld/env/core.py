@@ -119,7 +119,7 @@ def spaces(obs: ObservationEncoder, act: ActionEncoder) -> tuple[Any, Any]:
 
 def render_text(st: State, seat: int | None = None) -> str:
     """The position in a few lines of text, as `seat` sees it (None: a spectator)."""
-    from smallworld.tui.text import power_name, race_name
+    from smallworld.words.describe import power_name, race_name
 
     v = view_for(st, seat)
     gm = st.game.map

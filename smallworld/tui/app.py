@@ -29,23 +29,19 @@ from smallworld.engine.state import CONQUER as CONQUER_STEP
 from smallworld.engine.state import State
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
-from smallworld.tui.text import (
-    Entry,
-    InputError,
+from smallworld.tui.text import Entry, InputError, find_region, fold, parse_move
+from smallworld.words import DEFAULT, LANGS
+from smallworld.words.describe import (
     combo_tokens,
     describe,
     dues_text,
-    find_region,
-    fold,
     holder,
-    parse_move,
     pick_combo,
     region_label,
     said,
     say,
     voice,
 )
-from smallworld.words import DEFAULT, LANGS
 from smallworld.words.voice import Voice
 
 Reader = Callable[[str], str]

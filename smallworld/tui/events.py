@@ -12,7 +12,7 @@ from typing import Any
 
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, FINAL, PICK
 from smallworld.engine.state import State
-from smallworld.tui.text import voice
+from smallworld.words.describe import voice
 from smallworld.words.voice import Voice
 
 # Core events that the line of the move that set them off already tells (with its cost and dues).

@@ -9,7 +9,7 @@ from typing import Any
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.tui.text import combo_tokens, region_label, say, where
+from smallworld.words.describe import combo_tokens, region_label, say, where
 from smallworld.words.voice import Voice
 
 

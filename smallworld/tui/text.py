@@ -1,52 +1,17 @@
-"""Words for the play screen: names of seats and regions, moves described, typed moves parsed.
-
-Every sentence comes from a catalogue (`smallworld.words`): the engine's core, the edition's, the
-unit that declares the move, event or prompt, and this client's own (`tui/words.json`, owner `tui`).
-Nothing here knows a race, power or marker by its id: moves are described from their declarations
-(`ActionSpec`), with parameters this screen works out (costs, dues, what a region holds)."""
+"""Typed moves parsed, and the move list folded, for the play screen. The words of moves and
+players come from `smallworld.words.describe`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, EXPAND, FINAL, PICK, READY, Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.edition import get_edition
+from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, FINAL, PICK, READY, Action
 from smallworld.engine.protocol import Arg
-from smallworld.engine.settings import DEFAULT_EDITION
 from smallworld.engine.state import State
-from smallworld.words import CORE, DEFAULT, fill, read_catalogue
+from smallworld.words import CORE, DEFAULT, fill
+from smallworld.words.describe import describe, move_params, say, tui_catalogue
 from smallworld.words.voice import Voice
-
-TUI = "tui"  # the owner of this client's own words
-HERE = Path(__file__).parent
-
-
-@cache
-def tui_catalogue() -> dict[str, dict[str, str]]:
-    return read_catalogue(HERE / "words.json")
-
-
-@lru_cache(maxsize=32)
-def voice(game: Any, lang: str = DEFAULT, viewer: int | None = 0) -> Voice:
-    """The words of `game` in `lang` as the seat `viewer` sees them, this screen's own included."""
-    return Voice(game, lang, viewer, extra={TUI: tui_catalogue()})
-
-
-def say(v: Voice, key: str, **params: Any) -> str:
-    """A message of this screen."""
-    return v.text(TUI, key, **params)
-
-
-def said(lang: str, key: str, **params: Any) -> str:
-    """A message of this screen before any game exists (loading, settings errors)."""
-    cat = tui_catalogue()
-    template = cat.get(lang, {}).get(key) or cat[DEFAULT].get(key) or f"{TUI}.{key}"
-    return fill(template, params)
 
 
 class InputError(ValueError):
@@ -60,178 +25,6 @@ class InputError(ValueError):
 
     def words(self, v: Voice) -> str:
         return say(v, self.key, **self.params)
-
-
-# --- names --------------------------------------------------------------------------------------
-def _unit_name(uid: str | None) -> str:
-    """The English name (the data's) of a unit of the default edition, for callers without a game at
-    hand (`smallworld.env`); the screen names units through its `Voice`."""
-    if uid is None:
-        return "-"
-    ed = get_edition(DEFAULT_EDITION)
-    if ed.natives is not None and uid == ed.natives.id:
-        return ed.natives.name
-    for table in (ed.races, ed.powers, ed.relics):
-        if uid in table:
-            return table[uid].name
-    return uid
-
-
-def race_name(race: str | None) -> str:
-    return _unit_name(race)
-
-
-def power_name(power: str | None) -> str:
-    return _unit_name(power)
-
-
-def seat_name(v: Voice, seat: int | None) -> str:
-    return v.seat(seat)
-
-
-def combo_tokens(st: State, race: str, power: str) -> int:
-    """Tokens a combo gives when picked now (capped by what is left in the race's tray)."""
-    game = st.game
-    return min(game.race_value[race] + game.power_value[power], st.tray.get(race, 0))
-
-
-def pick_combo(st: State, a: Action) -> tuple[str, str, int] | None:
-    """The (race, power, coins on it) that a pick action of the seat to act would take, if any
-    (the standard row or, in the team variant, the seat's faction column, §11.3)."""
-    if a.kind != PICK or not isinstance(a.arg, int):
-        return None
-    combos = st.game.variant.combos(st, st.acting_seat)
-    if not 0 <= a.arg < len(combos):
-        return None
-    race, power, coins = combos[a.arg]
-    return (race, power, coins) if race is not None and power is not None else None
-
-
-def region_label(st: State, v: Voice, r: int) -> str:
-    """`7 Ashen Vale (Forest)`: number, name and terrain."""
-    reg = st.game.map.regions[r]
-    return say(v, "region.label", n=r, name=reg.name, terrain=v.terrain(reg.terrain))
-
-
-def _declined(st: State, owner: int | None, race: str) -> bool:
-    return owner is not None and race in st.seats[owner].declined_races()
-
-
-def holder(st: State, v: Voice, r: int) -> str | None:
-    """Who holds region `r` (`Seat 1 (<race>, in decline)`), or None when it is empty."""
-    race = st.race[r]
-    if race is None:
-        return None
-    if race == st.game.natives:
-        return v.unit(race)
-    owner = st.owner_seat(race)
-    key = "holder.declined" if _declined(st, owner, race) else "holder.race"
-    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
-
-
-def whose(st: State, v: Voice, race: str) -> str:
-    """`Seat 1's <race>`, `your <race> in decline`, or the natives' name."""
-    if race == st.game.natives:
-        return v.unit(race)
-    owner = st.owner_seat(race)
-    if owner is None:
-        return say(v, "whose.nobody", race=v.unit(race))
-    key = "whose.declined" if _declined(st, owner, race) else "whose.race"
-    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
-
-
-def where(st: State, v: Voice, r: int) -> str:
-    """`12 Ashen Vale (Seat 1's <race>, 3 tokens)`: a region with what is in it now."""
-    reg = st.game.map.regions[r]
-    race = st.race[r]
-    if race is None:
-        return say(v, "where.empty", n=r, name=reg.name, terrain=v.terrain(reg.terrain))
-    n = st.tokens[r]
-    return say(v, "where.held", n=r, name=reg.name, who=whose(st, v, race), tokens=n, tokens_any=n > 0)
-
-
-def dues_text(st: State, v: Voice, seat: int, r: int) -> tuple[int, str]:
-    """The coins due before acting on region `r` (§6.7) and, in words, to whom and why."""
-    dues = conquest.payments(st, seat, r) if st.race[r] is not None else []
-    parts = [
-        say(
-            v,
-            "dues.item",
-            coins=n,
-            payee=v.seat(payee) if payee is not None else v.core("stash"),
-            payee_you=payee is not None and payee == v.viewer,
-            why=v.payer_reason(why),
-        )
-        for payee, n, why in dues
-    ]
-    return sum(d[1] for d in dues), v.join(parts)
-
-
-def _cost(st: State, seat: int, r: int, opt: str | None, as_adjacent: bool) -> int | None:
-    """The conquest cost of `r`; `as_adjacent`: without travel cost (a unit's own way of conquering
-    reaches its target as if adjacent)."""
-    try:
-        att = conquest.Attack(st, seat)
-        if as_adjacent:
-            att.adjacent |= 1 << r
-        return conquest.cost(st, att, r, opt)
-    except Exception:  # a description must never break the prompt
-        return None
-
-
-def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
-    """What this screen adds to a move's words: the acting race, hand, costs, dues, contents."""
-    game = st.game
-    seat = st.acting_seat
-    s = st.seats[seat]
-    spec = game.action_specs.get(a.kind)
-    p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
-    r = a.region
-    if r is not None:
-        p["region"] = region_label(st, v, r)
-        p["where"] = where(st, v, r)
-    if spec is not None and isinstance(a.arg, int) and v.arg_type(spec, a.arg) == Arg.REGION.value:
-        p["arg_where"] = where(st, v, a.arg)
-    combo = pick_combo(st, a)
-    if combo is not None:
-        race, power, coins = combo
-        position = int(a.arg or 0)
-        p.update(
-            race=v.unit(race),
-            power=v.unit(power),
-            tokens=combo_tokens(st, race, power),
-            cost=position,
-            free=position == 0,
-            coins=coins,
-            collect=coins > 0,
-        )
-    elif a.kind == EXPAND:
-        keep = st.min_per_region(s.active)
-        p["tokens"] = s.hand + sum(max(st.tokens[x] - keep, 0) for x in bits(st.occupied_mask(s.active)))
-    elif a.kind == ABANDON and r is not None:
-        p["tokens"] = st.tokens[r]
-    elif a.kind == DEPLOY and r is not None:
-        p["then"] = st.tokens[r] + (s.hand if a.arg == "all" else 1)
-    elif a.kind == READY and r is not None:
-        p["then"] = st.tokens[r] + 1  # the token from hand that takes the troop's place
-    if spec is not None and spec.conquest and r is not None:
-        opt = a.arg if isinstance(a.arg, str) else None
-        cost = _cost(st, seat, r, opt, as_adjacent=spec.unit != CORE)
-        who = holder(st, v, r)
-        dues, _ = dues_text(st, v, seat, r)
-        p.update(
-            cost=cost if cost is not None else "?",
-            short=(cost - s.hand) if cost is not None else "?",
-            **{"from": v.core("clause.from", holder=who) if who else ""},
-            pay=v.core("clause.pay", coins=dues) if dues else "",
-        )
-    return p
-
-
-def describe(st: State, a: Action, v: Voice | None = None) -> str:
-    """One legal move of the seat to act, in words, with what it costs and gives."""
-    v = v or voice(st.game)
-    return v.action(a, **move_params(st, v, a))
 
 
 # --- typed moves --------------------------------------------------------------------------------

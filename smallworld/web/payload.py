@@ -24,10 +24,10 @@ from smallworld.engine.game import Game
 from smallworld.engine.plans import current_plan
 from smallworld.engine.state import Phase, State
 from smallworld.engine.views import view_for
-from smallworld.tui.text import describe
-from smallworld.tui.text import voice as tui_voice
 from smallworld.web import STATIC
 from smallworld.words import LANGS, for_edition
+from smallworld.words.describe import describe
+from smallworld.words.describe import voice as tui_voice
 from smallworld.words.voice import Voice
 
 WEB = "web"

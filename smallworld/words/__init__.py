@@ -3,8 +3,9 @@
 The engine speaks in ids (action kinds, event types, prompt ids); the words live beside whoever
 declares them. Each unit of an edition owns one catalogue file (`editions/<ed>/words/<unit>.json`),
 the edition owns `_edition.json` (its name, terrains, features, factions, natives), the engine's core
-declarations own `smallworld/words/core.json`, and each client owns its own (the terminal game's
-`tui/words.json`, owner `tui`). A catalogue file holds one object per language:
+declarations own `smallworld/words/core.json`, and the play screens own `smallworld/words/tui.json`
+(owner `tui`: moves described, seats and regions named, the terminal's prompts), which
+`words/describe.py` speaks for every client. A catalogue file holds one object per language:
 
     {"en": {"name": "Goblins", "card": "...", "action.bomb": "place a bomb in {where}", ...},
      "pt": {...}, "de": {...}}
