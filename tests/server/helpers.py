@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,19 @@ def fresh_pg_database(admin_url: str) -> str:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def wait_game(
+    client: Any, gid: str, done: Callable[[dict[str, Any]], bool], what: str = "the game stalled"
+) -> dict[str, Any]:
+    """Poll the game's summary until `done(summary)`; the deadline only catches a game that stalls."""
+    deadline = time.monotonic() + 180
+    while True:
+        g = client.get(f"/api/games/{gid}").json()
+        if done(g):
+            return dict(g)
+        assert time.monotonic() < deadline, f"{what} at ply {g.get('ply')}"
+        time.sleep(0.02)
 
 
 def free_port() -> int:

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from server.helpers import replayed
+from server.helpers import replayed, wait_game
 from smallworld.server.app import create_app
 from smallworld.server.bots import BotPool
 
@@ -25,17 +24,6 @@ def slow_bots(db_url: str) -> Iterator[TestClient]:
     # A short pause before each bot decision, so that a test can act in the middle of the game.
     with TestClient(create_app(db_url, rate=0, socket_rate=0, bot_delay=0.02)) as c:
         yield c
-
-
-def _wait(client: TestClient, gid: str, done: Any) -> dict[str, Any]:
-    """Poll the game until `done(summary)`; the deadline only catches a stalled game."""
-    deadline = time.monotonic() + 180
-    while True:
-        g = client.get(f"/api/games/{gid}").json()
-        if done(g):
-            return g
-        assert time.monotonic() < deadline, f"the game stalled at ply {g['ply']}"
-        time.sleep(0.02)
 
 
 def _failures(svc: Any) -> float:
@@ -52,12 +40,12 @@ def _finished_as_stored(svc: Any, gid: str) -> None:
 def test_a_killed_bot_worker_is_replaced_and_the_game_goes_on(slow_bots: TestClient) -> None:
     svc: Any = slow_bots.app.state.service  # type: ignore[attr-defined]
     gid = slow_bots.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
-    _wait(slow_bots, gid, lambda g: g["ply"] >= 3)
+    wait_game(slow_bots, gid, lambda g: g["ply"] >= 3)
     killed = svc.bots.pids()
     assert killed, "the bots play in a worker process"
     for pid in killed:
         os.kill(pid, signal.SIGKILL)
-    g = _wait(slow_bots, gid, lambda g: g["status"] == "over")
+    g = wait_game(slow_bots, gid, lambda g: g["status"] == "over")
     assert g["result"] is not None
     assert _failures(svc) >= 1  # the decision the dead worker could not make was the stand-in's
     _finished_as_stored(svc, gid)
@@ -85,7 +73,7 @@ def test_a_failing_bot_is_stood_in_for_at_every_decision(client: TestClient, mod
     svc: Any = client.app.state.service  # type: ignore[attr-defined]
     svc.bots = _Failing(mode)
     gid = client.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
-    g = _wait(client, gid, lambda g: g["status"] == "over")
+    g = wait_game(client, gid, lambda g: g["status"] == "over")
     assert g["result"] is not None
     _finished_as_stored(svc, gid)
     # Every decision was asked of the bot, failed, and was made by the stand-in instead.

@@ -9,15 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-
-def _wait(client: TestClient, gid: str, pred: Any, what: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 120
-    while True:
-        g = client.get(f"/api/games/{gid}").json()
-        if pred(g):
-            return g
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
+from server.helpers import wait_game
 
 
 @pytest.mark.parametrize(
@@ -32,8 +24,8 @@ def test_time_out_hands_the_decision_to_greedy_and_marks_the_seat_away(
     gid, tok = g["game"], g["seats"][0]["token"]
     store = client.app.state.service.store  # type: ignore[attr-defined]
     # Nobody acts for seat 0: its time runs out, the clock plays for it and the seat is away.
-    after = _wait(client, gid, lambda x: x["seats"][0]["away"], "the seat was never marked away")
-    _wait(client, gid, lambda x: any(r.by == "clock" for r in store.actions(gid)), "no clock move")
+    after = wait_game(client, gid, lambda x: x["seats"][0]["away"], "the seat was never marked away")
+    wait_game(client, gid, lambda x: any(r.by == "clock" for r in store.actions(gid)), "no clock move")
     assert after["seats"][0]["bot"] == "greedy"
     assert all(r.seat == 0 for r in store.actions(gid) if r.by == "clock")
     # The player comes back and plays again.
@@ -43,7 +35,7 @@ def test_time_out_hands_the_decision_to_greedy_and_marks_the_seat_away(
     assert back["seats"][0]["away"] is False and back["seats"][0]["bot"] is None
     if clock["kind"] == "live":
         assert back["seats"][0]["bank_ms"] >= 30_000  # the increment came with each clock decision
-        v = _wait(
+        v = wait_game(
             client, gid, lambda x: x["acting_seat"] == 0 or x["status"] == "over", "seat 0 never to act"
         )
         if v["status"] != "over":

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from server.helpers import replayed
+from server.helpers import replayed, wait_game
 from smallworld.server import bots as bots_module
 from smallworld.server.app import create_app
 from smallworld.server.bots import BotPool
@@ -52,16 +52,6 @@ class Outage:
     def end(self) -> None:
         for name, fn in self.saved.items():
             setattr(self.store, name, fn)
-
-
-def _wait(client: TestClient, gid: str, done: Any, what: str = "the game stalled") -> dict[str, Any]:
-    deadline = time.monotonic() + 180
-    while True:
-        g = client.get(f"/api/games/{gid}").json()
-        if done(g):
-            return g
-        assert time.monotonic() < deadline, f"{what} at ply {g.get('ply')}"
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -119,14 +109,14 @@ def test_bot_games_play_on_through_a_store_outage(slow: TestClient) -> None:
     svc: Any = slow.app.state.service  # type: ignore[attr-defined]
     games = [slow.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"] for _ in range(3)]
     for gid in games:
-        _wait(slow, gid, lambda g: g["ply"] >= 4)
+        wait_game(slow, gid, lambda g: g["ply"] >= 4)
     out = Outage(svc)
     plies = {gid: svc.live[gid].state.ply for gid in games}
     time.sleep(1.5)  # the bots' moves fail to be stored and are retried
     assert {gid: svc.live[gid].state.ply for gid in games} == plies, "a move was taken without the store"
     out.end()
     for gid in games:
-        g = _wait(slow, gid, lambda g: g["status"] == "over")
+        g = wait_game(slow, gid, lambda g: g["status"] == "over")
         assert replayed(svc.store, gid).result == g["result"]  # every move is in the store
     assert out.calls > 3
 
@@ -134,7 +124,7 @@ def test_bot_games_play_on_through_a_store_outage(slow: TestClient) -> None:
 def test_the_watchdog_starts_again_a_decision_whose_task_died(slow: TestClient) -> None:
     svc: Any = slow.app.state.service  # type: ignore[attr-defined]
     gid = slow.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
-    _wait(slow, gid, lambda g: g["ply"] >= 3)
+    wait_game(slow, gid, lambda g: g["ply"] >= 3)
     killed = 0
     for _ in range(3):  # each time: every task at work is cancelled, as if it had crashed
         tasks = list(svc.tasks)
@@ -143,7 +133,7 @@ def test_the_watchdog_starts_again_a_decision_whose_task_died(slow: TestClient) 
         killed += len(tasks)
         time.sleep(0.05)
     assert killed
-    g = _wait(slow, gid, lambda g: g["status"] == "over")
+    g = wait_game(slow, gid, lambda g: g["status"] == "over")
     assert replayed(svc.store, gid).result == g["result"]
     restarts = svc.metrics.registry.get_sample_value("smallworld_watchdog_restarts_total")
     assert restarts and restarts >= 1
@@ -160,11 +150,11 @@ def test_the_watchdog_plays_a_clock_whose_timer_was_lost(slow: TestClient) -> No
         "/api/games", json={"players": 2, "seats": seats, "clock": {"kind": "turn", "deadline_s": 0.3}}
     ).json()
     gid = g["game"]
-    _wait(slow, gid, lambda x: x["acting_seat"] == 0 and gid in svc.timers)
+    wait_game(slow, gid, lambda x: x["acting_seat"] == 0 and gid in svc.timers)
     slow.portal.call(_lose_timer, svc, gid)  # type: ignore[union-attr]
-    after = _wait(slow, gid, lambda x: x["seats"][0]["away"], "the lost clock never ran out")
+    after = wait_game(slow, gid, lambda x: x["seats"][0]["away"], "the lost clock never ran out")
     assert after["seats"][0]["bot"] == "greedy"
-    _wait(slow, gid, lambda x: any(r.by == "clock" for r in svc.store.actions(gid)), "no clock move")
+    wait_game(slow, gid, lambda x: any(r.by == "clock" for r in svc.store.actions(gid)), "no clock move")
 
 
 async def _lose_timer(svc: Any, gid: str) -> None:
