@@ -10,6 +10,9 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from redis.exceptions import ConnectionError as RedisDown
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisSlow
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -35,17 +38,9 @@ def backoff(attempt: int, first: float, last: float) -> float:
     return min(last, first * 2**attempt) * random.uniform(0.5, 1.0)
 
 
-def _outage_classes() -> tuple[type[Exception], ...]:
-    try:
-        from redis.exceptions import RedisError
-    except ImportError:  # pragma: no cover - redis is a dependency of the server
-        return (SQLAlchemyError, OSError)
-    return (SQLAlchemyError, OSError, RedisError)
-
-
 # The exception classes among which outages are found (`is_outage` tells which): the app answers
 # them `unavailable`.
-OUTAGES = _outage_classes()
+OUTAGES: tuple[type[Exception], ...] = (SQLAlchemyError, OSError, RedisError)
 
 
 def is_outage(e: BaseException) -> bool:
@@ -54,18 +49,10 @@ def is_outage(e: BaseException) -> bool:
     broke (`IntegrityError`) is no outage: it is an answer."""
     if isinstance(e, IntegrityError):
         return False
-    if isinstance(e, OperationalError | InterfaceError | DisconnectionError | PoolTimeout | OSError):
+    lost = OperationalError | InterfaceError | DisconnectionError | PoolTimeout | ResourceClosedError
+    if isinstance(e, lost | OSError | RedisDown | RedisSlow):
         return True
-    if isinstance(e, DBAPIError) and e.connection_invalidated:
-        return True
-    if isinstance(e, ResourceClosedError):
-        return True
-    try:
-        from redis.exceptions import ConnectionError as RedisDown
-        from redis.exceptions import TimeoutError as RedisSlow
-    except ImportError:  # pragma: no cover - redis is a dependency of the server
-        return False
-    return isinstance(e, RedisDown | RedisSlow)
+    return isinstance(e, DBAPIError) and e.connection_invalidated
 
 
 def unavailable(e: BaseException) -> ServerError:
