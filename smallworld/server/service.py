@@ -330,10 +330,17 @@ class Service:
         gid = secrets.token_hex(8)
         public = self._public_settings(game)
         meta = {"clock": clock, "creator": creator["id"], "title": title}
-        await asyncio.to_thread(self.store.create_game, gid, public, seed, meta, seats, new)
+        status, created, rows = await asyncio.to_thread(
+            self.store.create_game, gid, public, seed, meta, seats, new
+        )
         if bots and address is not None:
             self.bot_games_of_address.setdefault(address, set()).add(gid)
-        live = await self.get(gid)
+        live = self.live.get(gid)  # (a socket may have asked for it already)
+        if live is None:
+            # What was just stored, without reading it back: the game as `_load` would rebuild it.
+            live = self.live[gid] = self._live(gid, public, seed, status, meta, rows, created)
+            self._evict_finished(keep=gid)
+            self.metrics.games_live.set(len(self.live))
         self._after_change(live)
         out_all: dict[str, Any] = {"game": gid, "player": creator, "seats": answer, "settings": public}
         if token is not None:
@@ -503,14 +510,25 @@ class Service:
         g = self.store.game(gid)
         if g is None:
             raise ServerError("not_found", f"no game {gid!r}")
-        settings = Settings.from_json({**g["settings"], "seed": g["seed"]})
-        game = Game(settings)
-        st = game.new_initial_state()
-        live = Live(
-            gid, game, g["settings"], g["seed"], st, [], self.store.seats(gid), g["status"], g["meta"]
-        )
-        live.updated = g["updated"]
+        seats = self.store.seats(gid)
+        live = self._live(gid, g["settings"], g["seed"], g["status"], g["meta"], seats, g["updated"])
         self._replay(live, self.store.actions(gid))
+        return live
+
+    @staticmethod
+    def _live(
+        gid: str,
+        settings: dict[str, Any],
+        seed: int,
+        status: str,
+        meta: dict[str, Any],
+        seats: list[dict[str, Any]],
+        updated: float,
+    ) -> Live:
+        """A game at its start, from its stored rows (`settings`: the public ones, without the seed)."""
+        game = Game(Settings.from_json({**settings, "seed": seed}))
+        live = Live(gid, game, settings, seed, game.new_initial_state(), [], seats, status, meta)
+        live.updated = updated
         return live
 
     @staticmethod

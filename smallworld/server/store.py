@@ -18,7 +18,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, select, text, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -44,13 +44,16 @@ class Append:
     seat_update: dict[str, Any] | None = None
 
 
-# The two statements of every append, built once (and executed for a whole batch at a time).
-_INSERT_ACTION = insert(t.actions)
-_GAME_PLY = (
-    update(t.games)
-    .where(t.games.c.id == bindparam("gid"))
-    .values(ply=bindparam("new_ply"), updated=bindparam("now"))
-)
+# The two statements of every append, in the driver's own SQL, executed for a whole batch at a time
+# on the driver's cursor: SQLAlchemy's statement machinery cost three times the SQLite commit itself
+# (200 against 60 microseconds an action). The placeholders are the driver's (`_driver_sql`).
+_INSERT_ACTION = 'INSERT INTO actions (game_id, ply, seat, action, "by", created) VALUES (?, ?, ?, ?, ?, ?)'
+_GAME_PLY = "UPDATE games SET ply = ?, updated = ? WHERE id = ?"
+
+
+def _driver_sql(sql: str, paramstyle: str) -> str:
+    """`sql` with qmark placeholders in the driver's style (sqlite3: qmark; psycopg: format)."""
+    return sql if paramstyle == "qmark" else sql.replace("?", "%s")
 
 
 @dataclass
@@ -170,6 +173,11 @@ class Store:
         # SQLite's busy handler (up to 100 ms a try). One lock per process hands the turn over at
         # once instead. (Several processes on one SQLite file still work, through that handler.)
         self._write = threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
+        style = self.engine.dialect.paramstyle
+        self._sql_action = _driver_sql(_INSERT_ACTION, style)
+        self._sql_ply = _driver_sql(_GAME_PLY, style)
+        # A move already taken, as the driver says it (its cursor is used directly: `_insert`).
+        self._integrity = (IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError)
 
     @contextlib.contextmanager
     def _begin(self) -> Iterator[Connection]:
@@ -209,9 +217,11 @@ class Store:
         meta: dict[str, Any],
         seats: list[dict[str, Any]],
         player: NewPlayer | None = None,
-    ) -> None:
+    ) -> tuple[str, float, list[dict[str, Any]]]:
         """The game and its seats, with the `player` who creates it when that player is new: one
-        transaction, so a game that cannot be stored leaves no player behind."""
+        transaction, so a game that cannot be stored leaves no player behind. Returns the game's
+        status, its time of creation and its seat rows as `seats()` would read them back (so the
+        creator need not read them)."""
         now = time.time()
         status = (
             "open" if any(s["kind"] == "human" and s.get("player_id") is None for s in seats) else "playing"
@@ -232,10 +242,13 @@ class Store:
                     updated=now,
                 )
             )
+            rows = []
             for s in seats:
                 row = {"away": False, "open": False, "bot": None, "bank_ms": None, "deadline": None, **s}
                 row["token_used"] = now if row.get("token_hash") else None
                 c.execute(insert(t.seats).values(game_id=game_id, **row))
+                rows.append({col.name: None for col in t.seats.columns} | row | {"game_id": game_id})
+        return status, now, rows
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -399,7 +412,7 @@ class Store:
                 with self._write, conn.begin():
                     self._insert(conn, items)
             return [None] * len(items)
-        except IntegrityError:
+        except self._integrity:
             if len(items) == 1:
                 it = items[0]
                 return [PlyTaken(f"game {it.game_id}: ply {it.ply} already has an action")]
@@ -411,26 +424,22 @@ class Store:
             out += self.append_many([it])
         return out
 
-    @staticmethod
-    def _insert(c: Connection, items: list[Append]) -> None:
+    def _insert(self, c: Connection, items: list[Append]) -> None:
         now = time.time()
-        c.execute(
-            _INSERT_ACTION,
-            [
-                {
-                    "game_id": i.game_id,
-                    "ply": i.ply,
-                    "seat": i.seat,
-                    "action": json.dumps(i.action),
-                    "by": i.by,
-                    "created": now,
-                }
-                for i in items
-            ],
-        )
-        going = [{"gid": i.game_id, "new_ply": i.ply + 1, "now": now} for i in items if i.result is None]
-        if going:
-            c.execute(_GAME_PLY, going)
+        cur = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            rows = [(i.game_id, i.ply, i.seat, json.dumps(i.action), i.by, now) for i in items]
+            going = [(i.ply + 1, now, i.game_id) for i in items if i.result is None]
+            if len(items) == 1:  # psycopg's executemany would open a pipeline for a single row
+                cur.execute(self._sql_action, rows[0])
+                if going:
+                    cur.execute(self._sql_ply, going[0])
+            else:
+                cur.executemany(self._sql_action, rows)
+                if going:
+                    cur.executemany(self._sql_ply, going)
+        finally:
+            cur.close()
         for i in items:
             if i.result is not None:
                 c.execute(
