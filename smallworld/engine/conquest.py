@@ -148,9 +148,10 @@ def targets(st: State, att: Attack) -> int:
 
 
 def cost(st: State, att: Attack, region: int, option: str | None = None) -> int:
-    """Tokens the attacker must place to take `region` (§6.6)."""
+    """Tokens the attacker must place to take `region` (§6.6; the base: option `conquest_base`)."""
     game = st.game
-    c = 2 + st.tokens[region] + st.defense[region] + game.map.defence[region]
+    base: int = game.options.conquest_base
+    c = base + st.tokens[region] + st.defense[region] + game.map.defence[region]
     if (game.travel_mask >> region) & 1 and not (att.adjacent >> region) & 1:
         for u in att.waivers:
             if u.waives_travel(st, att.seat, region, att.first):
@@ -170,7 +171,7 @@ def cost_terms(st: State, att: Attack, region: int, option: str | None = None) -
     """The conquest cost of `region` term by term, each with the unit it comes from: what `cost`
     adds up (a test keeps the two equal)."""
     game = st.game
-    terms: list[dict[str, object]] = [{"term": "base", "value": 2, "unit": "core"}]
+    terms: list[dict[str, object]] = [{"term": "base", "value": game.options.conquest_base, "unit": "core"}]
     if st.tokens[region]:
         terms.append(
             {"term": "defenders", "value": st.tokens[region], "unit": "core", "race": st.race[region]}
@@ -369,6 +370,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
     tokens, defense, terrain = st.tokens, st.defense, game.map.defence
     travel = game.travel_mask & ~att.adjacent
     minimum = att.minimum
+    base0: int = game.options.conquest_base
     short = game.options.max_final_shortfall if att.final and hand >= minimum else -1
     seat = att.seat
     optional, reducers, waivers = att.optional, att.reducers, att.waivers
@@ -378,7 +380,7 @@ def listing(st: State, att: Attack, hand: int, coins: int, defended: int) -> lis
         low = mask & -mask
         mask ^= low
         r = low.bit_length() - 1
-        base = 2 + tokens[r] + defense[r] + terrain[r]
+        base = base0 + tokens[r] + defense[r] + terrain[r]
         if (travel >> r) & 1:
             for u in waivers:
                 if u.waives_travel(st, seat, r, att.first):

@@ -70,7 +70,7 @@ def go_into_decline(st: State, seat: int) -> None:
     s.declined, s.declined_power = race, power  # step 2
     s.active = s.power = None
     if not badge_kept(st, power):  # step 2; a power still in effect keeps its badge (AMB-65)
-        st.power_discard.append(power)
+        st.discard_badge(power)
     if not st.occupied_mask(race):  # nothing left on the map: the banner returns (§6.17)
         release_badge(st, power)
         s.declined = s.declined_power = None

@@ -573,7 +573,7 @@ def _leave_play(st: State, seat: int) -> None:
     for kind in list(s.held):
         st.discard_held(seat, kind, s.held[kind])
     if power:
-        st.power_discard.append(power)
+        st.discard_badge(power)
     st.event("left_play", race=race, seat=seat)
     st.return_banner(race)
     s.active = s.power = None

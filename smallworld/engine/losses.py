@@ -67,7 +67,7 @@ def release_badge(st: State, power: str | None) -> None:
     (AMB-65); any other badge was discarded at the decline (§6.16 step 2)."""
     if badge_kept(st, power):
         assert power is not None
-        st.power_discard.append(power)
+        st.discard_badge(power)
 
 
 def leave_play_if_gone(st: State, race: str, owner: int | None) -> None:

@@ -123,6 +123,21 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
         choices=("race_tokens", "none"),
     ),
     OptionSpec(
+        "conquest_base",
+        2,
+        "§6.6 (classic §5.2): the tokens every conquest costs before its defenders, pieces and terrain "
+        "(both rulebooks print 2; another engine's reading, smawg's, is 3: docs/engine.md).",
+        "count",
+    ),
+    OptionSpec(
+        "discarded_badges",
+        "discard_pile",
+        "§6.3, §6.16 step 2 (classic §5.1, §5.4): a discarded badge goes to the discard pile, shuffled "
+        "into a new stack when the stack runs out; 'stack_bottom': straight under the badge stack, "
+        "never shuffled (smawg's reading). Standard variant only.",
+        choices=("discard_pile", "stack_bottom"),
+    ),
+    OptionSpec(
         "withdrawn_order",
         "clockwise",
         "§6.12 RES: order in which opponents redeploy withdrawn tokens.",

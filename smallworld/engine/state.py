@@ -474,6 +474,10 @@ class State:
         """A race leaves play: the variant decides where its banner goes (§6.17, §11.3)."""
         self.game.variant.return_banner(self, race)
 
+    def discard_badge(self, power: str) -> None:
+        """A badge is discarded: the variant decides where it goes (§6.3, option `discarded_badges`)."""
+        self.game.variant.discard_badge(self, power)
+
     def marker_owner(self, region: int) -> int | None:
         """The seat whose Active race occupies the region of a face-up marker (AMB-19)."""
         if not any(up for _rid, up in self.markers.get(region, ())):

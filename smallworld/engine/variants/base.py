@@ -36,6 +36,11 @@ class Variant:
         """A race left play: where its banner goes (§6.17)."""
         raise NotImplementedError
 
+    def discard_badge(self, st: State, power: str) -> None:
+        """A badge is discarded (§6.16 step 2, §6.17): onto the discard pile, which is shuffled into a
+        new stack when the stack runs out (§6.3)."""
+        st.power_discard.append(power)
+
     def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
         """The winning seats and any extra result data (§7)."""
         raise NotImplementedError

@@ -72,6 +72,13 @@ class Standard(Variant):
                 return
         st.race_stack.append(race)
 
+    def discard_badge(self, st: State, power: str) -> None:
+        # Option `discarded_badges`: the discard pile (§6.3), or straight under the stack (smawg).
+        if st.game.options.discarded_badges == "stack_bottom":
+            st.power_stack.append(power)
+        else:
+            st.power_discard.append(power)
+
     def withdraw_banners(self, st: State, in_play: set[str]) -> None:
         # A row combo whose banner is in play takes the next free banner of the stack instead.
         stack = [r for r in st.race_stack if r not in in_play]
