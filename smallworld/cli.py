@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the other seats' bot (default greedy, or the saved ones)",
     )
-    play.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
+    play.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     play.set_defaults(func=_play)
 
     b = sub.add_parser("bench", help="random complete games on one core: games/s, decisions/s, listings/s")
@@ -245,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", choices=VARIANT_CHOICES, default="standard")
     b.add_argument("--json", action="store_true")
     b.add_argument("--options", type=Path, help="options file (docs/options.md)")
-    b.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
+    b.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     b.set_defaults(func=_bench)
     bsub = b.add_subparsers(dest="bench_command", required=False)
     bs = bsub.add_parser("server", help="load test of the game server: concurrent WebSocket games")
@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--options", type=Path, help="options file (docs/options.md)")
-    sim.add_argument("--edition", default="warcraft", help="the edition: warcraft or classic")
+    sim.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     sim.set_defaults(func=_simulate)
 
     sc = sub.add_parser("scenario", help="position files")

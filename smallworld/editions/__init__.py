@@ -15,6 +15,7 @@ from smallworld.engine.edition import Edition
 PACKAGES: dict[str, str] = {
     "warcraft": "smallworld.editions.warcraft",
     "classic": "smallworld.editions.classic",
+    "classic_core": "smallworld.editions.classic_core",
 }
 
 

@@ -1,0 +1,55 @@
+"""The core-rules edition: the classic edition's data, maps and citations, with units that have no
+effect (every hook of `Unit` left as it is)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from smallworld.engine.edition import Edition, Entry, get_edition
+from smallworld.engine.hooks import Unit
+
+HERE = Path(__file__).parent
+ID = "classic_core"
+
+
+def plain_unit(uid: str, kind: str, section: str) -> Unit:
+    """A unit with the id, kind and section of a classic race or power and none of its effects."""
+    doc = f"{uid}: a {kind} of the core rules (no effect; its values are the classic edition's data)."
+    cls = type(f"Core_{uid}", (Unit,), {"id": uid, "kind": kind, "section": section, "__doc__": doc})
+    unit: Unit = cls()
+    return unit
+
+
+def entries(classic: Edition) -> list[Entry]:
+    """The classic rows, each paired with a plain unit; `data/values.json` changes a few values."""
+    over: dict[str, Any] = json.loads((HERE / "data" / "values.json").read_text(encoding="utf-8"))
+    out = []
+    for e in [*classic.races.values(), *classic.powers.values()]:
+        row = over[f"{e.kind}s"].get(e.id, {})
+        changed = {k: row[k] for k in ("value", "source", "confidence") if k in row}
+        out.append(replace(e, unit=plain_unit(e.id, e.kind, e.section), **changed))
+    return out
+
+
+def build() -> Edition:
+    classic = get_edition("classic")
+    return Edition(
+        id=ID,
+        name="Small World (core rules)",
+        rulebook=classic.rulebook,
+        entries=entries(classic),
+        boards=classic.boards,
+        variants=classic.variants,
+        citations=classic.citations,
+        rounds=classic.rounds,
+        entry_rule=classic.entry_rule,
+        natives=classic.natives,
+        terrains=classic.terrains,
+        water=classic.water,
+        features=classic.features,
+        terrain_defence=classic.terrain_defence,
+        words=classic.words,
+    )
