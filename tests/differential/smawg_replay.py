@@ -130,7 +130,7 @@ def setup_problems(trace: dict[str, Any], st: State) -> list[str]:
     for p in setup["powers"]:
         if game.power_value[p["id"]] != p["tokens"]:
             out.append(f"power {p['id']}: smawg {p['tokens']}, ours {game.power_value[p['id']]}")
-    if sorted(setup["races"][i]["id"] for i in range(len(setup["races"]))) != sorted(game.race_pool):
+    if sorted(r["id"] for r in setup["races"]) != sorted(game.race_pool):
         out.append("the banners are not our edition's")
     if sorted(p["id"] for p in setup["powers"]) != sorted(game.power_pool):
         out.append("the badges are not our edition's")
@@ -145,6 +145,8 @@ def setup_problems(trace: dict[str, Any], st: State) -> list[str]:
     if st.first_seat != setup["first_player"]:
         out.append("first player differs")
     m = game.map
+    if [m.regions[r].local_id for r in range(m.n)] != [r["id"] for r in setup["map"]["regions"]]:
+        out.append("our flat region index is not smawg's region id")  # both are used as one below
     first = {r["id"] for r in setup["map"]["regions"] if r["first_conquest"]}
     ours_first = {m.regions[r].local_id for r in bits(game.first_mask & ~m.water)}
     if first != ours_first:
