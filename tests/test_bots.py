@@ -14,6 +14,7 @@ from smallworld.engine import Action, Game, Settings, State, view_for
 from smallworld.engine.actions import DECLINE, EXPAND
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, legal_actions
+from smallworld.engine.hooks import Unit
 from smallworld.engine.serialize import state_from_json
 from smallworld.sim import GameJob, play_game
 
@@ -382,3 +383,29 @@ def test_mcts_deviates_from_greedy_only_on_a_sure_margin() -> None:
     assert MctsBot._sure(root, best, prior, 1.0) == prior
     del root.children[prior]  # greedy's move never searched: nothing to weigh it by
     assert MctsBot._sure(root, best, prior, 1.0) == best
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts"])
+def test_bots_let_an_engine_bug_through(name: str) -> None:
+    """A failure inside a bot's look-ahead that is no refusal of the engine reaches the caller instead
+    of being judged as an action the determinisation cannot take. The bug is planted in the bot's
+    own copy of the game: the picked race's unit is swapped for a double (an interpreted `Unit`
+    subclass, so the compiled build takes it too) that fails whenever it conquers."""
+    game = Game(Settings(players=2, seed=3))
+    st = game.new_initial_state()
+    apply_unchecked(st, legal_actions(st)[0])  # the opening pick: the seat now conquers
+    seat = st.acting_seat
+    race = st.seats[seat].active
+    assert race is not None and st.phase == "conquer"
+    legal = legal_actions(st)
+    assert sum(a.kind == "conquer" for a in legal) > 1
+
+    def conquered(self: Unit, st: State, seat: int, info: Any) -> None:
+        raise RuntimeError("planted engine bug")
+
+    seen = public_game(game)
+    seen.set_unit(race, type("Broken", (Unit,), {"id": race, "on_conquest": conquered})())
+    bot = make_bot(name, playouts=4) if name == "mcts" else make_bot(name)
+    bot.start(seen, seat)
+    with pytest.raises(RuntimeError, match="planted engine bug"):
+        bot.choose(view_for(st, seat), legal, random.Random(1))

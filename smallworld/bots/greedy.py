@@ -342,6 +342,14 @@ def outcomes(st: State, a: Action) -> list[State]:
     return out
 
 
+def playable(st: State, legal: Sequence[Action]) -> list[Action]:
+    """The actions of `legal` (the real game's) that the determinisation `st` allows too: hidden facts
+    drawn otherwise can forbid one there. The bots judge only these, so that applying them unchecked
+    can fail only by an engine bug, which must not be hidden."""
+    here = set(legal_actions(st))
+    return [a for a in legal if a in here]
+
+
 def one_ply(
     st: State, me: int, legal: list[Action], allow_content: bool = True, done: Sequence[Action] = ()
 ) -> Action:
@@ -352,10 +360,7 @@ def one_ply(
     for a in legal:
         if not st.pending and a.kind not in CORE_KINDS and (not allow_content or a in done):
             continue
-        try:
-            outs = outcomes(st, a)
-        except Exception:  # an action the determinisation cannot take (hidden facts differ)
-            continue
+        outs = outcomes(st, a)
         v = sum(value(o, me) for o in outs) / len(outs)
         if v > best_v + 1e-9:
             best, best_v = a, v
@@ -404,7 +409,8 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         st = Determinizer(view, self._game()).sample(rng)
-        return self.decide(st, legal, rng)
+        mine = playable(st, legal)
+        return self.decide(st, mine, rng) if mine else legal[0]
 
     def memory(self) -> dict[str, Any]:
         return {
@@ -446,12 +452,8 @@ class GreedyBot(Bot):
         best, best_v = legal[0], float("-inf")
         for a in legal:
             c = st.clone()
-            try:
-                apply_unchecked(c, a)
-                play_turn_out(c, me, rng)
-            except Exception:  # a combo the determinisation cannot play out: judge it as picked
-                c = st.clone()
-                apply_unchecked(c, a)
+            apply_unchecked(c, a)
+            play_turn_out(c, me, rng)
             v = value(c, me)
             if v > best_v + 1e-9:
                 best, best_v = a, v

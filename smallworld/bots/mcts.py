@@ -49,6 +49,7 @@ from smallworld.bots.greedy import (
     opponents,
     outcomes,
     plan_income,
+    playable,
     seat_value,
     turns_left,
     value,
@@ -254,22 +255,21 @@ class MctsBot(Bot):
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         det = Determinizer(view, self._game(), coins)
         first = det.sample(rng)
+        mine = playable(first, legal)  # what the first determinisation can judge
+        if not mine:
+            return legal[0]
         if _forced(first):
-            return deploy_action(first, legal)
+            return deploy_action(first, mine)
         root = Node(-1)
         if kept is not None and kept[0] == view.get("ply"):
             root = kept[1]
             self.last_reused = root.visits
         start = first.clone() if self.reuse else None
-        allowed = set(self._candidates(first, legal))
+        allowed = set(self._candidates(first, mine))
         self._prior = None
         if self.bias > 0:
-            try:
-                self._prior = self._greedy.decide(first.clone(), legal, rng)
-            except Exception:  # a determinisation greedy cannot judge: search without a prior
-                self._prior = None
-            if self._prior is not None:
-                allowed.add(self._prior)
+            self._prior = self._greedy.decide(first.clone(), mine, rng)
+            allowed.add(self._prior)
         it = 0
         while True:
             if deadline is not None:
@@ -330,10 +330,7 @@ class MctsBot(Bot):
         me = st.acting_seat
         scored = []
         for i, a in enumerate(legal):
-            try:
-                outs = outcomes(st, a)
-            except Exception:  # an action this determinisation cannot take: keep it out
-                continue
+            outs = outcomes(st, a)
             scored.append((-sum(value(o, me) for o in outs) / len(outs), i, a))
         scored.sort()
         return [a for _, _, a in scored[: self.root_width]] or legal
