@@ -1,7 +1,10 @@
 """What the server accepts from a client, checked before anything else reads it: every parsed body
-and socket message (depth, strings, numbers), display names, game ids and integer parameters. Each
-refusal is a `ServerError` naming the field, so nothing malformed reaches the engine or the store
-(PostgreSQL refuses a NUL in text; a lone surrogate cannot be written as UTF-8 at all)."""
+and socket message (depth, strings, numbers), display texts, game ids and integer parameters. Each
+refusal names the field, so nothing malformed reaches the engine or the store (PostgreSQL refuses a
+NUL in text; a lone surrogate cannot be written as UTF-8 at all). The request models
+(`models.py`) are built from these checks: a check raises `Invalid` (the rule broken, without the
+field, which only the model knows) and the answer is the `ServerError` that names it
+(`refusals.py`)."""
 
 from __future__ import annotations
 
@@ -26,6 +29,16 @@ _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,32}")
 # is shown (a name could make another player's words read backwards).
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _NOT_IN_NAMES = frozenset(("Cc", "Cs", "Zl", "Zp"))  # control characters, surrogates, line breaks
+
+
+class Invalid(ValueError):
+    """A value that breaks `rule`, found while a request model is validated. The field is the
+    value's place in the request (with `at` appended: a key of the value) and the message
+    `"<field>: <rule>"`; or, with `field` given, that field and the rule alone as the message."""
+
+    def __init__(self, rule: str, at: str | None = None, field: str | None = None) -> None:
+        super().__init__(rule)
+        self.rule, self.at, self.field = rule, at, field
 
 
 def _no_constant(name: str) -> Any:
@@ -88,24 +101,34 @@ def _safe(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def text_of(value: Any, where: str, longest: int, what: str = "a name") -> str:
+def text(value: Any, longest: int, what: str = "a name") -> str:
     """A display text (a name, a title): a string of 1 to `longest` characters once stripped, with no
-    control character, line break or bidirectional control."""
-    rule = f"{where}: {what} of 1 to {longest} characters, without control or bidirectional characters"
+    control character, line break or bidirectional control; else `Invalid`."""
+    rule = f"{what} of 1 to {longest} characters, without control or bidirectional characters"
     if not isinstance(value, str):
-        raise ServerError("invalid_input", rule, where)
-    text = value.strip()
-    if not text or len(text) > longest:
-        raise ServerError("invalid_input", rule, where)
-    for ch in text:
+        raise Invalid(rule)
+    stripped = value.strip()
+    if not stripped or len(stripped) > longest:
+        raise Invalid(rule)
+    for ch in stripped:
         if ch in _BIDI or unicodedata.category(ch) in _NOT_IN_NAMES:
-            raise ServerError("invalid_input", f"{rule} (U+{ord(ch):04X})", where)
-    return text
+            raise Invalid(f"{rule} (U+{ord(ch):04X})")
+    return stripped
+
+
+def name(value: Any) -> str:
+    """A player's or seat's display name."""
+    return text(value, MAX_NAME)
 
 
 def name_of(value: Any, where: str, default: str = "Player") -> str:
-    """A player's or seat's display name (`default` when none is given)."""
-    return default if value is None else text_of(value, where, MAX_NAME)
+    """A display name given as `where` outside a request model (`default` when none is given)."""
+    if value is None:
+        return default
+    try:
+        return name(value)
+    except Invalid as e:
+        raise ServerError("invalid_input", f"{where}: {e.rule}", where) from None
 
 
 def game_id(value: str) -> str:
@@ -115,11 +138,19 @@ def game_id(value: str) -> str:
     return value
 
 
-def int_param(value: str | None, name: str) -> int | None:
-    """An integer query or path parameter (None when absent)."""
+def integer(value: Any) -> int:
+    """An integer query or path parameter, read as Python reads one (`int`)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Invalid("an integer") from None
+
+
+def int_param(value: str | None, where: str) -> int | None:
+    """An integer query parameter outside a request model (None when absent)."""
     if value is None:
         return None
     try:
-        return int(value)
-    except ValueError:
-        raise ServerError("invalid_input", f"{name}: an integer", name) from None
+        return integer(value)
+    except Invalid as e:
+        raise ServerError("invalid_input", f"{where}: {e.rule}", where) from None

@@ -31,11 +31,12 @@ from smallworld.engine.settings import Settings
 from smallworld.engine.state import State
 from smallworld.engine.views import PublicView
 from smallworld.server import wire
-from smallworld.server.bots import LEVELS, BotPool, choose_here
+from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
-from smallworld.server.inputs import MAX_TITLE, game_id, name_of, text_of
+from smallworld.server.inputs import game_id, name_of
 from smallworld.server.metrics import Metrics
+from smallworld.server.models import CreateGame, JoinGame
 from smallworld.server.resilience import is_outage, retrying
 from smallworld.server.store import Append, Appender, NewPlayer, PlyTaken, Store
 from smallworld.server.tokens import (
@@ -67,8 +68,6 @@ REMOTE_QUIET_S = 15.0
 # games from slowing everyone's, and the cap keeps one script from filling the queue.
 BOT_GAMES_PER_PLAYER = 10
 BOT_GAMES_PER_ADDRESS = 30
-
-SEAT_KINDS = ("creator", "invite", "open", "bot")
 
 
 @dataclass
@@ -261,65 +260,40 @@ class Service:
         return {"id": pid, "name": name}, NewPlayer(pid, name, token_hash(token)), token
 
     # --- creating and joining --------------------------------------------------------------------
-    async def create(self, data: Any, player_token: str | None, address: str | None = None) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise ServerError("invalid_input", "the request must be a JSON object", "body")
-        known = {"edition", "variant", "players", "options", "seats", "clock", "name", "title"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ServerError(
-                "invalid_input", f"{unknown[0]}: unknown field; known: {sorted(known)}", unknown[0]
-            )
-        seats_in = data.get("seats")
-        players = data.get("players", len(seats_in) if isinstance(seats_in, list) else None)
-        if not isinstance(seats_in, list) or len(seats_in) != players:
-            raise ServerError("invalid_input", "seats: one entry per player", "seats")
+    async def create(
+        self, body: CreateGame, player_token: str | None, address: str | None = None
+    ) -> dict[str, Any]:
+        """A new game from a checked body (`models.CreateGame`); the settings are the engine's to check."""
         seed = secrets.randbits(128)  # the server's draw, sent to nobody until the game ends
-        settings_in = {k: data[k] for k in ("edition", "variant", "options") if k in data}
-        settings = Settings.from_json({**settings_in, "players": players, "seed": seed, "rng": KEYED})
+        settings_in = body.settings()
+        players = settings_in["players"]
+        settings = Settings.from_json({**settings_in, "seed": seed, "rng": KEYED})
         game = Game(settings)
-        clock = self._check_clock(data.get("clock"))
-        title = data.get("title")
-        title = "" if title in (None, "") else text_of(title, "title", MAX_TITLE, "a title")
-        bots = any(isinstance(s, dict) and s.get("kind") == "bot" for s in seats_in)
+        clock = body.clock.meta() if body.clock else None
+        bots = any(s.kind == "bot" for s in body.seats)
         if bots:
             self._check_bot_games(None, address)
         # Everything is checked before anything is written; the new player, the game and its seats
         # are then one transaction.
-        creator, new, token = await self.player_or_new(player_token, data.get("name"))
+        creator, new, token = await self.player_or_new(player_token, body.name)
         if bots and new is None:  # a player already known: their own cap too
             self._check_bot_games(creator["id"], None)
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
-        for i, s in enumerate(seats_in):
-            where = f"seats[{i}]"
-            if not isinstance(s, dict) or s.get("kind") not in SEAT_KINDS:
-                raise ServerError(
-                    "invalid_input", f"{where}.kind: one of {list(SEAT_KINDS)}", f"{where}.kind"
-                )
-            kind = s["kind"]
+        for i, s in enumerate(body.seats):
+            kind = s.kind
             row: dict[str, Any] = {"seat": i, "kind": "human", "name": "", "player_id": None}
             out: dict[str, Any] = {"seat": i, "kind": kind}
             if kind == "bot":
-                level = s.get("level", "greedy")
-                if level not in LEVELS:
-                    raise ServerError(
-                        "invalid_input", f"{where}.level: one of {list(LEVELS)}", f"{where}.level"
-                    )
-                name = name_of(s.get("name"), f"{where}.name", f"{level} bot")
-                row.update(kind="bot", name=name, bot=level)
+                row.update(kind="bot", name=s.name or f"{s.level} bot", bot=s.level)
             elif kind == "creator":
                 seat_token = new_token()
-                row.update(
-                    name=name_of(s.get("name"), f"{where}.name", creator["name"]), player_id=creator["id"]
-                )
+                row.update(name=s.name or creator["name"], player_id=creator["id"])
                 row["token_hash"] = token_hash(seat_token)
                 out["token"] = seat_token
             elif kind == "invite":
                 invite = new_token()
-                row.update(
-                    name=name_of(s.get("name"), f"{where}.name", "Invited"), invite_hash=token_hash(invite)
-                )
+                row.update(name=s.name or "Invited", invite_hash=token_hash(invite))
                 out["invite"] = invite
             else:
                 row.update(name="", open=True)
@@ -329,7 +303,7 @@ class Service:
             answer.append(out)
         gid = secrets.token_hex(8)
         public = self._public_settings(game)
-        meta = {"clock": clock, "creator": creator["id"], "title": title}
+        meta = {"clock": clock, "creator": creator["id"], "title": body.title}
         status, created, rows = await asyncio.to_thread(
             self.store.create_game, gid, public, seed, meta, seats, new
         )
@@ -388,27 +362,6 @@ class Service:
                 del self.bot_games_of_address[address]
 
     @staticmethod
-    def _check_clock(clock: Any) -> dict[str, Any] | None:
-        if clock is None:
-            return None
-        if not isinstance(clock, dict) or clock.get("kind") not in ("live", "turn"):
-            raise ServerError("invalid_input", "clock.kind: 'live' or 'turn'", "clock.kind")
-
-        def num(key: str, default: float, lo: float, hi: float) -> float:
-            v = clock.get(key, default)
-            if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
-                raise ServerError("invalid_input", f"clock.{key}: a number from {lo} to {hi}", f"clock.{key}")
-            return float(v)
-
-        if clock["kind"] == "live":
-            return {
-                "kind": "live",
-                "bank_ms": int(num("bank_s", 600, 0.05, 86400) * 1000),
-                "increment_ms": int(num("increment_s", 15, 0, 3600) * 1000),
-            }
-        return {"kind": "turn", "deadline_ms": int(num("deadline_s", 86400, 0.05, 30 * 86400) * 1000)}
-
-    @staticmethod
     def _public_settings(game: Game) -> dict[str, Any]:
         """The settings every client may see: no seed, the drawn boards pinned by id."""
         pub = game.settings.to_json()
@@ -417,18 +370,9 @@ class Service:
             pub["boards"] = [side.id for side in game.map.sides]
         return pub
 
-    async def join(self, gid: str, data: Any, player_token: str | None) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise ServerError("invalid_input", "the request must be a JSON object", "body")
-        invite = data.get("invite")
-        if invite is not None and not isinstance(invite, str):
-            raise ServerError("invalid_input", "invite: the invitation code", "invite")
-        wanted = data.get("seat")
-        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
-            raise ServerError("invalid_input", "seat: the number of an open seat", "seat")
-        name_in = data.get("name")
-        if name_in is not None:
-            name_of(name_in, "name")  # refused before anything else
+    async def join(self, gid: str, body: JoinGame, player_token: str | None) -> dict[str, Any]:
+        """Take a seat by an invitation's code, or an open seat (`models.JoinGame`)."""
+        invite, wanted = body.invite, body.seat
         live = await self.get(gid)
         async with live.lock:
             seat: int | None = None
@@ -436,16 +380,16 @@ class Service:
                 if s["kind"] != "human" or s["player_id"] is not None:
                     continue
                 if invite is not None:
-                    if isinstance(invite, str) and matches(invite, s["invite_hash"]):
+                    if matches(invite, s["invite_hash"]):
                         seat = s["seat"]
                 elif s["open"] and (wanted is None or wanted == s["seat"]):
                     seat = s["seat"]
                     break
             if seat is None:
                 raise ServerError("seat_taken", "no free seat matches (taken, or a wrong invitation)")
-            player, new, token = await self.player_or_new(player_token, name_in)
+            player, new, token = await self.player_or_new(player_token, body.name)
             seat_token = new_token()
-            name = name_of(name_in, "name", player["name"])
+            name = body.name or player["name"]
             # A new player is written with the seat, and not at all when the seat was taken first.
             ok = await asyncio.to_thread(
                 self.store.take_seat, gid, seat, player["id"], name, token_hash(seat_token), new
@@ -859,10 +803,9 @@ class Service:
         return out
 
     # --- handing a seat to a bot and back --------------------------------------------------------
-    async def hand_to_bot(self, gid: str, seat: Any, token: str | None, level: Any) -> dict[str, Any]:
+    async def hand_to_bot(self, gid: str, seat: int, token: str | None, level: str) -> dict[str, Any]:
+        """`level`: one of `bots.LEVELS` (`models.HandToBot`)."""
         live = await self.get(gid)
-        if level not in LEVELS:
-            raise ServerError("invalid_input", f"level: one of {list(LEVELS)}", "level")
         async with live.lock:
             seat = await self.authorize(live, seat, token)
             await asyncio.to_thread(self.store.update_seat, gid, seat, bot=level)
