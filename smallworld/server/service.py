@@ -38,7 +38,7 @@ from smallworld.server.inputs import game_id, name_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.models import CreateGame, JoinGame
 from smallworld.server.resilience import is_outage, retrying
-from smallworld.server.store import Append, Appender, NewPlayer, PlyTaken, Store
+from smallworld.server.store import Append, Appender, NewPlayer, NewSeat, PlyTaken, SeatRow, Store
 from smallworld.server.tokens import (
     IDLE_DAYS,
     USE_EVERY,
@@ -89,7 +89,7 @@ class Live:
     seed: int
     state: State
     moves: list[Move]
-    seats: list[dict[str, Any]]
+    seats: list[SeatRow]
     status: str
     meta: dict[str, Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -278,25 +278,25 @@ class Service:
         creator, new, token = await self.player_or_new(player_token, body.name)
         if bots and new is None:  # a player already known: their own cap too
             self._check_bot_games(creator["id"], None)
-        seats: list[dict[str, Any]] = []
+        seats: list[NewSeat] = []
         answer: list[dict[str, Any]] = []
         for i, s in enumerate(body.seats):
             kind = s.kind
-            row: dict[str, Any] = {"seat": i, "kind": "human", "name": "", "player_id": None}
+            row: NewSeat = {"seat": i, "kind": "human", "name": "", "player_id": None}
             out: dict[str, Any] = {"seat": i, "kind": kind}
             if kind == "bot":
-                row.update(kind="bot", name=s.name or f"{s.level} bot", bot=s.level)
+                row.update({"kind": "bot", "name": s.name or f"{s.level} bot", "bot": s.level})
             elif kind == "creator":
                 seat_token = new_token()
-                row.update(name=s.name or creator["name"], player_id=creator["id"])
+                row.update({"name": s.name or creator["name"], "player_id": creator["id"]})
                 row["token_hash"] = token_hash(seat_token)
                 out["token"] = seat_token
             elif kind == "invite":
                 invite = new_token()
-                row.update(name=s.name or "Invited", invite_hash=token_hash(invite))
+                row.update({"name": s.name or "Invited", "invite_hash": token_hash(invite)})
                 out["invite"] = invite
             else:
-                row.update(name="", open=True)
+                row.update({"name": "", "open": True})
             if clock and clock["kind"] == "live" and row["kind"] == "human":
                 row["bank_ms"] = clock["bank_ms"]
             seats.append(row)
@@ -543,13 +543,14 @@ class Service:
         most once an hour (in memory first, so that the requests of that hour write nothing)."""
         row = live.seats[seat]
         now = time.time()
-        if expired(row["token_used"], now, self.token_idle):
+        used = row["token_used"]
+        if used is None or expired(used, now, self.token_idle):
             # Another process may have recorded a later use: the store has the last word.
             stored = await asyncio.to_thread(self.store.seats, live.id)
-            row["token_used"] = stored[seat]["token_used"]
-            if expired(row["token_used"], now, self.token_idle):
+            used = row["token_used"] = stored[seat]["token_used"]
+            if used is None or expired(used, now, self.token_idle):
                 raise ServerError("bad_token", expired_message("seat", self.token_idle), "token")
-        if now - row["token_used"] > USE_EVERY:
+        if now - used > USE_EVERY:
             row["token_used"] = now
             await asyncio.to_thread(self.store.update_seat, live.id, seat, token_used=now)
 
@@ -820,7 +821,7 @@ class Service:
         async with live.lock:
             seat = await self.authorize(live, seat, token)
             await asyncio.to_thread(self.store.update_seat, gid, seat, bot=None, away=False)
-            live.seats[seat].update(bot=None, away=False)
+            live.seats[seat].update({"bot": None, "away": False})
             live.turn_started = time.time()
         self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
@@ -905,7 +906,7 @@ class Service:
         row = live.seats[seat]
         # An away seat's moves are the clock's (the greedy bot standing in), not a chosen bot's.
         by = "clock" if row["away"] else "bot"
-        self._decide(live, ply, self._bot_move(live, seat, ply, row["bot"], by))
+        self._decide(live, ply, self._bot_move(live, seat, ply, row["bot"] or "greedy", by))
 
     def _decide(self, live: Live, ply: int, coro: Any) -> None:
         self.deciding[live.id] = ply
@@ -950,7 +951,7 @@ class Service:
                 if live.state.ply != ply:
                     return False
                 await asyncio.to_thread(self.store.update_seat, live.id, seat, away=True, bot="greedy")
-                live.seats[seat].update(away=True, bot="greedy")
+                live.seats[seat].update({"away": True, "bot": "greedy"})
                 return True
 
         if not await retrying("mark away", mark, self._wanted(live, ply)):

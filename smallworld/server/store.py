@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Required, TypedDict, cast
 
 from alembic import command
 from alembic.config import Config
@@ -63,6 +63,39 @@ class NewPlayer:
     id: str
     name: str
     token_hash: str
+
+
+class SeatRow(TypedDict):
+    """A seat as stored (`schema.seats`), and as a live game holds it (`Live.seats`, where
+    `deadline` is the service's: worked out from the clock, shown to clients, never stored)."""
+
+    game_id: str
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str
+    player_id: str | None  # the player holding it (a human seat once joined)
+    token_hash: str | None  # its seat token's hash
+    invite_hash: str | None  # its invitation's, until joined
+    open: bool  # listed in the lobby, anyone may join
+    bot: str | None  # the bot playing it now (also for a human away)
+    away: bool  # a human out of time: the greedy bot plays until the player is back
+    bank_ms: int | None  # live clock: the time left
+    deadline: float | None
+    token_used: float | None  # the seat token's last use (recorded at most once an hour)
+
+
+class NewSeat(TypedDict, total=False):
+    """A seat of a new game (`create_game`): what its kind sets; the other columns default."""
+
+    seat: Required[int]
+    kind: Required[Literal["human", "bot"]]
+    name: Required[str]
+    player_id: Required[str | None]
+    token_hash: str
+    invite_hash: str
+    open: bool
+    bot: str
+    bank_ms: int
 
 
 class _Taken(Exception):
@@ -215,7 +248,7 @@ class Store:
         settings: dict[str, Any],
         seed: int,
         meta: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[NewSeat],
         player: NewPlayer | None = None,
     ) -> tuple[str, float, list[dict[str, Any]]]:
         """The game and its seats, with the `player` who creates it when that player is new: one
@@ -298,10 +331,10 @@ class Store:
             )
 
     # --- seats -----------------------------------------------------------------------------------
-    def seats(self, game_id: str) -> list[dict[str, Any]]:
+    def seats(self, game_id: str) -> list[SeatRow]:
         with self.engine.connect() as c:
             q = select(t.seats).where(t.seats.c.game_id == game_id).order_by(t.seats.c.seat)
-            return [_row(r) for r in c.execute(q)]
+            return [cast(SeatRow, _row(r)) for r in c.execute(q)]
 
     def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
         with self._begin() as c:
