@@ -187,7 +187,7 @@ def _serve(args: argparse.Namespace) -> int:
         open_in_browser=args.open, token_rate=args.token_rate,
         bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
         bot_delay=args.bot_delay, token_idle_days=args.token_idle,
-        # Left out when not given: the server's own defaults (smallworld/server/app.py).
+        # Left out when not given: the server's own defaults (smallworld/server/limits.py).
         **{k: v for k in ("sockets_per_address", "socket_queue") if (v := getattr(args, k)) is not None},
     )
     return 0

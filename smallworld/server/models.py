@@ -226,34 +226,31 @@ class JoinGame(Body):
     name: Name | None = Field(None, description="the seat's name (default: the player's)")
 
 
-class Act(Body):
-    """An action for `seat`, chosen from the view at `ply` (a resend of an action already taken gets
-    the same acknowledgement again)."""
-
-    action: ActionJson
-    ply: Ply
-    seat: Annotated[int, BeforeValidator(_strict_int("the seat number you act for"))]
-
-    @classmethod
-    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
-        # A missing ply or seat breaks the same rule as a wrong one (only `action: required`).
-        return {"ply": None, "seat": None, **data}
-
-
-class HandToBot(Body):
-    level: Level = "greedy"
-
-
-class ActMessage(BaseModel):
+class ActMessage(Body):
     """A socket's `act` message: the action, chosen from the view at `ply` (the seat is the socket's)."""
 
     action: ActionJson
     ply: Ply
 
-    @model_validator(mode="before")
     @classmethod
-    def _ply(cls, data: Any) -> Any:
+    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+        # A missing ply breaks the same rule as a wrong one (only the action is `required`).
         return {"ply": None, **data}
+
+
+class Act(ActMessage):
+    """An action for `seat`, chosen from the view at `ply` (a resend of an action already taken gets
+    the same acknowledgement again)."""
+
+    seat: Annotated[int, BeforeValidator(_strict_int("the seat number you act for"))]
+
+    @classmethod
+    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+        return {"ply": None, "seat": None, **data}
+
+
+class HandToBot(Body):
+    level: Level = "greedy"
 
 
 # --- answers -----------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 Live states are cached in memory and rebuilt by replaying the stored log when missing. An action
 is checked by the engine on a copy of the state, appended to the store (committed), and only then
-does the copy become the live state and the answer go out. The HTTP and WebSocket layers
-(`app.py`) are thin wrappers around `Service`.
+does the copy become the live state and the answer go out. The HTTP and WebSocket routes
+(`routes/`) are thin wrappers around `Service`.
 """
 
 from __future__ import annotations
