@@ -466,7 +466,7 @@ class Service:
         seed: int,
         status: str,
         meta: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[SeatRow],
         updated: float,
     ) -> Live:
         """A game at its start, from its stored rows (`settings`: the public ones, without the seed)."""

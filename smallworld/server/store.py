@@ -250,7 +250,7 @@ class Store:
         meta: dict[str, Any],
         seats: list[NewSeat],
         player: NewPlayer | None = None,
-    ) -> tuple[str, float, list[dict[str, Any]]]:
+    ) -> tuple[str, float, list[SeatRow]]:
         """The game and its seats, with the `player` who creates it when that player is new: one
         transaction, so a game that cannot be stored leaves no player behind. Returns the game's
         status, its time of creation and its seat rows as `seats()` would read them back (so the
@@ -275,12 +275,13 @@ class Store:
                     updated=now,
                 )
             )
-            rows = []
+            rows: list[SeatRow] = []
             for s in seats:
                 row = {"away": False, "open": False, "bot": None, "bank_ms": None, "deadline": None, **s}
                 row["token_used"] = now if row.get("token_hash") else None
                 c.execute(insert(t.seats).values(game_id=game_id, **row))
-                rows.append({col.name: None for col in t.seats.columns} | row | {"game_id": game_id})
+                stored = {col.name: None for col in t.seats.columns} | row | {"game_id": game_id}
+                rows.append(cast(SeatRow, stored))
         return status, now, rows
 
     def game(self, game_id: str) -> dict[str, Any] | None:
