@@ -1,4 +1,4 @@
-"""Words: the text of every action, event, prompt and rules card, in English, Portuguese and German.
+r"""Words: the text of every action, event, prompt and rules card, in English, Portuguese and German.
 
 The engine speaks in ids (action kinds, event types, prompt ids); the words live beside whoever
 declares them. Each unit of an edition owns one catalogue file (`editions/<ed>/words/<unit>.json`),
@@ -53,15 +53,26 @@ Parameters
 Every language of a message uses the same parameters, except the `_you` flags that only some
 grammars need.
 
-Templates: `{name}` is replaced by the parameter `name`; `{flag|first|other}` gives `first` when the
-parameter is 1 or true and `other` otherwise: plurals (`{n|coin|coins}`, the rule of all three
-languages) and person (`{seat_you|roll|rolls}`); the branches may hold parameters and selectors.
-A parameter that is missing stays visible as written.
+Templates (the same language in the browser, `smallworld/web/static/i18n.js`; the cases of
+`tests/templates.json` run against both and must give the same text):
+  `{name}`               the parameter `name` (a name is `[a-z_][a-z0-9_]*`) as text: text as it is,
+                         an integer in decimal, a flag as `true`/`false`;
+  `{flag|first|other}`   `first` when the parameter is 1, true or the text "1", `other` for any other
+                         value: plurals (`{n|coin|coins}`, the rule of all three languages) and
+                         person (`{seat_you|roll|rolls}`); the branches may hold parameters and
+                         selectors, nested to any depth;
+  `\{` `\}` `\|` `\\`    a literal `{`, `}`, `|` or backslash (in a JSON catalogue: `"\\{"`); a
+                         backslash before anything else is itself.
+A parameter that is missing, or null (None), leaves its whole `{...}` visible as written, selector
+and branches included, so that a missing word shows instead of a wrong one. A `{` that does not open
+one of the forms above (`{Name}`, `{n|one}`, `{n|a|b|c}`, no closing brace) is literal text; the
+catalogues never rely on that (`tests/test_templates.py` checks them all).
 """
 
 from __future__ import annotations
 
 import json
+import numbers
 import re
 from collections.abc import Mapping
 from functools import cache
@@ -94,12 +105,19 @@ def check_lang(lang: str) -> str:
     return lang
 
 
+_ESCAPABLE = frozenset("\\{}|")  # `\{` `\}` `\|` `\\`: the character itself
+
+
 def _parse(t: str, i: int, stops: str) -> tuple[list[_Node], int]:
     """The nodes of `t` from `i` up to one of `stops` at this depth (or the end)."""
     nodes: list[_Node] = []
     buf: list[str] = []
     while i < len(t):
         c = t[i]
+        if c == "\\" and i + 1 < len(t) and t[i + 1] in _ESCAPABLE:
+            buf.append(t[i + 1])
+            i += 2
+            continue
         if c in stops:
             break
         if c == "{":
@@ -140,24 +158,61 @@ def _parsed(template: str) -> tuple[_Node, ...]:
     return tuple(_parse(template, 0, "")[0])
 
 
+def _show(value: Any) -> str:
+    """A parameter as text, as the browser's `String(value)` shows it: flags as `true`/`false`, a
+    whole float without its `.0`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return str(value)
+
+
+def _first(value: Any) -> bool:
+    """Does a selector take its first branch: the parameter is 1, true or the text "1"."""
+    if isinstance(value, str):
+        return value == "1"
+    return bool(value is True or (isinstance(value, numbers.Real) and value == 1))
+
+
 def _render(nodes: Any, params: Mapping[str, Any]) -> str:
     out = []
     for node in nodes:
         if isinstance(node, str):
             out.append(node)
-        elif node[1] not in params:
-            out.append(node[-1])  # a missing parameter stays visible
+        elif params.get(node[1]) is None:
+            out.append(node[-1])  # a missing (or null) parameter stays visible
         elif node[0] == "var":
-            out.append(str(params[node[1]]))
+            out.append(_show(params[node[1]]))
         else:
-            value = params[node[1]]
-            out.append(_render(node[2] if value == 1 else node[3], params))
+            out.append(_render(node[2] if _first(params[node[1]]) else node[3], params))
     return "".join(out)
 
 
 def fill(template: str, params: Mapping[str, Any]) -> str:
-    """Replace `{name}` and `{flag|first|other}` in a template; a missing parameter stays visible."""
+    """Fill in `{name}` and `{flag|first|other}` (module docstring); a missing parameter stays
+    visible."""
     return _render(_parsed(template), params)
+
+
+_PRIVATE = {c: chr(0xE000 + i) for i, c in enumerate("\\{}|")}
+_ESCAPE = re.compile(r"\\([\\{}|])")
+
+
+def malformed(template: str) -> bool:
+    """Does a template hold a `{` or `}` that is neither a field nor escaped (`{Name}`, `{n|one}`,
+    a brace left open): text that was meant as a field, or a brace to escape."""
+    plain = _ESCAPE.sub(lambda m: _PRIVATE[m.group(1)], template)
+
+    def bad(nodes: Any) -> bool:
+        return any(
+            ("{" in node or "}" in node)
+            if isinstance(node, str)
+            else node[0] == "sel" and (bad(node[2]) or bad(node[3]))
+            for node in nodes
+        )
+
+    return bad(_parse(plain, 0, "")[0])
 
 
 def _names(nodes: Any, values: set[str], flags: set[str]) -> None:

@@ -1,5 +1,5 @@
 // The engine's message catalogues ({owner: {lang: {id: template}}}) and the client's own (owner
-// "web"); templates as smallworld/words describes them: {name} and {flag|first|other}.
+// "web"); templates as smallworld/words describes them (`fill` below).
 export const LANGS = ["en", "pt", "de"];
 let catalogues = {};
 let lang = localStorage.getItem("sw.lang") || (navigator.language || "en").slice(0, 2);
@@ -9,40 +9,76 @@ export function load(cats) { catalogues = cats; }
 export function current() { return lang; }
 export function setLang(l) { if (LANGS.includes(l)) { lang = l; localStorage.setItem("sw.lang", l); } }
 
-function split(body) {
-  // Split on top-level "|" only: branches may hold nested {...}.
-  const out = [];
-  let depth = 0, start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === "{") depth++;
-    else if (c === "}") depth--;
-    else if (c === "|" && depth === 0) { out.push(body.slice(start, i)); start = i + 1; }
+// A template, parsed once: text pieces, {name, source} and {name, first, other, source} (the
+// branches are node lists). This is the parser of smallworld/words/__init__.py, line for line; the
+// cases of tests/templates.json run against both and must give the same text.
+const NAME = /[a-z_][a-z0-9_]*/y;
+const ESCAPABLE = "\\{}|"; // `\{` `\}` `\|` `\\`: the character itself
+const parsed = new Map();
+
+function parse(t, i, stops) {
+  const nodes = [];
+  let buf = "";
+  while (i < t.length) {
+    const c = t[i];
+    if (c === "\\" && i + 1 < t.length && ESCAPABLE.includes(t[i + 1])) { buf += t[i + 1]; i += 2; continue; }
+    if (stops.includes(c)) break;
+    if (c === "{") {
+      const [node, j] = field(t, i);
+      if (node !== null) {
+        if (buf) { nodes.push(buf); buf = ""; }
+        nodes.push(node);
+        i = j;
+        continue;
+      }
+    }
+    buf += c;
+    i++;
   }
-  out.push(body.slice(start));
+  if (buf) nodes.push(buf);
+  return [nodes, i];
+}
+
+function field(t, i) {
+  // `{name}` or `{name|first|other}` at t[i] (branches may hold fields), else [null, i].
+  NAME.lastIndex = i + 1;
+  const m = NAME.exec(t);
+  if (m === null) return [null, i];
+  const name = m[0], j = i + 1 + name.length;
+  if (t[j] === "}") return [{ name, source: t.slice(i, j + 1) }, j + 1];
+  if (t[j] === "|") {
+    const [first, k] = parse(t, j + 1, "|}");
+    if (t[k] === "|") {
+      const [other, end] = parse(t, k + 1, "|}");
+      if (t[end] === "}") return [{ name, first, other, source: t.slice(i, end + 1) }, end + 1];
+    }
+  }
+  return [null, i];
+}
+
+// A missing or null parameter: the field stays visible as written. Own keys only (`{constructor}`
+// is not Object's).
+const given = (params, name) => Object.prototype.hasOwnProperty.call(params, name) && params[name] !== null && params[name] !== undefined;
+// A selector's first branch: the parameter is 1, true or the text "1".
+const first = (v) => v === 1 || v === true || v === "1";
+
+function render(nodes, params) {
+  let out = "";
+  for (const node of nodes) {
+    if (typeof node === "string") out += node;
+    else if (!given(params, node.name)) out += node.source;
+    else if (node.first === undefined) out += String(params[node.name]);
+    else out += render(first(params[node.name]) ? node.first : node.other, params);
+  }
   return out;
 }
 
+// Templates as smallworld/words describes them: `{name}`, `{flag|first|other}` (nested), escapes
+// `\{` `\}` `\|` `\\`; a missing or null parameter leaves its `{...}` visible.
 export function fill(template, params = {}) {
-  let out = "";
-  let i = 0;
-  while (i < template.length) {
-    const c = template[i];
-    if (c !== "{") { out += c; i++; continue; }
-    let depth = 1, j = i + 1;
-    while (j < template.length && depth) { if (template[j] === "{") depth++; else if (template[j] === "}") depth--; j++; }
-    const body = template.slice(i + 1, j - 1);
-    const parts = split(body);
-    if (parts.length === 1) {
-      out += body in params ? String(params[body]) : `{${body}}`;
-    } else {
-      const v = params[parts[0]];
-      const on = v === 1 || v === true || v === "1";
-      out += fill(on ? parts[1] : (parts[2] ?? ""), params);
-    }
-    i = j;
-  }
-  return out;
+  let nodes = parsed.get(template);
+  if (nodes === undefined) { nodes = parse(template, 0, "")[0]; parsed.set(template, nodes); }
+  return render(nodes, params ?? {});
 }
 
 export function has(owner, key) {
