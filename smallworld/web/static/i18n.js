@@ -56,9 +56,10 @@ function field(t, i) {
   return [null, i];
 }
 
-// A missing or null parameter: the field stays visible as written. Own keys only (`{constructor}`
-// is not Object's).
-const given = (params, name) => Object.prototype.hasOwnProperty.call(params, name) && params[name] !== null && params[name] !== undefined;
+// Own keys only: `{constructor}` or a message id "constructor" is not Object's.
+const own = (o, k) => o !== null && typeof o === "object" && Object.prototype.hasOwnProperty.call(o, k);
+// A missing or null parameter: the field stays visible as written.
+const given = (params, name) => own(params, name) && params[name] !== null && params[name] !== undefined;
 // A selector's first branch: the parameter is 1, true or the text "1".
 const first = (v) => v === 1 || v === true || v === "1";
 
@@ -81,14 +82,17 @@ export function fill(template, params = {}) {
   return render(nodes, params ?? {});
 }
 
-export function has(owner, key) {
-  const c = catalogues[owner];
-  return !!(c && ((c[lang] && key in c[lang]) || (c.en && key in c.en)));
+// The message in the current language, else in English, else undefined (as Words.template does).
+function template(owner, key) {
+  const c = own(catalogues, owner) ? catalogues[owner] : {};
+  for (const l of [lang, "en"]) if (own(c, l) && own(c[l], key)) return c[l][key];
+  return undefined;
 }
 
+export function has(owner, key) { return template(owner, key) !== undefined; }
+
 export function text(owner, key, params) {
-  const c = catalogues[owner] || {};
-  const t = (c[lang] && c[lang][key]) ?? (c.en && c.en[key]);
+  const t = template(owner, key);
   return t === undefined ? `${owner}.${key}` : fill(t, params);
 }
 
