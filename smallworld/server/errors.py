@@ -51,9 +51,5 @@ class ServerError(Exception):
         return out
 
 
-def error_json(e: ServerError | SmallworldError) -> dict[str, Any]:
-    return e.to_json()
-
-
 def status_of(e: ServerError | SmallworldError) -> int:
     return STATUS.get(e.code, 400)

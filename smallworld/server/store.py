@@ -497,9 +497,6 @@ class Store:
             )
             return [StoredAction(r[0], r[1], json.loads(r[2]), r[3]) for r in c.execute(q)]
 
-    def action_count(self, game_id: str) -> int:
-        return len(self.actions(game_id))
-
 
 class Appender:
     """The one writer of the action log in a process. The event loop hands it each action and waits

@@ -75,10 +75,6 @@ def power_name(power: str | None) -> str:
     return _unit_name(power)
 
 
-def seat_name(v: Voice, seat: int | None) -> str:
-    return v.seat(seat)
-
-
 def combo_tokens(st: State, race: str, power: str) -> int:
     """Tokens a combo gives when picked now (capped by what is left in the race's tray)."""
     game = st.game
