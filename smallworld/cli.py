@@ -33,7 +33,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 def _bench(args: argparse.Namespace) -> int:
     if getattr(args, "bench_command", None) == "server":
         return _bench_server(args)
-    from smallworld.bench import bench
+    from smallworld.measure.engine import bench
 
     out = bench(args.players, args.games, args.seed, args.variant, _overrides(args), args.edition)
     if args.json:
@@ -156,7 +156,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _bench_server(args: argparse.Namespace) -> int:
-    from smallworld.server.bench import bench_server
+    from smallworld.measure.server import bench_server
 
     out = bench_server(
         args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players,

@@ -237,3 +237,17 @@ def _unit_module_paths() -> list[Path]:
 
 def _is_docstring_word(text: str) -> bool:
     return bool(re.search(r"\s", text))
+
+
+def test_measurement_is_a_client_that_nothing_imports_but_the_command_line() -> None:
+    """The measurement code (`smallworld.measure`: benches, the strength study) may import the server
+    and the rest as any client does; the server and every other module play without it, and only
+    the command line (`smallworld bench`) reaches it."""
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.is_relative_to(PACKAGE / "measure") or path == PACKAGE / "cli.py":
+            continue
+        for imported in _runtime_imports(path):
+            if imported == "smallworld.measure" or imported.startswith("smallworld.measure."):
+                wrong.append(f"{path.relative_to(ROOT)} imports {imported}")
+    assert not wrong, "\n".join(sorted(set(wrong)))

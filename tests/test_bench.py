@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from smallworld.bench import EngineSampler, bench
-from smallworld.bench_costs import deep_size
 from smallworld.cli import main
 from smallworld.engine.game import Game
 from smallworld.engine.settings import Settings
+from smallworld.measure.costs import deep_size
+from smallworld.measure.engine import EngineSampler, bench
 
 ROOT = Path(__file__).resolve().parent.parent
 

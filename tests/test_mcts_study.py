@@ -1,32 +1,23 @@
-"""tools/mcts_study.py (the strength study: its arms, summary and paired comparison) and
-tools/mcts_trace.py (what the search saw at each decision of one game)."""
+"""smallworld.measure.study (the strength study of tools/mcts_study.py: its arms, summary and paired
+comparison) and smallworld.measure.trace (tools/mcts_trace.py: what the search saw at each decision
+of one game)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from smallworld.measure import study
+from smallworld.measure import trace as tracer
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"smallworld_{name}", ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-study = _load("mcts_study")
 
 
 def _write(path: Path, games: list[tuple[int, bool, bool]]) -> str:
@@ -113,7 +104,9 @@ def test_a_run_with_arms_records_each_game_with_its_arm_and_options(tmp_path: Pa
         "--workers", "1", "--seed", "5", "--arm", "a={}", "--arm", 'b={"rollout_rounds": 1}',
         "--out", str(out),
     ]  # fmt: skip
-    subprocess.run(cmd, check=True, capture_output=True, timeout=300)
+    # The tools/ script, on this checkout's package (PYTHONPATH: whatever else is installed).
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(cmd, check=True, capture_output=True, timeout=300, env=env)
     games = {g["arm"]: g for g in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
     assert sorted(games) == ["a", "b"]
     assert games["a"]["mcts"] == {"playouts": 2}
@@ -137,11 +130,10 @@ def test_a_file_of_arms_is_counted_one_arm_at_a_time(tmp_path: Path) -> None:
 
 
 def test_the_trace_plays_the_simulators_game_and_shows_each_searched_root() -> None:
-    """tools/mcts_trace.py: with a playout budget its game is the simulator's game of that seed and
+    """The trace: with a playout budget its game is the simulator's game of that seed and
     seating, and each searched decision lists the root's moves by visits, greedy's marked."""
     from smallworld.sim import GameJob, play_game
 
-    tracer = _load("mcts_trace")
     t = tracer.trace(3, 1, {"playouts": 6})
     res = play_game(GameJob(index=0, players=2, seed=3, bots=("greedy", "mcts"), bot_options={"playouts": 6}))
     assert (t["scores"], t["winners"]) == (res["scores"], res["winners"])
@@ -153,3 +145,20 @@ def test_the_trace_plays_the_simulators_game_and_shows_each_searched_root() -> N
         assert all(0.0 <= m["mean"] <= 1.0 and m["sd"] >= 0.0 for m in d["moves"])
     text = tracer.render(t)
     assert f"scores {t['scores']}" in text and text.count("round ") == len(t["decisions"])
+
+
+def test_the_recorded_studies_are_where_the_docs_say_and_still_read() -> None:
+    """The games of the studies in docs/bots.md lie in data/studies/: every file the docs name is
+    there, every file there is named, and the first study still counts as the docs report it."""
+    import re
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    named: set[str] = set()
+    for ref in re.findall(r"data/studies/([\w.{},-]+\.jsonl)", text):
+        braces = re.search(r"\{([^}]*)\}", ref)
+        alternatives = braces.group(1).split(",") if braces else [""]
+        named |= {ref.replace(braces.group(0), alt) if braces else ref for alt in alternatives}
+    present = {p.name for p in (ROOT / "data" / "studies").glob("*.jsonl")}
+    assert named and named == present
+    got = study.summary(str(ROOT / "data" / "studies" / "mcts-vs-greedy-1s-seed20001.jsonl"), prefix=True)
+    assert (got["mcts_wins"], got["games"]) == (145, 206)  # "145 / 206" in docs/bots.md

@@ -14,7 +14,6 @@ import pytest
 from support import play_random, tiny_side
 
 from smallworld import cli
-from smallworld.bench import bench
 from smallworld.editions.warcraft.team import FACTIONS, Team, faction_scores, seat_factions
 from smallworld.engine import Action, Game, IllegalActionError, PositionError, Settings, State, view_for
 from smallworld.engine.actions import END
@@ -23,6 +22,7 @@ from smallworld.engine.invariants import check_invariants
 from smallworld.engine.losses import badge_kept
 from smallworld.engine.record import Record
 from smallworld.engine.serialize import state_from_json
+from smallworld.measure.engine import bench
 from smallworld.tui import run_play
 
 ALLIANCE_RACES = {"draenei", "dwarves", "gnomes", "humans", "night_elves", "worgen"}

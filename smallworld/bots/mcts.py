@@ -211,7 +211,7 @@ class MctsBot(Bot):
         # The subtree kept for the next decision of this seat: (the ply it expects, the node).
         self._kept: tuple[int, Node] | None = None
         self.last_reused = 0  # visits the last decision's root started with
-        self.last_root: Node | None = None  # the last search's root (tools/mcts_trace.py reads it)
+        self.last_root: Node | None = None  # the last search's root (smallworld/measure/trace.py reads it)
         # Off by default: on one machine, 67 games at 1 s with it won fewer than without (docs/bots.md).
         self.coin_ledger = coin_ledger
         self.cutoff_win = cutoff_win

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from smallworld.server.bench import bench_server
+from smallworld.measure.server import bench_server
 
 
 def test_healthz_and_metrics_count_actions_and_refusals(client: TestClient) -> None:

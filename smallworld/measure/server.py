@@ -25,7 +25,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
-from smallworld.bench import EngineSampler
+from smallworld.measure.engine import EngineSampler
 
 
 @dataclass

@@ -7,11 +7,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from smallworld.bench_costs import state_costs
 from smallworld.engine.actions import Action
 from smallworld.engine.flow import apply_unchecked, legal_actions
 from smallworld.engine.game import Game
 from smallworld.engine.settings import DEFAULT_EDITION, Settings, make_settings
+from smallworld.measure.costs import state_costs
 
 
 def bench(
