@@ -11,7 +11,11 @@ ARGS ?=
 SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets
 SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
-.PHONY: play tui test lint bench clean compiled test-compiled
+# `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,
+# Redis or browser, none of the slow server-process tests.
+FAST := not postgres and not redis and not browser and not slow
+
+.PHONY: play tui test check lint bench clean compiled test-compiled
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -38,8 +42,12 @@ play: $(PLAY_STAMP)
 tui: $(TUI_STAMP)
 	$(BIN)/smallworld play $(ARGS)
 
+# The full gate (CI's, through .ci/run): every test, on pure Python and then on the compiled build.
+# It installs the browser and the services when they are missing; a test whose service is still
+# missing is skipped with the reason, and fails under CI=true (tests/needs.py).
 test: $(STAMP)
 	sh tools/install-chromium.sh
+	bash tools/test-services.sh install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -50,6 +58,12 @@ test: $(STAMP)
 	# working tree's pure Python whichever pass starts them, and those of the server's own input,
 	# limits, outages and tokens, which reach no compiled path.
 	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_ONLY_TESTS)"
+
+# The inner loop: lint, types and the fast tests, a few minutes on two cores (README.md, "Tests").
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -m "$(FAST)" $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

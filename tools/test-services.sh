@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Start (or stop) a throwaway PostgreSQL and Redis on 127.0.0.1 for the server tests.
 #
+#   tools/test-services.sh install     # only install what is missing (make test does, first)
 #   tools/test-services.sh start DIR   # prints PG_URL=... and REDIS_URL=... lines
 #   tools/test-services.sh stop DIR
 #   tools/test-services.sh pg-stop|pg-start|redis-stop|redis-start DIR   # an outage, and its end
@@ -11,8 +12,6 @@
 set -euo pipefail
 
 cmd=${1:?start or stop}
-dir=${2:?a temporary folder}
-mkdir -p "$dir"
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -67,6 +66,13 @@ redis_stop() {
   if [ -f "$1/redis.pid" ]; then kill -9 "$(cat "$1/redis.pid")" 2>/dev/null || true; rm -f "$1/redis.pid"; fi
 }
 
+if [ "$cmd" = install ]; then
+  ensure
+  exit 0
+fi
+dir=${2:?a temporary folder}
+mkdir -p "$dir"
+
 case "$cmd" in
 pg-stop)
   as_pg "$(pg_bin)/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null
@@ -103,7 +109,7 @@ stop)
   if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
   ;;
 *)
-  echo "usage: $0 start|stop|pg-stop|pg-start|redis-stop|redis-start DIR" >&2
+  echo "usage: $0 install | $0 start|stop|pg-stop|pg-start|redis-stop|redis-start DIR" >&2
   exit 2
   ;;
 esac

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from needs import SERVICES, require
 
 from server.helpers import fresh_pg_database
 from smallworld.server.app import create_app
@@ -33,7 +34,9 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 @pytest.fixture(scope="session")
 def services() -> Iterator[dict[str, str]]:
-    """PostgreSQL and Redis on 127.0.0.1, started once for the session (and stopped after)."""
+    """PostgreSQL and Redis on 127.0.0.1, started once for the session (and stopped after). A test
+    that takes them is marked `postgres` and `redis` (`needs.SERVICES`)."""
+    require("postgres", "redis")
     d = tempfile.mkdtemp(prefix="sw-services-")
     script = str(ROOT / "tools" / "test-services.sh")
     out = subprocess.run([script, "start", d], capture_output=True, text=True, timeout=300)
@@ -47,7 +50,7 @@ def services() -> Iterator[dict[str, str]]:
         shutil.rmtree(d, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=SERVICES)])
 def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each store test runs on SQLite and on PostgreSQL."""
     if request.param == "sqlite":

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import psycopg
+from needs import require
 
 from smallworld.engine.game import Game
 from smallworld.engine.settings import Settings
@@ -80,6 +81,15 @@ def fresh_pg_database(admin_url: str) -> str:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+def wait_until(what: str, done: Callable[[], bool], seconds: float = 120) -> None:
+    """Wait for `done()`, polling: a test waits for what it expects to happen, never a fixed time.
+    The deadline only catches what never happens (`what` says what that was)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
 
 
 def wait_game(
@@ -171,6 +181,7 @@ class Services:
     SCRIPT = str(ROOT / "tools" / "test-services.sh")
 
     def __init__(self) -> None:
+        require("postgres", "redis")
         # Under /tmp itself: PostgreSQL runs as its own user, who must reach the folder (pytest's
         # tmp_path is private to root).
         self.dir = tempfile.mkdtemp(prefix="sw-services-")

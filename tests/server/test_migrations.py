@@ -12,6 +12,7 @@ import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from needs import SERVICES
 from sqlalchemy import insert
 
 from server.helpers import ServerProcess, fresh_pg_database
@@ -28,7 +29,7 @@ def _empty_db(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
     return fresh_pg_database(request.getfixturevalue("services")["PG_URL"])
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=SERVICES)])
 def test_three_servers_started_together_on_an_empty_database_all_come_up(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

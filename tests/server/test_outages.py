@@ -8,17 +8,21 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from needs import SERVICES
 from websockets.sync.client import connect
 
-from server.helpers import ServerProcess, Services, fresh_pg_database, replayed
+from server.helpers import ServerProcess, Services, fresh_pg_database, replayed, wait_until
 from smallworld.server.store import Store
+
+# Each test starts server processes on PostgreSQL (and Redis): minutes, and the services.
+pytestmark = [*SERVICES, pytest.mark.slow]
 
 
 class Player:
@@ -60,13 +64,6 @@ class Player:
         return [m for msg in self.msgs if msg["type"] != "ack" for m in msg["moves"]]
 
 
-def _until(what: str, done: Callable[[], bool], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-
-
 def _health(p: ServerProcess) -> dict[str, Any]:
     r = httpx.get(p.url + "/healthz", timeout=10)
     return {"http": r.status_code, **r.json()}
@@ -93,16 +90,16 @@ def test_redis_killed_and_back_under_three_processes_loses_nothing(
         def ply() -> int:
             return len(store.actions(gid))
 
-        _until("the game did not get going", lambda: ply() >= 8)
+        wait_until("the game did not get going", lambda: ply() >= 8)
         own.redis_stop()
         at_outage = ply()
         # Moves go on: each process acknowledges its sockets' moves, and the others read them from
         # the store (the watchdog compares every served game with it while Redis is down).
-        _until("no moves during the outage", lambda: ply() >= at_outage + 6, 60)
+        wait_until("no moves during the outage", lambda: ply() >= at_outage + 6, 60)
         assert all(_health(p)["status"] == "degraded" and _health(p)["http"] == 200 for p in procs)
         assert all(_health(p)["redis"] == "down" for p in procs)
         own.redis_start()
-        _until(
+        wait_until(
             "a process never saw Redis again", lambda: all(_health(p)["status"] == "ok" for p in procs), 60
         )
         for p in players:
@@ -138,7 +135,7 @@ def test_postgresql_stopped_ten_seconds_under_bot_games(tmp_path: Path) -> None:
             httpx.post(s.url + "/api/games", json={"players": 2, "seats": bots}).json() for _ in range(4)
         ]
         ids = [g["game"] for g in games]
-        _until("the games did not get going", lambda: all(len(store.actions(gid)) >= 5 for gid in ids))
+        wait_until("the games did not get going", lambda: all(len(store.actions(gid)) >= 5 for gid in ids))
         store.close()
         own.pg_stop()
         try:

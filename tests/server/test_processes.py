@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from needs import SERVICES
 from websockets.sync.client import connect
 
 from server.helpers import ServerProcess, fresh_pg_database
@@ -44,6 +45,8 @@ def _sample(p: ServerProcess, name: str) -> float:
     return 0.0
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_two_processes_one_postgresql_one_redis(services: dict[str, str], tmp_path: Path) -> None:
     db = fresh_pg_database(services["PG_URL"])
     a = ServerProcess(db, services["REDIS_URL"], tmp_path / "a.log")
@@ -86,7 +89,7 @@ def test_two_processes_one_postgresql_one_redis(services: dict[str, str], tmp_pa
         b.stop()
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=SERVICES)])
 def test_sigkill_mid_game_loses_nothing_acknowledged(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

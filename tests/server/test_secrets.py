@@ -240,6 +240,8 @@ def test_the_log_shows_no_token(tmp_path: Path) -> None:
         assert secret not in text
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_leaving_closes_the_seats_socket_held_by_another_process(
     services: dict[str, str], tmp_path: Path
 ) -> None:

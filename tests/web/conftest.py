@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from needs import require
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_driver import ARGS, CHROMIUM, SHOTS
 from web_fixture_server import Lobby, serve
@@ -17,8 +18,7 @@ from web_fixture_server import Lobby, serve
 
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: run tools/install-chromium.sh (make test does)")
+    require("browser")  # skipped without Chromium, failed under CI=true (tests/needs.py)
     home = tmp_path_factory.mktemp("chromium-home")
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
     with sync_playwright() as p:

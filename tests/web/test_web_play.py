@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_change
 from web_fixture_server import Lobby
@@ -16,6 +17,8 @@ from smallworld import scenario
 from smallworld.engine.game import Game
 from smallworld.engine.state import Phase
 from smallworld.web import payload
+
+pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
 
 def acting_page(*pages: Page) -> Page:

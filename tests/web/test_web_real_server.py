@@ -10,8 +10,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 from web_driver import create_game, phase, play_until, ply, step
+
+pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
 
 def _get(url: str) -> Any:

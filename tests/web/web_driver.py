@@ -8,9 +8,9 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
+from needs import CHROMIUM as CHROMIUM  # the browser, named once (tests/needs.py)
 from playwright.sync_api import Page
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
