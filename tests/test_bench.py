@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,8 +30,7 @@ def test_bench_reports_state_costs() -> None:
 
 def test_the_engine_sampler_measures_decisions_in_a_process_of_its_own() -> None:
     sampler = EngineSampler(2, share=0.5, seed=3)
-    time.sleep(0.3)
-    decisions, cpu = sampler.result()
+    decisions, cpu = sampler.result()  # at once: a started sampler has measured one slice at least
     assert decisions > 0 and cpu > 0
     assert not sampler._proc.is_alive()
 

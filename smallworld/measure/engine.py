@@ -96,13 +96,14 @@ def _sample(players: int, share: float, seed: int, stop: Any, out: Any) -> None:
     it = steps()
     next(it)  # the edition's modules loaded before any slice
     out.send("ready")
-    while not stop.is_set():
+    while True:  # one slice at least, however soon the result is asked for
         w0, c0 = time.perf_counter(), time.process_time()
         while time.perf_counter() - w0 < SLICE:
             next(it)
             decisions += 1
         cpu += time.process_time() - c0
-        stop.wait(SLICE * (1 - share) / share)
+        if stop.wait(SLICE * (1 - share) / share):
+            break
     out.send((decisions, cpu))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from server.helpers import replayed, wait_game
+from server.helpers import replayed, wait_game, wait_until
 from smallworld.server import bots as bots_module
 from smallworld.server.app import create_app
 from smallworld.server.bots import BotPool
@@ -36,6 +36,7 @@ class Outage:
             n: getattr(self.store, n) for n in ("append_many", "actions", "game", "seats", "ping", "plies")
         }
         self.calls = 0
+        self.refused: dict[str, int] = {}  # the moves refused, by game
 
         def fail(*args: Any, **kwargs: Any) -> Any:
             self.calls += 1
@@ -43,6 +44,8 @@ class Outage:
 
         def fail_append(items: list[Any], conn: Any = None) -> list[Exception | None]:
             self.calls += 1
+            for item in items:
+                self.refused[item.game_id] = self.refused.get(item.game_id, 0) + 1
             return [_down() for _ in items]
 
         for name in self.saved:
@@ -112,7 +115,8 @@ def test_bot_games_play_on_through_a_store_outage(slow: TestClient) -> None:
         wait_game(slow, gid, lambda g: g["ply"] >= 4)
     out = Outage(svc)
     plies = {gid: svc.live[gid].state.ply for gid in games}
-    time.sleep(1.5)  # the bots' moves fail to be stored and are retried
+    # Each game's bot move fails to be stored, and is tried again.
+    wait_until("a bot move was not retried", lambda: all(out.refused.get(gid, 0) >= 2 for gid in games), 60)
     assert {gid: svc.live[gid].state.ply for gid in games} == plies, "a move was taken without the store"
     out.end()
     for gid in games:
@@ -131,7 +135,8 @@ def test_the_watchdog_starts_again_a_decision_whose_task_died(slow: TestClient) 
         for task in tasks:
             slow.portal.call(_cancel, task)  # type: ignore[union-attr]
         killed += len(tasks)
-        time.sleep(0.05)
+        # Before the next kill: a decision at work again, by a task that was not killed.
+        wait_until("no decision started again", _started_again(slow, svc, set(tasks)), 60)
     assert killed
     g = wait_game(slow, gid, lambda g: g["status"] == "over")
     assert replayed(svc.store, gid).result == g["result"]
@@ -141,6 +146,17 @@ def test_the_watchdog_starts_again_a_decision_whose_task_died(slow: TestClient) 
 
 async def _cancel(task: asyncio.Task[Any]) -> None:
     task.cancel()
+
+
+async def _tasks(svc: Any) -> set[asyncio.Task[Any]]:
+    """The service's tasks at work, read in its own event loop."""
+    return {task for task in svc.tasks if not task.done()}
+
+
+def _started_again(client: TestClient, svc: Any, killed: set[asyncio.Task[Any]]) -> Callable[[], bool]:
+    """Whether a decision is at work in a task other than the `killed` ones."""
+    portal: Any = client.portal
+    return lambda: bool(portal.call(_tasks, svc) - killed)
 
 
 def test_the_watchdog_plays_a_clock_whose_timer_was_lost(slow: TestClient) -> None:
@@ -206,7 +222,10 @@ def test_bot_decisions_are_served_round_robin_across_owners(monkeypatch: pytest.
             asyncio.ensure_future(pool.choose(gid, {}, 0, "greedy", {}, [], 0, owner=who, timeout=0.5))
             for gid, who in jobs
         ]
-        await asyncio.sleep(0.05)
+        for _ in range(500):  # until the six are queued
+            if pool.waiting() == 5:
+                break
+            await asyncio.sleep(0.01)
         assert pool.waiting() == 5  # one at work, five waiting their turn
         gate.set()
         return await asyncio.gather(*futs)
