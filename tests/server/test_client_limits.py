@@ -79,6 +79,7 @@ def _sockets(client: httpx.Client) -> float:
     raise AssertionError("no smallworld_sockets in /metrics")
 
 
+@pytest.mark.slow  # a `smallworld serve` process
 def test_a_client_that_does_not_read_is_dropped_and_a_reader_is_not(db_url: str, tmp_path: Path) -> None:
     server = ServerProcess(db_url, log=tmp_path / "server.log", extra=("--socket-queue", "8"))
     try:
@@ -135,6 +136,7 @@ def _traced(run: Any) -> int:
     return sum(d.size_diff for d in after.compare_to(before, "filename"))
 
 
+@pytest.mark.slow  # a thousand requests under tracemalloc
 def test_unknown_game_ids_leave_nothing_behind(client: TestClient) -> None:
     svc = client.app.state.service  # type: ignore[attr-defined]
     gid, _ = _hot_seat(client.post)

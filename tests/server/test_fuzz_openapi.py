@@ -20,6 +20,9 @@ from schemathesis import GenerationMode
 from server.helpers import ServerProcess
 from smallworld.server.errors import STATUS
 
+# A `smallworld serve` process fuzzed through its OpenAPI: minutes.
+pytestmark = pytest.mark.slow
+
 EXAMPLES = 15  # per operation and mode: about 600 requests a store
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from smallworld.measure.server import bench_server
@@ -38,6 +39,7 @@ def test_healthz_and_metrics_count_actions_and_refusals(client: TestClient) -> N
     assert "smallworld_games_live 1.0" in text
 
 
+@pytest.mark.slow  # `bench server`: a `smallworld serve` process under load
 def test_bench_server_small() -> None:
     out = bench_server(games=2, think_ms=0, seconds=2, players=2)
     assert set(out) >= {"games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost"}

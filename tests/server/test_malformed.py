@@ -232,6 +232,7 @@ def _http_cases(w: World, rng: random.Random) -> Iterator[tuple[str, str, dict[s
         yield "GET", f"/api/words?edition={edition}", {}, None
 
 
+@pytest.mark.slow  # thousands of requests
 def test_thousands_of_malformed_requests_get_documented_refusals_and_change_nothing(world: World) -> None:
     w = world
     store: Store = w.client.app.state.service.store  # type: ignore[attr-defined]

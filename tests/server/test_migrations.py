@@ -30,6 +30,7 @@ def _empty_db(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=SERVICES)])
+@pytest.mark.slow  # three `smallworld serve` processes, twice
 def test_three_servers_started_together_on_an_empty_database_all_come_up(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

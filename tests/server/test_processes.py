@@ -18,6 +18,9 @@ from websockets.sync.client import connect
 from server.helpers import ServerProcess, fresh_pg_database
 from smallworld.server.store import Store
 
+# Every test here starts `smallworld serve` processes (and kills them): minutes.
+pytestmark = pytest.mark.slow
+
 
 def _ws_player(base: str, gid: str, seat: int, token: str, out: dict[int, Any]) -> None:
     rng = random.Random(seat)

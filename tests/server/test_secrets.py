@@ -216,6 +216,7 @@ def test_the_idle_time_must_be_longer_than_the_longest_turn_deadline(
         assert "--token-idle" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a `smallworld serve` process
 def test_the_log_shows_no_token(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     s = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", log=log)

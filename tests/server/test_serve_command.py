@@ -34,6 +34,7 @@ def _serve(
     return proc, [proc.stdout.readline() for _ in range(lines)]
 
 
+@pytest.mark.slow  # a `smallworld serve` process
 def test_serve_prints_its_address_and_serves_the_lobby_from_a_fresh_store(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     proc, lines = _serve(tmp_path, env, 2, "--open")
@@ -53,6 +54,7 @@ def test_serve_prints_its_address_and_serves_the_lobby_from_a_fresh_store(tmp_pa
         proc.wait(timeout=20)
 
 
+@pytest.mark.slow  # a `smallworld serve` process
 def test_open_uses_the_default_browser_where_there_is_one(tmp_path: Path) -> None:
     # BROWSER names the command webbrowser runs; a display makes the platform count as having one.
     mark = tmp_path / "opened"
