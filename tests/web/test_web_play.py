@@ -84,7 +84,7 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(pag
     german = page.locator("#explain.refused").inner_text()
     assert german != english and "Kann nicht angegriffen werden" in german and "§" in german
     page.select_option("#lang", "en")
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => document.documentElement.lang === 'en'")  # drawn again, in English
     assert not sent and ply(page) == before
 
 

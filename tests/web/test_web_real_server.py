@@ -147,7 +147,16 @@ def test_the_clock_of_the_seat_on_turn_counts_down_between_updates(page: Page, r
     mine = page.locator("#players li[data-seat='0'] .clock-left")
     left, text = int(mine.get_attribute("data-left-ms") or 0), mine.inner_text()
     assert 570_000 < left <= 600_000 and text.endswith(" left"), (left, text)
-    page.wait_for_timeout(3000)
+    # The page alone runs the clock down: wait until it shows two seconds gone, in both forms.
+    page.wait_for_function(
+        """([left, secs]) => {
+            const el = document.querySelector("#players li[data-seat='0'] .clock-left");
+            const m = el && /(\\d+):(\\d\\d)/.exec(el.innerText);
+            if (m == null) return false;
+            return Number(el.dataset.leftMs) <= left - 2000 && m[1] * 60 + Number(m[2]) <= secs - 2;
+        }""",
+        arg=[left, _seconds(text)],
+    )
     later, text_later = int(mine.get_attribute("data-left-ms") or 0), mine.inner_text()
     assert left - later >= 2000, (left, later)
     assert _seconds(text_later) <= _seconds(text) - 2, (text, text_later)
