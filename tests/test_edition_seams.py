@@ -290,6 +290,8 @@ def test_nothing_left_to_pick_passes_the_turn() -> None:
             },
             "row": [],
             "race_stack": [],
+            "power_stack": ["reckless", "truce"],
+            "power_discard": ["stubborn"],
         },
     )
     assert st.legal_actions() == [Action("pass")]

@@ -38,7 +38,10 @@ def team_game(players: int, seed: int = 1, **extra: Any) -> Game:
 
 
 def team_state(players: int, position: dict[str, Any], **extra: Any) -> State:
-    return state_from_json(team_game(players, **extra), position)
+    """A position of a team game. The positions here give only the columns a test is about (the
+    other banners and badges are left out), so they are test fragments: banner and badge
+    conservation is checked by the random games below (`check_team`, `check_invariants`)."""
+    return state_from_json(team_game(players, **extra), position, fragment=True)
 
 
 def pick(row: int) -> Action:
@@ -319,10 +322,17 @@ def test_decline_twice_returns_the_old_banner_to_the_topmost_empty_slot() -> Non
             {"coins": 7},
         ],
         "regions": {"A:1": {"race": "night_elves", "tokens": 3}, "A:5": {"race": "humans", "tokens": 1}},
-        "offer": {**WORKED["offer"], "Alliance": ["dwarves", "draenei"]},
+        "offer": {
+            **WORKED["offer"],
+            "Alliance": ["dwarves", "draenei"],
+            "powers": ["intimidating", "sailing", "mining", "ranger"],
+        },
         "power_discard": ["enraged"],
     }
-    st = team_state(2, pos)
+    # Every banner and badge of this game is named (the invariants are checked at the end).
+    races = ["dwarves", "draenei", "night_elves", "humans", *WORKED["offer"]["Horde"]]
+    powers = ["farmer", "enraged", "intimidating", "sailing", "mining", "ranger"]
+    st = team_state(2, pos, races=races, powers=powers)
     assert st.legal_actions() == [Action("decline"), Action("expand")]
     st.apply(Action("decline"))
     assert st.offer is not None
@@ -389,6 +399,7 @@ def test_ties_go_to_the_best_individual_score_then_are_shared() -> None:
 def test_the_token_tie_break_is_not_used() -> None:
     """AMB-37: a tie on faction and best scores is shared, however many tokens are on the boards."""
     pos = {
+        "phase": "start",
         "seats": [{"coins": 30, "active": "humans", "power": "farmer"}, {"coins": 30}],
         "regions": {"A:1": {"race": "humans", "tokens": 5}},
     }

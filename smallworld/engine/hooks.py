@@ -176,6 +176,9 @@ class Unit:
     # A power still in effect In Decline (Garrisoned's Forts, Marshdweller's toll): its badge stays
     # beside the In-Decline banner and is discarded only when that race leaves play (AMB-65).
     badge_kept_in_decline: ClassVar[bool] = False
+    # Its badge stays beside the In-Decline banner whatever `declined_badge` says: its own rules
+    # say so (classic Spirit, classic-rules.md §5.4 step 2).
+    badge_always_kept: ClassVar[bool] = False
     # Its `prevent_loss` discards a piece of its own in the token's place: still a loss (Beasts, AMB-31).
     loss_is_piece: ClassVar[bool] = False
     holds_water: ClassVar[bool] = False  # its tokens may stand in a Sea or Lake (Naga, §8.10)

@@ -47,6 +47,8 @@ def check_invariants(st: State) -> None:
     for s in st.seats:  # AMB-65: a badge kept beside its In-Decline banner is not in the discards
         kept = [p for _r, p in [(s.declined, s.declined_power), *s.more_declined] if badge_kept(st, p)]
         assert not set(kept) & set(st.power_discard), "a badge kept beside its banner is also discarded"
+    for _field, problem in banner_and_badge_problems(st):
+        raise AssertionError(problem)
     for k, left in st.supply.items():
         assert left >= 0, f"supply of {k} negative"
     for kind, piece in game.pieces.items():
@@ -70,3 +72,64 @@ def check_invariants(st: State) -> None:
         assert st.result is not None
     else:
         assert st.legal_actions(), f"seat {st.acting_seat} has no legal action in phase {st.phase}"
+
+
+def banner_and_badge_places(st: State) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Where each banner and each badge lies, as the fields of the JSON form that hold it: the row,
+    the stacks, the discards, a variant's offer, a seat's Active combo, its In-Decline banners and
+    the badges kept beside them (AMB-65, classic Spirit). The badge of an In-Decline race whose
+    badge was discarded is not there any more: it lies in the discards or went back into play."""
+    banners: dict[str, list[str]] = {}
+    badges: dict[str, list[str]] = {}
+
+    def put(where: dict[str, list[str]], uid: str | None, field: str) -> None:
+        if uid is not None:
+            where.setdefault(uid, []).append(field)
+
+    for i, (race, power, _coins) in enumerate(st.row):
+        put(banners, race, f"position.row[{i}].race")
+        put(badges, power, f"position.row[{i}].power")
+    for i, race in enumerate(st.race_stack):
+        put(banners, race, f"position.race_stack[{i}]")
+    for i, power in enumerate(st.power_stack):
+        put(badges, power, f"position.power_stack[{i}]")
+    for i, power in enumerate(st.power_discard):
+        put(badges, power, f"position.power_discard[{i}]")
+    for key, items in (st.offer or {}).items():
+        for i, uid in enumerate(items):
+            put(badges if uid in st.game.power_value else banners, uid, f"position.offer.{key}[{i}]")
+    for i, s in enumerate(st.seats):
+        where = f"position.seats[{i}]"
+        put(banners, s.active, f"{where}.active")
+        put(badges, s.power, f"{where}.power")
+        put(banners, s.declined, f"{where}.declined")
+        if badge_kept(st, s.declined_power):
+            put(badges, s.declined_power, f"{where}.declined_power")
+        for k, (race, power) in enumerate(s.more_declined):
+            put(banners, race, f"{where}.more_declined[{k}].race")
+            if badge_kept(st, power):
+                put(badges, power, f"{where}.more_declined[{k}].power")
+    return banners, badges
+
+
+def banner_and_badge_problems(st: State) -> list[tuple[str, str]]:
+    """(field, message) for each banner or badge of the game that is not in exactly one place
+    (`banner_and_badge_places`); the banners a variant leaves in the box are in none."""
+    game = st.game
+    banners, badges = banner_and_badge_places(st)
+    boxed = game.variant.banners_in_the_box(game)
+    out: list[tuple[str, str]] = []
+    for what, places, pool in (("banner", banners, game.race_pool), ("badge", badges, game.power_pool)):
+        for uid in pool:
+            here = places.get(uid, [])
+            want = 0 if what == "banner" and uid in boxed else 1
+            if len(here) > want:
+                out.append((here[-1], f"the {what} {uid} is in {len(here)} places: {', '.join(here)}"))
+            elif len(here) < want:
+                stack = "position.race_stack" if what == "banner" else "position.power_stack"
+                out.append((stack, f"the {what} {uid} is nowhere (neither on offer nor in play)"))
+        key = "races" if what == "banner" else "powers"
+        for uid, here in sorted(places.items()):
+            if uid not in pool:
+                out.append((here[0], f"the {what} {uid} is not one of this game's (settings.{key})"))
+    return out

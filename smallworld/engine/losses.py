@@ -54,12 +54,12 @@ def prevented_by(st: State, owner: int, region: int, cause: str) -> str | None:
 
 
 def badge_kept(st: State, power: str | None) -> bool:
-    """Whether the badge of `power` stays beside its In-Decline banner (AMB-65, `declined_badge`)."""
-    return (
-        power is not None
-        and st.game.units[power].badge_kept_in_decline
-        and st.game.options.declined_badge == "kept"
-    )
+    """Whether the badge of `power` stays beside its In-Decline banner (AMB-65, `declined_badge`;
+    a unit whose own rules keep it, `badge_always_kept`: classic Spirit)."""
+    if power is None:
+        return False
+    unit = st.game.units[power]
+    return unit.badge_always_kept or (unit.badge_kept_in_decline and st.game.options.declined_badge == "kept")
 
 
 def release_badge(st: State, power: str | None) -> None:

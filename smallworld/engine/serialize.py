@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from smallworld.engine.board_map import bits
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import CONQUEST_FIELDS
 from smallworld.engine.keyed_rng import game_rng
 from smallworld.engine.protocol import Field, FieldType, check_fields, check_value
-from smallworld.engine.state import Phase, Seat, State, Turn, jcopy
+from smallworld.engine.state import DECISION_PHASES, Phase, Seat, State, Turn, jcopy
 
 if TYPE_CHECKING:
     from smallworld.engine.game import Game
@@ -204,9 +205,7 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
         if len(set(spare)) != len(spare) or on_board & set(spare):
             raise PositionError("position.spare_markers", "a marker is listed twice or also on the boards")
         st.spare_markers = spare
-    if "seats" in data and not any(k in data for k in ("row", "race_stack", "offer")):
-        in_play = {r for s in st.seats for r in (s.active, *s.declined_races()) if r}
-        game.variant.withdraw_banners(st, in_play)
+    _derive_offer(st, data)
     # Races not named in `tray` hold what the box holds less what the boards and hands hold.
     st.tray = _derived_tray(st)
     if "tray" in data:
@@ -222,9 +221,146 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
                 st.supply[k] = st.supply.get(k, 0) - c
         st.supply.update(_counts(data.get("supply", {}), "position.supply", game.pieces))
     check_limits(st)
+    check_stage(st)
     if not fragment:
+        _check_conservation(st)
         _check_invariants(st)
     return st
+
+
+def check_stage(st: State) -> None:
+    """The seats' races and the step of the turn fit together, as play leaves them: a badge goes
+    with its banner, a seat picks only without an Active race and decides only with one, an
+    In-Decline race plays its own phase only where its unit says so, the seat to act is the one
+    the step names, and only a game that is over has a result."""
+    from smallworld.engine.decline import decline_slot
+
+    game = st.game
+    for i, s in enumerate(st.seats):
+        where = f"position.seats[{i}]"
+        if (s.active is None) != (s.power is None):
+            field = "power" if s.active is None else "active"
+            raise PositionError(
+                f"{where}.{field}", "an Active race and its power go together (both or neither)"
+            )
+        if s.declined is None and (s.declined_power is not None or s.more_declined):
+            field = "declined_power" if s.declined_power is not None else "more_declined"
+            raise PositionError(f"{where}.{field}", "needs an In-Decline race (`declined`)")
+        slots = [decline_slot(st, s.declined, s.declined_power)]
+        for k, (race, power) in enumerate(s.more_declined):
+            slot = decline_slot(st, race, power)
+            if slot in slots:
+                raise PositionError(
+                    f"{where}.more_declined[{k}]",
+                    "a seat holds one In-Decline race, and another only where a unit gives it a slot "
+                    "of its own (classic Spirit)",
+                )
+            slots.append(slot)
+    ph = st.phase
+    if ph == Phase.OVER:
+        if st.result is None:
+            raise PositionError("position.result", "a game that is over has its result")
+        if st.acting_seat != -1:
+            raise PositionError("position.acting_seat", "must be -1 once the game is over")
+        return
+    if st.result is not None:
+        raise PositionError("position.result", f"only a game that is over has a result (phase {ph})")
+    if st.acting_seat < 0:
+        raise PositionError("position.acting_seat", "is -1 only once the game is over")
+    if ph not in DECISION_PHASES and not st.pending:
+        raise PositionError("position.phase", f"{ph} is a step between decisions: only a prompt waits there")
+    turn_seat = st.turn_seat
+    s = st.seats[turn_seat]
+    if st.pending:
+        if st.acting_seat != st.pending[0]["seat"]:
+            raise PositionError("position.acting_seat", "the seat of the first pending prompt acts")
+    elif ph == Phase.WITHDRAWN:
+        if st.acting_seat == turn_seat or st.seats[st.acting_seat].active is None:
+            raise PositionError(
+                "position.acting_seat", "in the withdrawn step a defender with an Active race acts"
+            )
+    elif st.acting_seat != turn_seat:
+        raise PositionError(
+            "position.acting_seat", f"the turn's player (seat {turn_seat}) acts in the {ph} step"
+        )
+    if not st.pending:  # a prompt may wait for a region to be made whole again (a regroup)
+        for i, seat in enumerate(st.seats):
+            keep = st.min_per_region(seat.active)
+            for r in bits(st.occupied_mask(seat.active)) if seat.active and keep > 1 else ():
+                if st.tokens[r] + sum(st.troops_in(r).values()) < keep:
+                    raise PositionError(
+                        f"position.regions.{game.map.ref(r)}.tokens",
+                        f"{seat.active} keep at least {keep} tokens in each region (seat {i})",
+                    )
+    race = st.turn.race
+    if race is not None and not (
+        race in s.declined_races() and game.units[race].conquers_in_decline and st.turn.risen
+    ):
+        raise PositionError(
+            "position.turn.race",
+            f"only an In-Decline race of seat {turn_seat} that conquers In Decline plays a phase of its own",
+        )
+    where = f"seat {turn_seat}"
+    if ph == Phase.AFTER_SCORE and (race or not any(u.declines_after_scoring for u in st.units(turn_seat))):
+        raise PositionError("position.phase", f"{where} has no race that may decline after scoring")
+    if ph in (Phase.PICK, Phase.START, Phase.RISE) and (st.turn.conquests or st.turn.done or race):
+        raise PositionError("position.turn", f"the {ph} step comes before the turn's conquests")
+    if ph == Phase.PICK and s.active is not None:
+        raise PositionError(
+            "position.phase",
+            f"{where} holds an Active race ({s.active}): only a seat without one picks (name the step: "
+            "start, conquer, redeploy, ...)",
+        )
+    if ph in (Phase.START, Phase.AFTER_SCORE) and s.active is None:
+        raise PositionError("position.phase", f"{where} has no Active race to expand or decline with")
+    if ph in (Phase.CONQUER, Phase.REDEPLOY) and s.active is None and race is None:
+        raise PositionError("position.phase", f"{where} has no race to conquer or redeploy with")
+    if ph == Phase.RISE and (
+        st.turn.risen
+        or not any(game.units[r].conquers_in_decline and st.occupied_mask(r) for r in s.declined_races())
+    ):
+        raise PositionError("position.phase", f"{where} has no In-Decline race that may play its own phase")
+
+
+def _check_conservation(st: State) -> None:
+    """Every banner and badge of the game lies in exactly one place (`invariants`)."""
+    from smallworld.engine.invariants import banner_and_badge_problems
+
+    for field, problem in banner_and_badge_problems(st):
+        raise PositionError(field, problem)
+
+
+def _derive_offer(st: State, data: dict[str, Any]) -> None:
+    """The parts of the offer a position leaves out are derived, as the tray is: banners and badges
+    in play (Active, In Decline, a badge kept beside its banner) and the badges the position
+    discards leave the stacks, and a row combo whose banner or badge is in play takes the next
+    free one of its stack. A stack left out beside a given row also loses the row's ids."""
+    from smallworld.engine.losses import badge_kept
+
+    game = st.game
+    seats = "seats" in data
+    banners = {r for s in st.seats for r in (s.active, *s.declined_races()) if r} if seats else set()
+    badges: set[str] = set()
+    if seats:
+        for s in st.seats:
+            kept = [p for _r, p in [(s.declined, s.declined_power), *s.more_declined] if badge_kept(st, p)]
+            badges.update(p for p in (s.power, *kept) if p)
+    if "power_discard" in data:
+        badges.update(st.power_discard)
+    if "offer" in data:
+        return  # the team variant's columns are given: nothing to derive
+    if "row" in data:
+        if "race_stack" not in data:
+            shown = banners | {c[0] for c in st.row}
+            st.race_stack = [r for r in st.race_stack if r not in shown]
+        if "power_stack" not in data:
+            shown = badges | {c[1] for c in st.row}
+            st.power_stack = [p for p in st.power_stack if p not in shown]
+        return
+    if banners and "race_stack" not in data:
+        game.variant.withdraw_banners(st, banners)
+    if badges and "power_stack" not in data:
+        game.variant.withdraw_badges(st, badges)
 
 
 def _check_invariants(st: State) -> None:
@@ -324,6 +460,14 @@ def _regions(st: State, data: Any) -> None:
             if here:
                 st.tags[r] = here
     st.rebuild_indexes()
+    from smallworld.engine.losses import occupying_pieces
+
+    for r in range(n):
+        if st.race[r] is not None and not st.tokens[r] and not occupying_pieces(st, r):
+            raise PositionError(
+                f"position.regions.{m.ref(r)}.tokens",
+                "a region held by a race has one of its tokens, or a piece that stands for one",
+            )
 
 
 def _row(game: Game, data: Any) -> list[list[Any]]:
@@ -472,7 +616,7 @@ def _markers(st: State, data: Any) -> None:
             raise PositionError(where, str(e).strip("'\"")) from None
         items = here if isinstance(here, list) else [here]
         for i, m in enumerate(items):
-            if not isinstance(m, dict) or m.get("id") not in st.game.relics:
+            if not isinstance(m, dict) or not isinstance(m.get("id"), str) or m["id"] not in st.game.relics:
                 raise PositionError(f"{where}[{i}].id", f"known relics: {sorted(st.game.relics)}")
             if not isinstance(m.get("face_up", False), bool):
                 raise PositionError(f"{where}[{i}].face_up", "must be true or false")

@@ -112,7 +112,7 @@ def test_portal_refusals() -> None:
 def test_another_seats_power_is_no_answer() -> None:
     """An action of a power the acting seat does not have is refused by the power that declares it,
     citing its section (§9.5 Championing, §9.17 Portal Mage, §9.13 Intimidating)."""
-    st = _state("farmer", ORCS_DWARVES)
+    st = _state("mining", ORCS_DWARVES)
     for a, rule in (
         (Action("champion", 1), "§9.5"),
         (Action("portal", 1, 3), "§9.17"),

@@ -93,7 +93,7 @@ def _prevents(u: Unit) -> bool:
 class _FirstLossShield(Unit):
     """Stands for the Chapel, the Champion or a Beast: takes the first loss of the turn."""
 
-    id = "swamp_walker"  # the Draenei's badge in the position file
+    id = "archaeologist"  # the Draenei's badge in the position file
     kind = "power"
     loss_priority = 10
     calls: ClassVar[list[int]] = []
@@ -112,12 +112,12 @@ def test_holy_light_not_used_up_by_another_exception() -> None:
     two conquests of Draenei regions in one turn cost them nothing."""
     data = _data("draenei", "second_loss_same_turn_is_normal")
     game = Game.from_settings(data["settings"])
-    game.set_unit("swamp_walker", _FirstLossShield())
+    game.set_unit("archaeologist", _FirstLossShield())
     st = state_from_json(game, data["position"])
     tray = st.tray["draenei"]
     _FirstLossShield.calls.clear()
     apply_texts(st, ["conquer T:2"])
-    assert st.turn.data["swamp_walker"].get("shield") and not _holy_light_used(st)
+    assert st.turn.data["archaeologist"].get("shield") and not _holy_light_used(st)
     apply_texts(st, ["conquer T:4"])
     assert _holy_light_used(st)
     assert st.tray["draenei"] == tray and st.seats[1].hand == 2

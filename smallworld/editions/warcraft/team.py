@@ -191,10 +191,18 @@ class Team(Variant):
             view["offer"] = shown
         view["factions"] = seat_factions(len(view["seats"]))
 
+    def banners_in_the_box(self, game: Any) -> frozenset[str]:
+        seated = set(seat_factions(game.players))  # 2 or 4 players: the Neutral banners (§11.2)
+        return frozenset(r for r in game.race_pool if game.faction.get(r) not in seated)
+
     def withdraw_banners(self, st: State, in_play: set[str]) -> None:
         offer = _offer(st)
         for key in FACTIONS:
             offer[key] = [r for r in offer[key] if r not in in_play]
+
+    def withdraw_badges(self, st: State, in_play: set[str]) -> None:
+        offer = _offer(st)
+        offer[POWERS] = [p for p in offer[POWERS] if p not in in_play]
 
     def offer_from_json(self, st: State, data: Any) -> dict[str, list[str]] | None:
         return offer_from_json(st, data)

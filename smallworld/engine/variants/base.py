@@ -62,9 +62,17 @@ class Variant:
         slot is empty. Default: the standard row."""
         return [(race, power, coins) for race, power, coins in st.row]
 
+    def banners_in_the_box(self, game: Any) -> frozenset[str]:
+        """The banners this variant's setup leaves out of the game (none in the standard game)."""
+        return frozenset()
+
     def withdraw_banners(self, st: State, in_play: set[str]) -> None:
         """Take the banners of races in play out of the offer (a position that gives the seats but
         not the offer: the offer is derived, as the tray is)."""
+
+    def withdraw_badges(self, st: State, in_play: set[str]) -> None:
+        """Take the badges in play (or discarded by the position) out of the offer, as
+        `withdraw_banners` does for the banners."""
 
     def offer_from_json(self, st: State, data: Any) -> dict[str, list[str]] | None:
         """The variant's own offer in a position (`offer`); the standard game has none."""

@@ -83,14 +83,33 @@ class Standard(Variant):
         # A row combo whose banner is in play takes the next free banner of the stack instead.
         stack = [r for r in st.race_stack if r not in in_play]
         row = []
+        loose = []  # the badges of combos left without a banner go back on the badge stack
         for race, power, coins in st.row:
             if race in in_play:
                 if not stack:
+                    loose.append(power)
                     continue
                 race = stack.pop(0)
             row.append([race, power, coins])
         st.row = row
         st.race_stack = stack
+        st.power_stack = loose + st.power_stack
+
+    def withdraw_badges(self, st: State, in_play: set[str]) -> None:
+        # A row combo whose badge is in play takes the next free badge of the stack instead.
+        stack = [p for p in st.power_stack if p not in in_play]
+        row = []
+        loose = []  # the banners of combos left without a badge go back on the banner stack
+        for race, power, coins in st.row:
+            if power in in_play:
+                if not stack:
+                    loose.append(race)
+                    continue
+                power = stack.pop(0)
+            row.append([race, power, coins])
+        st.row = row
+        st.power_stack = stack
+        st.race_stack = loose + st.race_stack
 
     def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
         """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory
