@@ -92,7 +92,13 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         return _unit_why(st, a)
     if st.phase not in phases:
         # While a step waits for its own decision, its rule says what is due; during conquests the
-        # action's own rule says when it may be taken.
+        # action's own rule says when it may be taken. Abandoning belongs to readying troops, whose
+        # rule says it never comes later in the turn (AMB-58): that is the rule cited.
+        if a.kind == ABANDON:
+            return Rule.ABANDON, (
+                f"abandoning belongs to readying troops, before the turn's first conquest: seat "
+                f"{st.acting_seat} is in the {st.phase} step"
+            )
         rule = _PHASE_RULE.get(Phase(st.phase), _KIND_RULE[a.kind])
         return rule, f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step"
     seat = st.acting_seat
@@ -207,9 +213,32 @@ def _target_words(st: State, att: conquest.Attack, r: int, refusal: Refusal) -> 
     if refusal == Refusal.OWN:
         return Rule.TARGETS, f"{name} is already held by your race"
     if refusal == Refusal.IMMUNE:
+        if not (st.immune >> r) & 1:
+            shield = _shield_words(st, att, r)
+            if shield is not None:
+                return shield
         return Rule.IMMUNE, f"{name} is immune to conquest"
     if refusal == Refusal.WATER:
         return Rule.TARGETS, f"{name} is a {st.game.map.regions[r].terrain}: your race may not enter it"
     if att.first:
         return Rule.TARGETS, f"{name} is not a region your race may enter the map through"
     return Rule.TARGETS, f"{name} is not a region your race can reach from where it stands"
+
+
+def _shield_words(st: State, att: conquest.Attack, r: int) -> tuple[Rule | str, str] | None:
+    """A region another player's unit keeps from this race (the `shielded` hook: classic Diplomat's
+    peace): that unit's own rule, not immunity."""
+    game = st.game
+    name = game.map.regions[r].name
+    for owner in range(len(st.seats)):
+        if owner == att.seat:
+            continue
+        for u in st.hook_units(owner, "shielded"):
+            if (u.shielded(st, owner, att.seat) >> r) & 1:
+                unit = game.edition.races.get(u.id) or game.edition.powers.get(u.id)
+                label = unit.name if unit is not None else u.id
+                return (
+                    u.section or Rule.TARGETS,
+                    f"{name} is held by seat {owner}, whose {label} keeps your race from attacking it now",
+                )
+    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from smallworld.engine.actions import Action
 from smallworld.engine.hooks import ConquestInfo, Piece, Unit
 from smallworld.engine.protocol import Field, FieldType
 
@@ -46,6 +47,11 @@ class DragonMaster(Unit):
 
     def on_decline(self, st: State, seat: int) -> None:
         _remove_dragon(st)
+
+    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+        if action.arg == self.id and st.turn.data.get(self.id, {}).get("used"):
+            return self.section, "the Dragon conquers once per turn, and it has conquered this turn"
+        return None
 
 
 UNIT = DragonMaster()
