@@ -22,6 +22,9 @@
   ransom happen even when Light's Hope Chapel, asked first, spares the race's loss (`loss_spared`);
   the option `chapel_spares_ransom` lets the Chapel spare them too.
 * Intimidating cannot move it (§9.13); Portal Mage swaps do (§9.17).
+* AMB-81: the unused Champion keeps the conquest step open (AMB-53) only while it has a legal target
+  now; with none, conquests close as they would without it, and nothing that needs the conquest step
+  (the Ethereals' steal, Intimidating, Portal Mage) is offered after it.
 """
 
 from __future__ import annotations
@@ -138,8 +141,9 @@ class Championing(Unit):
         return None
 
     def free_conquest_left(self, st: State, seat: int) -> bool:
-        # The Champion in hand, unused this turn, keeps conquests open (AMB-53).
-        return self._closed(st, seat) is None
+        # The Champion in hand, unused this turn, keeps conquests open (AMB-53), but only while it
+        # has a legal target now (AMB-81): an unused Champion with nowhere to go leaves nothing open.
+        return self._closed(st, seat) is None and bool(self.actions(st, seat))
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
         if self._closed(st, seat) is not None:
