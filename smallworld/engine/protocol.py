@@ -455,7 +455,10 @@ def check_plan(game: Any, plan: Any) -> tuple[tuple[int, int, tuple[tuple[str, i
             if t is None or t < 0:
                 raise MalformedActionError(f"action.arg[{i}]", "tokens must be an integer >= 0")
             troops = []
-            for k, n in row[2]:
+            for pair in row[2]:
+                if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+                    raise MalformedActionError(f"action.arg[{i}]", "troops must be (piece kind, count) pairs")
+                k, n = pair
                 c = _as_int(n)
                 if k not in game.pieces or c is None or c < 0:
                     raise MalformedActionError(f"action.arg[{i}]", "troops must be (piece kind, count) pairs")
