@@ -274,6 +274,26 @@ def check_stage(st: State) -> None:
     if st.pending:
         if st.acting_seat != st.pending[0]["seat"]:
             raise PositionError("position.acting_seat", "the seat of the first pending prompt acts")
+        for k, p in enumerate(st.pending):
+            # A race's or power's prompt is raised by a unit of the seat it asks, or of the seat
+            # whose turn it is (Intimidating asks the owner of the token it moved).
+            if game.units[p["unit"]].kind in ("race", "power"):
+                held = {
+                    uid
+                    for i in {p["seat"], turn_seat}
+                    for uid in (
+                        st.seats[i].active,
+                        st.seats[i].power,
+                        st.seats[i].declined,
+                        st.seats[i].declined_power,
+                        *(x for pair in st.seats[i].more_declined for x in pair),
+                    )
+                }
+                if p["unit"] not in held:
+                    raise PositionError(
+                        f"position.pending[{k}].unit",
+                        f"{p['unit']} is held neither by seat {p['seat']} nor by the turn's player",
+                    )
     elif ph == Phase.WITHDRAWN:
         if st.acting_seat == turn_seat or st.seats[st.acting_seat].active is None:
             raise PositionError(
