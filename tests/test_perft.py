@@ -91,3 +91,45 @@ def test_one_walk_counts_every_depth() -> None:
         over.apply(over.legal_actions()[0])
     assert perft.perft_counts(over, 3) == [1, 1, 1]
     assert perft.perft(over, 3) == 1
+
+
+def test_classic_positions_cover_each_map_and_each_unit_that_adds_actions() -> None:
+    """Issue 27 item 7: classic Small World has a new game on each map (one per player count), and
+    a position where a seat holds each classic race and power that adds decisions or targets: its
+    own actions or prompts, named conquest options, extra targets, troops to place, an In-Decline
+    phase, a decline after scoring, no target-first final attempt."""
+    from smallworld.engine.edition import get_edition
+    from smallworld.engine.hooks import Unit
+
+    ed = get_edition("classic")
+    classic = [
+        e
+        for e in ENTRIES
+        if e["source"].get("new_game", {}).get("edition") == "classic"
+        or str(e["source"].get("scenario", "")).startswith("classic/")
+    ]
+    maps = {
+        e["source"]["new_game"]["players"]
+        for e in classic
+        if "new_game" in e["source"] and "plies" not in e["source"]
+    }
+    assert maps == {2, 3, 4, 5}, f"classic new games for {sorted(maps)} players only"
+    hooks = ("actions", "conquest_options", "extra_targets", "prompt_actions")
+
+    def adds_actions(u: Unit) -> bool:
+        return (
+            bool(u.action_specs or u.prompt_specs)
+            or any(getattr(type(u), h) is not getattr(Unit, h) for h in hooks)
+            or any(p.troop for p in u.pieces)
+            or u.conquers_in_decline
+            or u.declines_after_scoring
+            or not u.final_attempt
+        )
+
+    wanted = {uid for uid, u in ed.units.items() if u.kind in ("race", "power") and adds_actions(u)}
+    held: set[str] = set()
+    for e in classic:
+        for s in perft.build(e["source"]).seats:
+            held.update(x for x in (s.active, s.power, s.declined, s.declined_power) if x)
+    missing = sorted(wanted - held)
+    assert not missing, f"classic units that add actions with no perft position: {missing}"

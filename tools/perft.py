@@ -102,7 +102,12 @@ POLICIES: dict[str, Callable[[list[Action]], Action]] = {
 
 def new_game(source: Source) -> State:
     g = source["new_game"]
-    settings = Settings(players=g["players"], seed=g["seed"], variant=g.get("variant", "standard"))
+    settings = Settings(
+        players=g["players"],
+        seed=g["seed"],
+        variant=g.get("variant", "standard"),
+        edition=g.get("edition", "warcraft"),
+    )
     return Game(settings).new_initial_state()
 
 
@@ -155,8 +160,11 @@ class Position:
     depth: int
 
 
-def _new(players: int, seed: int, variant: str = "standard") -> Source:
-    return {"new_game": {"players": players, "seed": seed, "variant": variant}}
+def _new(players: int, seed: int, variant: str = "standard", edition: str = "warcraft") -> Source:
+    game: dict[str, Any] = {"players": players, "seed": seed, "variant": variant}
+    if edition != "warcraft":  # the Warcraft entries keep the source they were frozen with
+        game["edition"] = edition
+    return {"new_game": game}
 
 
 def _file(path: str, applied: int) -> Source:
@@ -362,6 +370,122 @@ CATALOGUE: list[Position] = [
         "2 players, seed 3, a fixed list of 55 text actions (a decline in round 3): round 4, seat 1's "
         "Humans' objective prompt",
         {**_new(2, 3), "actions": SCRIPT_2P_SEED3},
+        4,
+    ),
+    # 4. Classic Small World (classic-rules.md): each map (one per player count), then a position
+    #    for each race and power that adds decisions or targets, then scripted classic games.
+    Position(
+        "new-classic-2p-s1", "classic, 2 players, seed 1: the 23-region map", _new(2, 1, edition="classic"), 3
+    ),
+    Position("new-classic-3p-s1", "classic, 3 players: the 30-region map", _new(3, 1, edition="classic"), 3),
+    Position("new-classic-4p-s1", "classic, 4 players: the 39-region map", _new(4, 1, edition="classic"), 3),
+    Position("new-classic-5p-s1", "classic, 5 players: the 48-region map", _new(5, 1, edition="classic"), 3),
+    Position(
+        "classic-ghouls-rise",
+        "In-Decline Ghouls open the turn: rise or skip, their own conquests and redeployment (§7)",
+        _file("classic/races/ghouls/conquer_in_decline.json", 0),
+        4,
+    ),
+    Position(
+        "classic-sorcerers-convert",
+        "Sorcerer conversions of lone Active tokens, once per opponent, next to conquests (§7)",
+        _file("classic/races/sorcerers/once_per_opponent.json", 0),
+        4,
+    ),
+    Position(
+        "classic-berserk",
+        "Berserk: the roll before a conquest instead of a final attempt (§8, CL-AMB-26)",
+        _file("classic/powers/berserk/roll_then_conquer.json", 0),
+        4,
+    ),
+    Position(
+        "classic-diplomat-peace",
+        "the Diplomat's end-of-turn ally prompt, then the ally's turn under the peace (§8, CL-AMB-09)",
+        _file("classic/powers/diplomat/ally_may_not_attack.json", 1),
+        4,
+    ),
+    Position(
+        "classic-fortified",
+        "the Fortress placement prompt at the end of the turn, or skipping it (§8, CL-AMB-13)",
+        _file("classic/powers/fortified/fortress_scores_same_turn.json", 1),
+        4,
+    ),
+    Position(
+        "classic-heroic",
+        "the Heroes' placement prompt, two regions (§8, CL-AMB-11)",
+        _file("classic/powers/heroic/two_heroes.json", 1),
+        4,
+    ),
+    Position(
+        "classic-stout",
+        "Stout after scoring: decline or pass, then the next turn (§8, CL-AMB-15)",
+        _file("classic/powers/stout/decline_after_scoring.json", 2),
+        4,
+    ),
+    Position(
+        "classic-dragon-master",
+        "the Dragon conquest option on every target, once per turn (§8, CL-AMB-10)",
+        _file("classic/powers/dragon_master/dragon_conquest.json", 0),
+        4,
+    ),
+    Position(
+        "classic-flying",
+        "Flying: any land region is a target (§8, CL-AMB-05)",
+        _file("classic/powers/flying/anywhere_but_water.json", 0),
+        4,
+    ),
+    Position(
+        "classic-seafaring",
+        "Seafaring: a Lake among the targets (§8, CL-AMB-04)",
+        _file("classic/powers/seafaring/lake_from_the_shore.json", 0),
+        4,
+    ),
+    Position(
+        "classic-underworld",
+        "Underworld: Caverns adjacent to one another (§8, CL-AMB-18)",
+        _file("classic/powers/underworld/caverns_adjacent.json", 0),
+        4,
+    ),
+    Position(
+        "classic-halflings",
+        "Halflings enter through any region; their Holes (§7, CL-AMB-24)",
+        _file("classic/races/halflings/enter_anywhere.json", 0),
+        4,
+    ),
+    Position(
+        "classic-amazons",
+        "Amazons: the 4 set-aside tokens back at Ready-troops, and removed after redeployment (§7)",
+        _file("classic/races/amazons/back_at_ready_troops.json", 0),
+        4,
+    ),
+    Position(
+        "classic-bivouacking",
+        "Bivouacking: Encampments placed during redeployment (deploy r encampment) (§8)",
+        _file("classic/powers/bivouacking/place_encampments.json", 1),
+        4,
+    ),
+    Position(
+        "classic-spirit",
+        "Spirit: a decline that keeps the badge, then a pick from a row refilled without it (§5.4, §8)",
+        _file("classic/powers/spirit/badge_never_offered_while_kept.json", 0),
+        4,
+    ),
+    Position(
+        "script-classic-3p-first-80",
+        "classic, 3 players, seed 11, 80 actions each the first legal one (declining at every start)",
+        {**_new(3, 11, edition="classic"), "policy": "first", "plies": 80},
+        4,
+    ),
+    Position(
+        "script-classic-4p-first-100",
+        "classic, 4 players, seed 11, 100 first legal actions: a Spirit race beside In-Decline Ghouls",
+        {**_new(4, 11, edition="classic"), "policy": "first", "plies": 100},
+        4,
+    ),
+    Position(
+        "script-classic-2p-middle-120",
+        "classic, 2 players, seed 11, 120 actions by index n // 2: the last round, the Fortress prompt",
+        {**_new(2, 11, edition="classic"), "policy": "middle", "plies": 120},
         4,
     ),
 ]
