@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.board_map import bits
+from smallworld.engine.decline import decline_slot
 from smallworld.engine.errors import PositionError
 from smallworld.engine.hooks import CONQUEST_FIELDS
 from smallworld.engine.keyed_rng import game_rng
+from smallworld.engine.losses import badge_kept, occupying_pieces
 from smallworld.engine.protocol import Field, FieldType, check_fields, check_value
 from smallworld.engine.state import DECISION_PHASES, Phase, Seat, State, Turn, jcopy
 
@@ -233,8 +235,6 @@ def check_stage(st: State) -> None:
     with its banner, a seat picks only without an Active race and decides only with one, an
     In-Decline race plays its own phase only where its unit says so, the seat to act is the one
     the step names, and only a game that is over has a result."""
-    from smallworld.engine.decline import decline_slot
-
     game = st.game
     for i, s in enumerate(st.seats):
         where = f"position.seats[{i}]"
@@ -355,8 +355,6 @@ def _derive_offer(st: State, data: dict[str, Any]) -> None:
     in play (Active, In Decline, a badge kept beside its banner) and the badges the position
     discards leave the stacks, and a row combo whose banner or badge is in play takes the next
     free one of its stack. A stack left out beside a given row also loses the row's ids."""
-    from smallworld.engine.losses import badge_kept
-
     game = st.game
     seats = "seats" in data
     banners = {r for s in st.seats for r in (s.active, *s.declined_races()) if r} if seats else set()
@@ -480,8 +478,6 @@ def _regions(st: State, data: Any) -> None:
             if here:
                 st.tags[r] = here
     st.rebuild_indexes()
-    from smallworld.engine.losses import occupying_pieces
-
     for r in range(n):
         if st.race[r] is not None and not st.tokens[r] and not occupying_pieces(st, r):
             raise PositionError(
