@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -124,3 +125,22 @@ def test_a_malformed_plan_is_a_malformed_action(rows: Any) -> None:
     with pytest.raises(MalformedActionError):
         st.apply(Action(PLAN, None, rows))
     assert json.dumps(st.to_json(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"pending": [{"unit": "forsaken", "prompt": {"x": 1}, "seat": 0}]}, "position.pending[0]"),
+        ({"pending": [{"unit": ["forsaken"], "prompt": "buy", "seat": 0}]}, "position.pending[0]"),
+        ({"markers": {"T:1": [{"id": {"x": 1}, "face_up": True}]}}, "position.markers.T:1[0].id"),
+    ],
+)
+def test_unhashable_ids_are_refused_naming_the_field(patch: dict[str, Any], field: str) -> None:
+    """Found by the fuzz: a dict where an id belongs escaped as TypeError (unhashable type)."""
+    from smallworld import scenario
+
+    data = scenario.load(Path(__file__).parent / "scenarios" / "core" / "redeploy" / "step_choices.json")
+    data["position"] = {**data["position"], **patch}
+    with pytest.raises(PositionError) as e:
+        scenario.build(data)
+    assert e.value.field == field, e.value

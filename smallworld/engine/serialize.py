@@ -548,7 +548,7 @@ def _pending(game: Game, data: Any) -> list[dict[str, Any]]:
         where = f"position.pending[{i}]"
         p = _obj(p, where)
         key = (p.get("unit"), p.get("prompt"))
-        spec = game.prompt_specs.get(key)  # type: ignore[arg-type]
+        spec = game.prompt_specs.get(key) if all(isinstance(k, str) for k in key) else None  # type: ignore[arg-type]
         if spec is None:
             raise PositionError(where, f"no unit declares the prompt {key[0]!r}.{key[1]!r}")
         base = ("unit", "prompt", "seat", "resume_seat", "public")
