@@ -82,7 +82,7 @@ def build(data: dict[str, Any]) -> State:
         if (
             not isinstance(rolls, list)
             or len(rolls) > 1000
-            or any(isinstance(r, bool) or r not in faces for r in rolls)
+            or any(isinstance(r, bool) or not isinstance(r, int) or r not in faces for r in rolls)
         ):
             raise PositionError("rolls", f"must be a list of die faces {sorted(faces)}")
         st.rolls = list(rolls) + st.rolls

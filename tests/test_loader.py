@@ -133,6 +133,7 @@ def test_a_malformed_plan_is_a_malformed_action(rows: Any) -> None:
         ({"pending": [{"unit": "forsaken", "prompt": {"x": 1}, "seat": 0}]}, "position.pending[0]"),
         ({"pending": [{"unit": ["forsaken"], "prompt": "buy", "seat": 0}]}, "position.pending[0]"),
         ({"markers": {"T:1": [{"id": {"x": 1}, "face_up": True}]}}, "position.markers.T:1[0].id"),
+        ({"rolls": [{"x": 1}]}, "position.rolls"),
     ],
 )
 def test_unhashable_ids_are_refused_naming_the_field(patch: dict[str, Any], field: str) -> None:

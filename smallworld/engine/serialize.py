@@ -187,7 +187,7 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
         if (
             not isinstance(rolls, list)
             or len(rolls) > MAX_COUNT
-            or any(isinstance(r, bool) or r not in faces for r in rolls)
+            or any(isinstance(r, bool) or not isinstance(r, int) or r not in faces for r in rolls)
         ):
             raise PositionError("position.rolls", f"must be a list of die faces {sorted(faces)}")
         st.rolls = list(rolls)
