@@ -317,6 +317,26 @@ def m_junk(rnd: random.Random, pos: dict[str, Any], ids: Any) -> str:
     return f"junk at {key!r}"
 
 
+def m_junk_item(rnd: random.Random, pos: dict[str, Any], ids: Any) -> str:
+    """A value of any type added to a list of the position (the rolls, the stacks, a marker list)."""
+    lists: list[list[Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            lists.append(node)
+            for v in node:
+                walk(v)
+
+    walk(pos)
+    if not lists:
+        return "no list"
+    rnd.choice(lists).append(copy.deepcopy(rnd.choice(JUNK)))
+    return "junk item added to a list"
+
+
 def m_unit_data(rnd: random.Random, pos: dict[str, Any], ids: Any) -> str:
     """A unit's own data (seat `ext`, `turn.data`) dropped or emptied."""
     holders = [s for s in pos.get("seats") or [] if isinstance(s, dict) and s.get("ext")]
@@ -397,6 +417,7 @@ MUTATIONS: list[tuple[Mutation, int]] = [
     (m_turn, 2),
     (m_pending, 1),
     (m_junk, 2),
+    (m_junk_item, 1),
     (m_unit_data, 2),
     (m_markers, 1),
     (m_counts, 1),

@@ -294,24 +294,24 @@ def check_stage(st: State) -> None:
                         f"position.pending[{k}].unit",
                         f"{p['unit']} is held neither by seat {p['seat']} nor by the turn's player",
                     )
-    elif ph == Phase.WITHDRAWN:
-        if st.acting_seat == turn_seat or st.seats[st.acting_seat].active is None:
-            raise PositionError(
-                "position.acting_seat", "in the withdrawn step a defender with an Active race acts"
-            )
-    elif st.acting_seat != turn_seat:
-        raise PositionError(
-            "position.acting_seat", f"the turn's player (seat {turn_seat}) acts in the {ph} step"
-        )
-    if not st.pending:  # a prompt may wait for a region to be made whole again (a regroup)
-        for i, seat in enumerate(st.seats):
-            keep = st.min_per_region(seat.active)
-            for r in bits(st.occupied_mask(seat.active)) if seat.active and keep > 1 else ():
-                if st.tokens[r] + sum(st.troops_in(r).values()) < keep:
-                    raise PositionError(
-                        f"position.regions.{game.map.ref(r)}.tokens",
-                        f"{seat.active} keep at least {keep} tokens in each region (seat {i})",
-                    )
+    # The seat that decides in this step once the prompts are answered (the last one's resume seat).
+    after = st.pending[-1]["resume_seat"] if st.pending else st.acting_seat
+    field = "position.pending[-1].resume_seat" if st.pending else "position.acting_seat"
+    if ph == Phase.WITHDRAWN:
+        if after == turn_seat or not 0 <= after < len(st.seats) or st.seats[after].active is None:
+            raise PositionError(field, "in the withdrawn step a defender with an Active race acts")
+    elif ph in DECISION_PHASES and after != turn_seat:
+        raise PositionError(field, f"the turn's player (seat {turn_seat}) acts in the {ph} step")
+    # A region below its race's minimum waits for a prompt that names it (a regroup, AMB-11).
+    named = {game.map.index(p["region"]) for p in st.pending if isinstance(p.get("region"), str)}
+    for i, seat in enumerate(st.seats):
+        keep = st.min_per_region(seat.active)
+        for r in bits(st.occupied_mask(seat.active)) if seat.active and keep > 1 else ():
+            if st.tokens[r] + sum(st.troops_in(r).values()) < keep and r not in named:
+                raise PositionError(
+                    f"position.regions.{game.map.ref(r)}.tokens",
+                    f"{seat.active} keep at least {keep} tokens in each region (seat {i})",
+                )
     race = st.turn.race
     if race is not None and not (
         race in s.declined_races() and game.units[race].conquers_in_decline and st.turn.risen
