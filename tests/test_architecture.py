@@ -25,6 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "actions",
         "protocol",
         "options",
+        "derived",
         "board_map",
         "hooks",
         "state",

@@ -10,11 +10,11 @@ import random
 import pytest
 
 from smallworld.bots.greedy import light_action
-from smallworld.engine import Game, Settings, conquest, flow
+from smallworld.engine import Game, Settings, conquest, derived, flow
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
-from smallworld.engine.hooks import Unit, overrides
+from smallworld.engine.hooks import Unit
 from smallworld.engine.state import Phase, State
 
 
@@ -32,29 +32,9 @@ def _listing_by_judge(st: State, att: conquest.Attack, hand: int) -> list[Action
 
 
 def _units_by_definition(st: State, seat: int) -> list[Unit]:
-    """The reference: the seat's Active race and power, the In-Decline ones that work In Decline,
-    then the face-up markers that apply to it, by region."""
-    s = st.seats[seat]
-    u = st.game.units
-    out: list[Unit] = []
-    if s.active:
-        out.append(u[s.active])
-    if s.power:
-        out.append(u[s.power])
-    if s.declined and u[s.declined].works_in_decline:
-        out.append(u[s.declined])
-    if s.declined_power and s.declined_power != s.power and u[s.declined_power].works_in_decline:
-        out.append(u[s.declined_power])
-    for race, power in s.more_declined:
-        for uid in (race, power):
-            if uid and u[uid].works_in_decline and u[uid] not in out:
-                out.append(u[uid])
-    for r, here in sorted(st.markers.items()):
-        for rid, up in here:
-            unit = u[rid]
-            if up and (unit.everywhere or (s.active is not None and st.race[r] == s.active)):
-                out.append(unit)
-    return out
+    """The reference: the hook rule worked out from scratch (`derived.rebuild`, no table read)."""
+    units: list[Unit] = derived.rebuild(st)["seats"][seat]["units"]
+    return units
 
 
 def _random_states(players: int, seed: int, every: int = 3, games: int = 3) -> list[State]:
@@ -97,9 +77,9 @@ def test_cached_units_are_the_units_by_definition(players: int, seed: int) -> No
             want = _units_by_definition(st, seat)
             assert st.units(seat) == want
             for hook in ("defender_payments", "cost_reduction", "score", "turn_end", "on_conquest"):
-                assert list(st.hook_units(seat, hook)) == [u for u in want if overrides(u, hook)]
+                assert list(st.hook_units(seat, hook)) == derived.hook_list(want, hook)
             markers_up += sum(1 for u in want if u.kind == "relic")
-        assert game.units_hooked(st.units(0))["score"] == [u for u in st.units(0) if overrides(u, "score")]
+        assert game.units_hooked(st.units(0))["score"] == derived.hook_list(st.units(0), "score")
     assert markers_up > 0  # some face-up marker counted for its seat: the marker part was checked
 
 
@@ -127,7 +107,7 @@ def test_the_table_a_seat_keeps_follows_its_races_and_powers() -> None:
     other = next(p for p in game.edition.powers if p != st.seats[seat].power)
     st.seats[seat].power = other
     assert game.units[other] in st.units(seat)
-    assert st.hook_units(seat, "score") == [u for u in st.units(seat) if overrides(u, "score")]
+    assert st.hook_units(seat, "score") == derived.hook_list(st.units(seat), "score")
     twin = st.clone()
     twin.seats[seat].active = None
     assert st.seats[seat].active is not None and game.units[st.seats[seat].active] in st.units(seat)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from smallworld.boards.model import BoardSide
+from smallworld.engine.derived import ADJACENCY, Lru
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -70,7 +71,7 @@ class Map:
                         raise KeyError(f"region {side.id}:{r.id} names a neighbour {other} that is not there")
                     adj[i] |= 1 << index_of[(b, other)]
         self.adj = tuple(adj)
-        self._adjacent: dict[int, int] = {}  # `adjacent_to`'s answers
+        self.adjacency: Lru[int, int] = Lru(ADJACENCY)  # `adjacent_to`'s answers (engine/derived.py)
         self.refs = {reg.ref: reg.index for reg in regions}
         # Bare local ids are accepted when a game has a single side.
         if len(self.sides) == 1:
@@ -118,7 +119,7 @@ class Map:
     def adjacent_to(self, mask: int) -> int:
         """The regions adjacent to any region of `mask` (remembered: every listing of conquests
         asks it of the conquering race's regions, which change only with a conquest)."""
-        got = self._adjacent.get(mask)
+        got = self.adjacency.get(mask)
         if got is not None:
             return got
         out = 0
@@ -128,7 +129,4 @@ class Map:
             low = m & -m
             out |= adj[low.bit_length() - 1]
             m ^= low
-        if len(self._adjacent) > 100_000:
-            self._adjacent.clear()  # a bound for long simulations sharing the map
-        self._adjacent[mask] = out
-        return out
+        return self.adjacency.put(mask, out)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from smallworld.engine.actions import Action, at_regions
+from smallworld.engine.derived import listed_attack
 from smallworld.engine.hooks import ConquestInfo, Effect, Unit
 from smallworld.engine.losses import remove_defenders
 from smallworld.engine.state import Ph, State
@@ -71,22 +72,6 @@ class Attack:
         self.final = hooked.final
         # Shields (a declared peace) bind the Active race only; most editions have none at all.
         self.shield = shielded(st, seat) if race is not None and race == active and game.shields else 0
-
-
-def listed_attack(st: State, seat: int, ply: int) -> Attack | None:
-    """The Attack that the listing of conquests made at `ply` for `seat` kept (`st.memo`, set by
-    `flow.conquest_actions`), when the state still shows what it was built for (the seat's race,
-    power and regions: a state changed by hand in between is judged afresh); None otherwise."""
-    memo = st.memo
-    if memo is None or memo[0] != ply or memo[1] != seat:
-        return None
-    att: Attack = memo[2]
-    s = st.seats[seat]
-    race = conquering_race(st, seat)
-    own = st.race_mask.get(race, 0) if race else 0
-    if att.race != race or att.active != s.active or att.power != s.power or att.own != own:
-        return None
-    return att
 
 
 def dues_regions(st: State, att: Attack) -> int:

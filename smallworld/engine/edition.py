@@ -8,7 +8,8 @@ rule ids to the sections of its rulebook.
 
 The engine imports no edition: `Game(settings)` asks the resolver installed by the `smallworld`
 package (`set_resolver`) for `settings.edition`, or takes an `Edition` object directly. Hook tables
-("which units override which hook") are built once per edition, so a new game costs nothing there.
+("which units override which hook", engine/derived.py) are built once per edition, so a new game
+costs nothing there.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from smallworld.engine.derived import MAPS, Lru, Tables
 from smallworld.engine.errors import PositionError
-from smallworld.engine.hooks import HOOK_NAMES, Piece, Unit, overrides
+from smallworld.engine.hooks import Piece, Unit
 from smallworld.engine.options import OptionSpec
 from smallworld.engine.protocol import CORE_ACTIONS, CORE_EVENTS, ActionSpec, EventSpec, PromptSpec
 from smallworld.engine.rules import Rule
@@ -26,7 +28,6 @@ from smallworld.engine.rules import Rule
 if TYPE_CHECKING:
     from smallworld.boards.model import BoardSide
     from smallworld.engine.board_map import Map
-    from smallworld.engine.game import UnitsHooked
     from smallworld.engine.variants.base import Variant
 
 
@@ -153,22 +154,13 @@ class Edition:
             for p in unit.pieces:
                 self.pieces[p.id] = p
                 self.piece_unit[p.id] = unit.id
-        # Hook tables, built once per edition and process: a hook nobody overrides costs nothing.
-        self.hooked: dict[str, frozenset[str]] = {
-            hook: frozenset(uid for uid, u in self.units.items() if overrides(u, hook)) for hook in HOOK_NAMES
-        }
-        # The relics (marker units) of each hook that any of them implements: what `State.hook_units`
-        # looks for among the markers (a game's own table when it plays another unit, `Game.set_unit`).
-        relics = set(self.relics) | {i for i, u in self.units.items() if u.kind not in ("race", "power")}
-        self.marker_hooked: dict[str, frozenset[str]] = {
-            hook: ids & relics for hook, ids in self.hooked.items() if ids & relics
-        }
-        # The hook tables of the seats' units (`Game.seat_tables`), shared by the edition's games.
-        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = {}
-        self.units_tables: dict[tuple[Unit, ...], UnitsHooked] = {}
-        # The map of each drawn set of board sides, built once per process: a Map is never changed
-        # after it is built, so the games of one draw share it (`Game.__init__`).
-        self.maps: dict[tuple[str, ...], Map] = {}
+        # The hook indexes of its units (engine/derived.py), built once per edition and process and
+        # shared by its games: a hook nobody overrides costs nothing.
+        self.tables = Tables(self.units, self.relics)
+        self.hooked: dict[str, frozenset[str]] = self.tables.hooked
+        # The map of each drawn set of board sides, shared by the games of one draw (a Map is never
+        # changed after it is built); the least recently drawn go first past the bound.
+        self.maps: Lru[tuple[str, ...], Map] = Lru(MAPS)
         self.unit_options: tuple[OptionSpec, ...] = tuple(
             spec for u in self.units.values() for spec in u.options
         )

@@ -39,6 +39,7 @@ from smallworld.engine.actions import (
     at_regions,
 )
 from smallworld.engine.board_map import bits
+from smallworld.engine.derived import listed_attack
 from smallworld.engine.diagnose import explain
 from smallworld.engine.errors import GameOverError, IllegalActionError, NotYourTurnError
 from smallworld.engine.hooks import ConquestInfo, Unit
@@ -304,7 +305,7 @@ def _declare(st: State, action: Action) -> tuple[conquest.Attack, int, str | Non
     seat = st.acting_seat
     # A conquest listed just before this apply (`conquest_actions`, the usual way of bots and of
     # `apply`; `apply_unchecked` has counted the ply since) keeps the listing's context.
-    att = conquest.listed_attack(st, seat, st.ply - 1) or conquest.Attack(st, seat)
+    att = listed_attack(st, seat, st.ply - 1) or conquest.Attack(st, seat)
     return att, r, opt, conquest.cost(st, att, r, opt)
 
 

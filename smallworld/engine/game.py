@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from smallworld.boards.model import BoardSide
-from smallworld.engine import flow, serialize
+from smallworld.engine import conquest, flow, serialize
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import Map
+from smallworld.engine.derived import Tables, UnitsHooked
 from smallworld.engine.edition import Edition, Entry, get_edition
 from smallworld.engine.errors import PositionError
 from smallworld.engine.explain import explain_region
-from smallworld.engine.hooks import Piece, Unit, overrides
+from smallworld.engine.hooks import Piece, Unit
 from smallworld.engine.keyed_rng import board_rng
 from smallworld.engine.options import RuleOptions, option_specs
 from smallworld.engine.settings import Settings
@@ -71,36 +72,8 @@ def _game_map(edition: Edition, settings: Settings) -> Map:
     got = edition.maps.get(ids)
     if got is None:
         sides = [edition.boards.side(i) for i in ids]
-        got = edition.maps[ids] = Map(sides, edition.water, edition.terrain_defence)
+        got = edition.maps.put(ids, Map(sides, edition.water, edition.terrain_defence))
     return got
-
-
-# How many hook tables a game keeps before it starts them afresh (the tables of an edition are shared
-# by all its games: a long simulation meets many combinations of races and powers).
-_TABLES_MAX = 50_000
-
-
-class UnitsHooked(dict[str, list[Unit]]):
-    """For a fixed list of units: those that implement each hook (in their order), filled on first
-    use, and what the conquest step reads of all of them. Callers must not change the lists."""
-
-    def __init__(self, units: tuple[Unit, ...], hooked: dict[str, frozenset[str]]) -> None:
-        super().__init__()
-        self.units = units
-        self.hooked = hooked
-        self.minimum = max((u.min_per_region for u in units), default=1)
-        self.final = all(u.final_attempt for u in units)
-        self.loss_order = sorted(units, key=lambda u: u.loss_priority)  # §6.9, AMB-12 (`prevented_by`)
-        # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
-        self.reducers = self["cost_reduction"]
-        self.waivers = self["waives_travel"]
-        self.optional = self["conquest_options"]
-        self.extra_targets = self["extra_targets"]
-
-    def __missing__(self, hook: str) -> list[Unit]:
-        ids = self.hooked[hook]
-        got = self[hook] = [u for u in self.units if u.id in ids]
-        return got
 
 
 class Game:
@@ -161,19 +134,8 @@ class Game:
         self.piece_unit = ed.piece_unit
         # Action kinds whose integer argument is a region (written as "SIDE:ID" in text forms).
         self.region_args = frozenset(k for u in self.units.values() for k in u.region_args)
-        self._hooked: dict[str, frozenset[str]] = ed.hooked
-        self.shields = bool(self._hooked["shielded"])  # whether any unit may shield regions (Diplomat)
-        # A seat's own units depend only on its races and powers (`State.units`): the hot path asks
-        # them several times a decision, so each combination is worked out once, with the units of
-        # each hook among them (`seat_tables`, by `State.seat_key`). Keyed by values only, the
-        # tables are shared by every state and clone of the game, and by every game of the edition
-        # that plays its units as they are; `set_unit` gives the game tables of its own.
-        self.seat_tables: dict[tuple[Any, ...], UnitsHooked] = ed.seat_tables
-        # Stands for the tables in the table each seat keeps (`State.table`): `set_unit` replaces it.
-        self.tables_token = object()
-        self._units_hooked: dict[tuple[Unit, ...], UnitsHooked] = ed.units_tables
-        # For each hook, the relics (marker units) that implement it: most hooks have none.
-        self.marker_hooked: dict[str, frozenset[str]] = ed.marker_hooked  # `_index_markers` after set_unit
+        # The hook indexes (engine/derived.py): the edition's, shared by its games, until `set_unit`.
+        self._use(ed.tables)
         self.action_specs = ed.action_specs
         self.event_specs = ed.event_specs
         self.prompt_specs = ed.prompt_specs
@@ -202,73 +164,35 @@ class Game:
                         raise PositionError(where, "not an overridable field or a bad value")
 
     def set_unit(self, uid: str, unit: Unit) -> None:
-        """Play `uid` with another unit (a variant rule, a test double); hook lookups start afresh."""
+        """Play `uid` with another unit (a variant rule, a test double): the game gets hook indexes
+        of its own, and every table looked up before is forgotten (`derived.Tables`)."""
         self.units[uid] = unit
-        self._hooked = {
-            hook: frozenset(i for i, u in self.units.items() if overrides(u, hook)) for hook in self._hooked
-        }
-        self.seat_tables = {}
-        self.tables_token = object()
-        self._units_hooked = {}
-        self.shields = bool(self._hooked["shielded"])
-        self._index_markers()
+        self._use(Tables(self.units, self.relics))
 
-    def _index_markers(self) -> None:
-        # Markers are relics; any unit that is neither a race nor a power counts, to be safe.
-        relics = set(self.relics) | {i for i, u in self.units.items() if u.kind not in ("race", "power")}
-        self.marker_hooked = {hook: ids & relics for hook, ids in self._hooked.items() if ids & relics}
-
-    def seat_units(self, key: tuple[Any, ...]) -> tuple[Unit, ...]:
-        """The units of a seat's races and powers, by `State.seat_key`: the Active race and power,
-        then the In-Decline races and powers whose hooks work In Decline (without the markers)."""
-        return self.seat_table(key).units
-
-    def seat_table(self, key: tuple[Any, ...]) -> UnitsHooked:
-        """The hook table of `seat_units(key)` (`State.hook_units` looks in `seat_tables` first)."""
-        got = self.seat_tables.get(key)
-        if got is not None:
-            return got
-        active, power, declined, declined_power, more = key
-        u = self.units
-        out: list[Unit] = []
-        if active:
-            out.append(u[active])
-        if power:
-            out.append(u[power])
-        if declined and u[declined].works_in_decline:
-            out.append(u[declined])
-        if declined_power and declined_power != power and u[declined_power].works_in_decline:
-            out.append(u[declined_power])
-        for race, pw in more:
-            for uid in (race, pw):
-                if uid and u[uid].works_in_decline and u[uid] not in out:
-                    out.append(u[uid])
-        if len(self.seat_tables) > _TABLES_MAX:
-            self.seat_tables.clear()  # a bound for very long simulations; refilled as needed
-        got = self.seat_tables[key] = self.units_hooked(out)
-        return got
+    def _use(self, tables: Tables) -> None:
+        self.tables = tables
+        # Read on the hot path as attributes of the game.
+        self.marker_hooked: dict[str, frozenset[str]] = tables.marker_hooked
+        self.shields = tables.shields
 
     def units_hooked(self, units: Sequence[Unit]) -> UnitsHooked:
-        """The hooks of a list of units (cached by the list's contents): what `Attack` asks."""
-        key = tuple(units)
-        got = self._units_hooked.get(key)
-        if got is None:
-            if len(self._units_hooked) > _TABLES_MAX:
-                self._units_hooked.clear()
-            got = self._units_hooked[key] = UnitsHooked(key, self._hooked)
-        return got
-
-    def seat_hooked(self, key: tuple[Any, ...], hook: str) -> list[Unit]:
-        """`seat_units(key)` that implement `hook`, in the same order."""
-        return self.seat_table(key)[hook]
+        """The hook table of a list of units (remembered by the list's contents): what `Attack` asks."""
+        return self.tables.units_hooked(units)
 
     def implementers(self, hook: str) -> frozenset[str]:
         """The ids of the units that implement `hook` (`overrides` for a unit)."""
-        return self._hooked[hook]
+        return self.tables.hooked[hook]
 
     def overrides(self, unit: Unit, hook: str) -> bool:
         """Whether the unit implements `hook` (hooks nobody implements cost nothing)."""
-        return unit.id in self._hooked[hook]
+        return unit.id in self.tables.hooked[hook]
+
+    def attack(self, st: State, seat: int) -> conquest.Attack:
+        """A new `conquest.Attack` of the seat, as a listing of conquests keeps it (`State.memo`):
+        what `derived.rebuild` compares the memo with."""
+        att = conquest.Attack(st, seat)
+        att.defended = conquest.defended_mask(st, seat)
+        return att
 
     def new_initial_state(self) -> State:
         return initial_state(self)

@@ -6,6 +6,7 @@ every action, and researchers can call it on states their own code builds.
 
 from __future__ import annotations
 
+from smallworld.engine import derived
 from smallworld.engine.board_map import bits
 from smallworld.engine.losses import badge_kept
 from smallworld.engine.state import State
@@ -65,8 +66,7 @@ def check_invariants(st: State) -> None:
     seen_markers = [m[0] for here in st.markers.values() for m in here] + list(st.spare_markers)
     assert len(seen_markers) == len(set(seen_markers)), "a marker is in two places"
     assert set(seen_markers) <= set(game.relics), "an unknown marker"
-    up = tuple((r, game.units[m[0]]) for r in sorted(st.markers) for m in st.markers[r] if m[1])
-    assert st.face_up() == up, "the face-up markers are out of step (`State.markers_changed`)"
+    derived.check(st)  # every derived index the state and its game keep is its rebuild from scratch
     if st.is_over():
         assert st.legal_actions() == []
         assert st.result is not None

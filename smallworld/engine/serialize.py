@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from smallworld.engine import derived
 from smallworld.engine.board_map import bits
 from smallworld.engine.decline import decline_slot
 from smallworld.engine.errors import PositionError
@@ -477,7 +478,7 @@ def _regions(st: State, data: Any) -> None:
                 ]
             if here:
                 st.tags[r] = here
-    st.rebuild_indexes()
+    derived.forget(st)
     for r in range(n):
         if st.race[r] is not None and not st.tokens[r] and not occupying_pieces(st, r):
             raise PositionError(
@@ -640,7 +641,7 @@ def _markers(st: State, data: Any) -> None:
                 raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
             seen.add(m["id"])
             st.markers.setdefault(r, []).append([m["id"], bool(m.get("face_up", False))])
-    st.markers_changed()
+    derived.forget(st)
 
 
 def _derived_tray(st: State) -> dict[str, int]:

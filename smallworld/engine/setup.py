@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from smallworld.engine import derived
 from smallworld.engine.board_map import bits
 from smallworld.engine.flow import begin_turn
 from smallworld.engine.keyed_rng import game_rng
@@ -39,7 +40,7 @@ def initial_state(game: Game) -> State:
             if slots and markers:
                 st.markers[slots[0]] = [[markers.pop(0), False]]
     st.spare_markers = markers
-    st.markers_changed()
+    derived.forget(st)
     first = game.options.first_player
     if first is None:
         first = game.variant.first_seat(st)

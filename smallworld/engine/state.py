@@ -1,7 +1,8 @@
 """The mutable game state: plain data that round-trips exactly through JSON.
 
 Only `apply` (in `flow`) changes a state on behalf of a player; the helpers here keep the derived
-indexes (`race_mask`, `defense`, `immune`) in step with the region arrays. Units keep what they
+indexes (`race_mask`, `defense`, `immune`; engine/derived.py lists them all) in step with the region
+arrays. Units keep what they
 track in their own namespace of the seat and turn data (`seat_data`, `turn_data`), and secrets that
 belong to a piece ride on the piece as its tags (`add_piece(..., tags=...)`): they move with it.
 """
@@ -14,11 +15,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
+from smallworld.engine.derived import SeatTable, face_up, marker_units, seat_key
 from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
 if TYPE_CHECKING:
-    from smallworld.engine.game import Game, UnitsHooked
+    from smallworld.engine.derived import UnitsHooked
+    from smallworld.engine.game import Game
     from smallworld.engine.hooks import Unit
 
 
@@ -94,28 +97,6 @@ def jcopy(x: Any) -> Any:
     return x
 
 
-class SeatTable:
-    """`Seat.hooked`: the hook table of a seat's races and powers, with the ids and the game's
-    `tables_token` it was looked up for (a class, not a tuple: a compiled build reads its fields
-    without taking a reference to each)."""
-
-    __slots__ = ("active", "declined", "declined_power", "power", "table", "token")
-
-    def __init__(self, s: Seat, token: object, table: UnitsHooked) -> None:
-        self.active = s.active
-        self.power = s.power
-        self.declined = s.declined
-        self.declined_power = s.declined_power
-        self.token = token
-        self.table = table
-
-
-def _seat_key(s: Seat) -> tuple[Any, ...]:
-    """`State.seat_key` of a seat: its races and powers, as the key of its hook table."""
-    more = s.more_declined
-    return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
-
-
 class Seat:
     __slots__ = (
         "active",
@@ -142,8 +123,8 @@ class Seat:
         self.hand = 0  # Active-race tokens in hand (§4)
         self.held: dict[str, int] = {}  # troop pieces in hand (Beasts, the Champion)
         self.ext: dict[str, Any] = {}  # unit id -> that unit's data for this seat
-        # The hook table of the seat's races and powers with what it was looked up for (`State.table`):
-        # derived data, never saved; a change of any of them makes it look the table up again.
+        # The hook table of the seat's races and powers with what it was looked up for (`State.table`,
+        # engine/derived.py): never saved; a change of any of them makes it look the table up again.
         self.hooked: SeatTable | None = None
 
     def declined_races(self) -> list[str]:
@@ -172,7 +153,7 @@ class Seat:
         s.more_declined = [x[:] for x in self.more_declined]
         s.held = dict(self.held)
         s.ext = jcopy(self.ext)
-        s.hooked = self.hooked  # the tables are shared by the games of an edition (`Game.seat_tables`)
+        s.hooked = self.hooked  # the tables are shared by the games of an edition (`derived.Tables`)
         return s
 
 
@@ -325,10 +306,10 @@ class State:
         self.spare_markers: list[str] = []
         # The face-up markers, (region, unit) by region then as they lie there, with the `markers`
         # dict they were read from: `face_up` works them out again when that dict was replaced, and
-        # `reveal` and `move_marker` forget them. Derived data, never saved.
+        # `reveal` and `move_marker` forget them (engine/derived.py).
         self._up: tuple[dict[int, list[list[Any]]], tuple[tuple[int, Unit], ...]] | None = None
         # The conquest context of the last listing, (ply, seat, Attack): applying one of the listed
-        # conquests at once reuses it (`flow._declare`). Derived data, never copied or saved.
+        # conquests at once reuses it (`flow._declare`, engine/derived.py). Never copied or saved.
         self.memo: tuple[int, int, Any] | None = None
 
     # --- queries -------------------------------------------------------------------------
@@ -345,10 +326,7 @@ class State:
         """Whether it is `seat`'s conquest step with its Active race and its conquests are not over
         (§6.5-§6.11): when the Active race's unit actions of the conquest step may be taken."""
         return (
-            self.phase == Ph.CONQUER
-            and seat == self.turn_seat
-            and not self.turn.done
-            and not self.turn.race
+            self.phase == Ph.CONQUER and seat == self.turn_seat and not self.turn.done and not self.turn.race
         )
 
     def is_nonempty(self, region: int) -> bool:
@@ -370,7 +348,7 @@ class State:
 
     def seat_key(self, seat: int) -> tuple[Any, ...]:
         """What a seat's own units (without the markers) depend on: its races and powers."""
-        return _seat_key(self.seats[seat])
+        return seat_key(self.seats[seat])
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
@@ -382,22 +360,22 @@ class State:
         return out
 
     def table(self, s: Seat) -> UnitsHooked:
-        """The hook table of the seat's races and powers (`Game.seat_table` of its `seat_key`): the one
-        the seat keeps (`Seat.hooked`) while they are the same strings, else looked up and kept."""
+        """The hook table of the seat's races and powers (`derived.Tables.seat_table` of its
+        `seat_key`): the one the seat keeps (`Seat.hooked`) while it holds, else looked up and kept."""
         c = s.hooked
-        game = self.game
+        tables = self.game.tables
         if (
             c is not None
             and c.active is s.active
             and c.power is s.power
             and c.declined is s.declined
             and c.declined_power is s.declined_power
-            and c.token is game.tables_token
+            and c.tables is tables
             and not s.more_declined
         ):
             return c.table
-        table = game.seat_table(_seat_key(s))
-        s.hooked = SeatTable(s, game.tables_token, table)
+        table = tables.seat_table(seat_key(s))
+        s.hooked = SeatTable(s, tables, table)
         return table
 
     def seat_hooks(self, seat: int) -> UnitsHooked:
@@ -408,25 +386,18 @@ class State:
         if self.markers:
             extra = self.marker_units(seat)
             if extra:
-                return game.units_hooked((*table.units, *extra))
+                return game.tables.units_hooked((*table.units, *extra))
         return table
 
     def face_up(self) -> tuple[tuple[int, Unit], ...]:
         """The face-up markers as (region, unit), by region then as they lie there. Code that
-        changes a marker in place other than by `reveal` and `move_marker` must call `markers_changed`."""
+        changes a marker in place other than by `reveal` and `move_marker` must call `derived.forget`."""
         up = self._up
         if up is not None and up[0] is self.markers:
             return up[1]
-        u = self.game.units
-        found = tuple(
-            (r, u[m[0]]) for r in sorted(self.markers) for m in self.markers[r] if m[1]  # [relic id, face up]
-        )
+        found = face_up(self.markers, self.game.units)
         self._up = (self.markers, found)
         return found
-
-    def markers_changed(self) -> None:
-        """Forget what was derived from the markers (`face_up`)."""
-        self._up = None
 
     def hook_units(self, seat: int, hook: str) -> list[Unit]:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
@@ -445,14 +416,7 @@ class State:
     def marker_units(self, seat: int, ids: frozenset[str] | None = None) -> list[Unit]:
         """The units of the face-up markers that apply to the seat, by region (the same order
         after a JSON round trip); only those whose id is in `ids` unless it is None."""
-        active = self.seats[seat].active
-        race = self.race
-        out = []
-        for r, unit in self.face_up():
-            mine = unit.everywhere or (active is not None and race[r] == active)
-            if mine and (ids is None or unit.id in ids):
-                out.append(unit)
-        return out
+        return marker_units(self.face_up(), self.race, self.seats[seat].active, ids)
 
     def seat_data(self, seat: int, uid: str) -> dict[str, Any]:
         """The unit's own data for this seat (created empty on first use)."""
@@ -771,15 +735,6 @@ class State:
             self.tags[b] = ga
         self._refresh_pieces(a)
         self._refresh_pieces(b)
-
-    def rebuild_indexes(self) -> None:
-        self.race_mask = {}
-        for r, race in enumerate(self.race):
-            if race is not None:
-                self.race_mask[race] = self.race_mask.get(race, 0) | (1 << r)
-        self.immune = 0
-        for r in range(len(self.race)):
-            self._refresh_pieces(r)
 
     # --- copying and JSON --------------------------------------------------------------------
     def clone(self) -> State:
