@@ -149,6 +149,83 @@ def _deploy_actions(st: State) -> list[Action]:
     return out
 
 
+# --- one action's legality ------------------------------------------------------------------
+def is_legal(st: State, action: Action) -> bool:
+    """Whether `action` (a well-formed action of the game: `protocol.check_action`) is one of
+    `legal_actions(st)`, without listing them all: in the conquest step only the part of the listing
+    that could hold it is worked out (one target's conquest, the abandons, the troops to ready, or
+    the actions of the units that declare its kind), and in redeployment one region. The same
+    answers as the list (tests/test_legality.py)."""
+    if st.pending:
+        return action in _prompt_actions(st)
+    ph = st.phase
+    if ph == Ph.CONQUER:
+        return _legal_in_conquest(st, action)
+    if ph == Ph.REDEPLOY or ph == Ph.WITHDRAWN:
+        return _legal_deploy(st, action)
+    return action in legal_actions(st)  # picks and the short lists of the other steps
+
+
+def _on_map(st: State, r: Any) -> bool:
+    return isinstance(r, int) and not isinstance(r, bool) and 0 <= r < st.game.map.n
+
+
+def _legal_in_conquest(st: State, a: Action) -> bool:
+    kind = a.kind
+    seat = st.acting_seat
+    turn = st.turn
+    if kind in (CONQUER, FINAL):
+        r = a.region
+        opt = a.arg
+        hand = conquest.available(st, seat)
+        if not _on_map(st, r) or hand <= 0 or turn.done or not (opt is None or isinstance(opt, str)):
+            return False
+        assert r is not None
+        att = conquest.Attack(st, seat)
+        # Kept as a listing keeps it: applying the conquest next reuses it (`_declare`).
+        st.memo = (st.ply, seat, att)
+        att.defended = conquest.defended_mask(st, seat)
+        if not (conquest.targets(st, att) >> r) & 1:
+            return False
+        if opt is not None and (not att.optional or opt not in conquest.options(st, att, r)):
+            return False
+        return conquest.judge(st, att, r, opt, hand, st.seats[seat].coins, att.defended) == kind
+    if kind == END:
+        return a == _END
+    if kind in (ABANDON, READY):
+        if turn.conquests or turn.done:
+            return False
+        if kind == READY:
+            return a in ready_actions(st, seat)
+        r = a.region
+        if a.arg is not None or not _on_map(st, r):
+            return False
+        assert r is not None
+        return bool((st.occupied_mask(conquest.conquering_race(st, seat)) >> r) & 1)
+    if turn.race is not None:
+        return False
+    return any(kind in u.action_kinds and a in u.actions(st, seat) for u in st.hook_units(seat, "actions"))
+
+
+def _legal_deploy(st: State, a: Action) -> bool:
+    if a.kind != DEPLOY:
+        return False
+    seat = st.acting_seat
+    s = st.seats[seat]
+    r = a.region
+    race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
+    if not _on_map(st, r):
+        return False
+    assert r is not None
+    if not (st.occupied_mask(race) >> r) & 1:
+        return False
+    arg = a.arg
+    if arg is None or arg == "all":
+        return bool(s.hand)
+    held = st.turn.race is None or seat != st.turn_seat
+    return held and isinstance(arg, str) and arg in s.held
+
+
 # --- applying --------------------------------------------------------------------------------
 def apply(st: State, action: Any, seat: int | None = None) -> None:
     """Apply an action of `seat` (the seat to act when None). Anything else raises the engine's own
@@ -163,7 +240,7 @@ def apply(st: State, action: Any, seat: int | None = None) -> None:
         steps = expand_plan(st, action)
         trial = st.clone()  # every step must be legal when its turn comes: tried on a copy first
         for step in steps:
-            if step not in legal_actions(trial):
+            if not is_legal(trial, step):
                 raise IllegalActionError(
                     st.game.edition.cite(Rule.REDEPLOY), f"the plan's step {step} is not possible", action
                 )
@@ -173,7 +250,7 @@ def apply(st: State, action: Any, seat: int | None = None) -> None:
         for step in steps:
             _apply_step(st, step)
         return
-    if action not in legal_actions(st):
+    if not is_legal(st, action):
         raise diagnose(st, action)
     apply_unchecked(st, action)
 

@@ -11,11 +11,12 @@ from smallworld.engine.actions import Action
 from smallworld.engine.board_map import Map
 from smallworld.engine.derived import Tables, UnitsHooked
 from smallworld.engine.edition import Edition, Entry, get_edition
-from smallworld.engine.errors import PositionError
+from smallworld.engine.errors import MalformedActionError, PositionError
 from smallworld.engine.explain import explain_region
 from smallworld.engine.hooks import Piece, Unit
 from smallworld.engine.keyed_rng import board_rng
 from smallworld.engine.options import RuleOptions, option_specs
+from smallworld.engine.protocol import check_action
 from smallworld.engine.settings import Settings
 from smallworld.engine.setup import initial_state
 
@@ -208,6 +209,13 @@ class Game:
 
     def apply(self, st: State, action: Any, seat: int | None = None) -> None:
         flow.apply(st, action, seat)
+
+    def is_legal(self, st: State, action: Any) -> bool:
+        try:
+            action = check_action(self, action)
+        except MalformedActionError:
+            return False
+        return flow.is_legal(st, action)
 
     def explain(self, st: State, region: int, seat: int | None = None) -> dict[str, Any]:
         return explain_region(st, region, seat)

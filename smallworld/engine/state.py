@@ -791,5 +791,7 @@ class State:
         and the unit each term comes from, or the reasons it cannot be attacked (`engine/explain.py`)."""
         return self.game.explain(self, region, seat)
 
-    def is_legal(self, action: Action) -> bool:
-        return action in self.legal_actions()
+    def is_legal(self, action: Any) -> bool:
+        """Whether `action` is an action of this game and one of `legal_actions()` (worked out for
+        that action alone; a whole `plan` is never listed: `apply` tries it step by step)."""
+        return self.game.is_legal(self, action)
