@@ -121,12 +121,11 @@ def _decisions(players: int, games: int, seed: int, edition: str = "warcraft") -
 
 
 def _bounded(size: int) -> list[tuple[Lru[Any, Any], int]]:
-    """Set the shared indexes of both editions to `size` entries (and every map's adjacency memo);
-    returns what to restore."""
+    """Set the shared indexes of both editions to `size` entries; returns what to restore."""
     out = []
     for name in ("warcraft", "classic"):
         ed = get_edition(name)
-        for lru in (ed.tables.seat, ed.tables.lists, ed.maps, *(m.adjacency for m in ed.maps.data.values())):
+        for lru in (ed.tables.seat, ed.tables.lists, ed.maps):
             out.append((lru, lru.size))
             lru.size = size
             while len(lru) > size:

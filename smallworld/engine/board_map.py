@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from smallworld.boards.model import BoardSide
-from smallworld.engine.derived import ADJACENCY, Lru
+from smallworld.engine.derived import ADJACENCY
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -71,7 +71,9 @@ class Map:
                         raise KeyError(f"region {side.id}:{r.id} names a neighbour {other} that is not there")
                     adj[i] |= 1 << index_of[(b, other)]
         self.adj = tuple(adj)
-        self.adjacency: Lru[int, int] = Lru(ADJACENCY)  # `adjacent_to`'s answers (engine/derived.py)
+        # `adjacent_to`'s answers, at most `derived.ADJACENCY`, the oldest dropped first (a hit costs
+        # one dict lookup: it is asked at every listing of conquests).
+        self.adjacency: dict[int, int] = {}
         self.refs = {reg.ref: reg.index for reg in regions}
         # Bare local ids are accepted when a game has a single side.
         if len(self.sides) == 1:
@@ -119,7 +121,8 @@ class Map:
     def adjacent_to(self, mask: int) -> int:
         """The regions adjacent to any region of `mask` (remembered: every listing of conquests
         asks it of the conquering race's regions, which change only with a conquest)."""
-        got = self.adjacency.get(mask)
+        memo = self.adjacency
+        got = memo.get(mask)
         if got is not None:
             return got
         out = 0
@@ -129,4 +132,7 @@ class Map:
             low = m & -m
             out |= adj[low.bit_length() - 1]
             m ^= low
-        return self.adjacency.put(mask, out)
+        if len(memo) >= ADJACENCY:
+            del memo[next(iter(memo))]
+        memo[mask] = out
+        return out

@@ -19,14 +19,14 @@ and the state, kept only for speed. None is saved, put in JSON, copied into a vi
   state at that ply: unused at another ply or seat, or once the seat's race, power or regions
   differ (`listed_attack`); never copied;
 - maps of drawn board sides (`Edition.maps`, LRU), from the sides, and the adjacency of region masks
-  (`Map.adjacency`, LRU), from the map: never forgotten (a `Map` never changes);
+  (`Map.adjacency`, the oldest dropped first), from the map: never forgotten (a `Map` never changes);
 - shared actions (`actions.at_regions`, `functools.cache`), from a kind, a map size and an
   argument: never forgotten (a few dozen tuples).
 
 Each state-level index is also dropped by `forget(st)`, the one call for code that changes a state's
 fields by hand (a loader, a test, a unit that edits them directly); the game-level ones by a new
 `Tables`. The tables and the maps are shared by every game of an edition in a process; LRU bounds
-(`SEAT_TABLES`, `UNIT_TABLES`, `MAPS`, `ADJACENCY`) keep a long process (a server, a study of
+(`SEAT_TABLES`, `UNIT_TABLES`, `MAPS`, and `ADJACENCY` for each map) keep a long process (a server, a study of
 thousands of games) at a flat size. `rebuild(st)` works every index out from scratch and `check(st)`
 (called by `invariants.check_invariants`) compares each one the state and its game keep with it.
 
@@ -367,5 +367,5 @@ def check(st: State) -> None:
             assert getattr(att, field) == getattr(memo[2], field), f"the memo's Attack.{field} is out of step"
     m = game.map
     for mask, adj in fresh["adjacency"].items():
-        kept_adj = m.adjacency.data.get(mask)
+        kept_adj = m.adjacency.get(mask)
         assert kept_adj is None or kept_adj == adj, "the adjacency memo is out of step"

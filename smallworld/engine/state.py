@@ -410,7 +410,7 @@ class State:
         if not ids:
             return base  # no marker implements the hook: the markers need not be looked at
         # Most often no face-up marker implements the hook, or none of those that do is the seat's.
-        extra = self.marker_units(seat, ids)
+        extra = marker_units(self.face_up(), self.race, self.seats[seat].active, ids)
         return base + extra if extra else base
 
     def marker_units(self, seat: int, ids: frozenset[str] | None = None) -> list[Unit]:
