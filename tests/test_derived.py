@@ -13,9 +13,13 @@ import random
 import sys
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+if __name__ == "__main__":  # run as a script: this checkout's package, not an installed one
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from smallworld.engine import Game, Settings, derived
 from smallworld.engine.derived import Lru
