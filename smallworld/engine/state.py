@@ -2,9 +2,9 @@
 
 Only `apply` (in `flow`) changes a state on behalf of a player; the helpers here keep the derived
 indexes (`race_mask`, `defense`, `immune`; engine/derived.py lists them all) in step with the region
-arrays. Units keep what they
-track in their own namespace of the seat and turn data (`seat_data`, `turn_data`), and secrets that
-belong to a piece ride on the piece as its tags (`add_piece(..., tags=...)`): they move with it.
+arrays. Units keep what they track in their own namespace of the seat and turn data (`seat_data`,
+`turn_data`), and secrets that belong to a piece ride on the piece as its tags
+(`add_piece(..., tags=...)`): they move with it.
 """
 
 from __future__ import annotations
