@@ -39,6 +39,7 @@ overrides the hook (`hooks.overrides`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import GetSetDescriptorType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from smallworld.engine.hooks import HOOK_NAMES, Unit, overrides
@@ -222,26 +223,13 @@ def seat_key(s: Seat) -> tuple[Any, ...]:
     return (s.active, s.power, s.declined, s.declined_power, tuple(map(tuple, more)) if more else ())
 
 
-# What the memo's `conquest.Attack` holds, but its hook table (checked seat by seat): `check` compares
-# them with a new Attack (a compiled class has no `__slots__` to read them from).
-ATTACK_FIELDS = (
-    "active",
-    "adjacent",
-    "defended",
-    "extra",
-    "final",
-    "first",
-    "minimum",
-    "optional",
-    "own",
-    "power",
-    "race",
-    "reducers",
-    "seat",
-    "shield",
-    "units",
-    "waivers",
-)
+def _fields(obj: object) -> list[str]:
+    """The attributes of an object of a class with `__slots__`; compiled by mypyc such a class keeps
+    none: its attributes are then the getset descriptors of its type."""
+    slots = getattr(type(obj), "__slots__", None)
+    if slots is None:
+        slots = [k for k, v in vars(type(obj)).items() if isinstance(v, GetSetDescriptorType)]
+    return [k for k in slots if not k.startswith("__")]
 
 
 def listed_attack(st: State, seat: int, ply: int) -> Attack | None:
@@ -362,9 +350,10 @@ def check(st: State) -> None:
         assert st.units(i) == want["units"], f"seat {i}'s units are not those the hook rule names"
     memo = fresh["memo"]
     if memo is not None and st.memo is not None:
-        att = st.memo[2]
-        for field in ATTACK_FIELDS:
-            assert getattr(att, field) == getattr(memo[2], field), f"the memo's Attack.{field} is out of step"
+        att, new = st.memo[2], memo[2]
+        for field in _fields(att):
+            if field != "hooked":  # the table itself: compared above, seat by seat
+                assert getattr(att, field) == getattr(new, field), f"the memo's Attack.{field} is out of step"
     m = game.map
     for mask, adj in fresh["adjacency"].items():
         kept_adj = m.adjacency.get(mask)
