@@ -147,27 +147,38 @@ def marker_sets(
 
 
 # --- the game-level indexes ------------------------------------------------------------------------
-class UnitsHooked(dict[str, list[Unit]]):
-    """For a fixed list of units: those that implement each hook (in their order), filled on first
-    use, and what the conquest step reads of all of them. Callers must not change the lists."""
+# The units of a hook that none of a table's units implements (shared by every table: never changed).
+NONE: list[Unit] = []
 
-    def __init__(self, units: tuple[Unit, ...], hooked: dict[str, frozenset[str]]) -> None:
-        super().__init__()
+
+class UnitsHooked:
+    """For a fixed list of units: those that implement each hook, in their order (`lists`, by hook;
+    a hook none of them implements is not there: `table[hook]` is then `NONE`), and what the conquest
+    step reads of all of them. Callers must not change the lists. (Not a dict subclass: compiled by
+    mypyc, a dict subclass with attributes never frees them, python/mypy#21716.)"""
+
+    def __init__(self, units: tuple[Unit, ...], hooks_of: Mapping[str, tuple[str, ...]]) -> None:
         self.units = units
-        self.hooked = hooked
+        lists: dict[str, list[Unit]] = {}
+        for u in units:
+            for hook in hooks_of[u.id]:
+                got = lists.get(hook)
+                if got is None:
+                    lists[hook] = [u]
+                else:
+                    got.append(u)
+        self.lists = lists
         self.minimum = max((u.min_per_region for u in units), default=1)
         self.final = all(u.final_attempt for u in units)
         self.loss_order = sorted(units, key=lambda u: u.loss_priority)  # §6.9, AMB-12 (`prevented_by`)
         # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
-        self.reducers = self["cost_reduction"]
-        self.waivers = self["waives_travel"]
-        self.optional = self["conquest_options"]
-        self.extra_targets = self["extra_targets"]
+        self.reducers = lists.get("cost_reduction", NONE)
+        self.waivers = lists.get("waives_travel", NONE)
+        self.optional = lists.get("conquest_options", NONE)
+        self.extra_targets = lists.get("extra_targets", NONE)
 
-    def __missing__(self, hook: str) -> list[Unit]:
-        ids = self.hooked[hook]
-        got = self[hook] = [u for u in self.units if u.id in ids]
-        return got
+    def __getitem__(self, hook: str) -> list[Unit]:
+        return self.lists.get(hook, NONE)
 
 
 class Tables:
@@ -180,6 +191,8 @@ class Tables:
         self.hooked = hooked_sets(units)
         self.marker_hooked = marker_sets(self.hooked, units, relics)
         self.shields = bool(self.hooked["shielded"])  # whether any unit may shield regions (Diplomat)
+        # For each unit, the hooks it implements (what a table of units is built from).
+        self.hooks_of = {uid: tuple(h for h, ids in self.hooked.items() if uid in ids) for uid in units}
         self.seat: Lru[tuple[Any, ...], UnitsHooked] = Lru(SEAT_TABLES)
         self.lists: Lru[tuple[Unit, ...], UnitsHooked] = Lru(UNIT_TABLES)
         # The units whose hook sets `check` last compared with their rebuild (they change only with them).
@@ -197,7 +210,7 @@ class Tables:
         key = tuple(units)
         got = self.lists.get(key)
         if got is None:
-            got = self.lists.put(key, UnitsHooked(key, self.hooked))
+            got = self.lists.put(key, UnitsHooked(key, self.hooks_of))
         return got
 
 
@@ -343,8 +356,9 @@ def check(st: State) -> None:
             key = (kept.active, kept.power, kept.declined, kept.declined_power, ())
             own = own_units(game.units, key)
             assert list(kept.table.units) == own, f"seat {i}'s kept hook table is not the units of its key"
-            for hook, listed in kept.table.items():
-                assert listed == hook_list(own, hook), f"seat {i}'s kept table for {hook} is out of step"
+            want_lists = {h: [u for u in own if u.id in ids] for h, ids in tables.hooked.items()}
+            want_lists = {h: us for h, us in want_lists.items() if us}
+            assert kept.table.lists == want_lists, f"seat {i}'s kept table of hooks is out of step"
         # What the seat's units are now, through whatever table it keeps or looks up (`hook_units`
         # against the rule for each hook: tests/test_fast_paths.py).
         assert st.units(i) == want["units"], f"seat {i}'s units are not those the hook rule names"

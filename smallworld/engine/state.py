@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.derived import SeatTable, face_up, marker_units, seat_key
+from smallworld.engine.derived import NONE, SeatTable, face_up, marker_units, seat_key
 from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
@@ -403,7 +403,7 @@ class State:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
         whether it overrides the hook, and the seat's own table's list is handed out as it is
         unless a marker adds a unit). Callers must not change the list."""
-        base = self.table(self.seats[seat])[hook]
+        base = self.table(self.seats[seat]).lists.get(hook, NONE)
         if not self.markers:
             return base
         ids = self.game.marker_hooked.get(hook)
