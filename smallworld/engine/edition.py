@@ -219,10 +219,6 @@ def register(edition: Edition) -> Edition:
     return edition
 
 
-def unregister(edition_id: str) -> None:
-    _EDITIONS.pop(edition_id, None)
-
-
 def set_resolver(resolver: Callable[[str], Edition | None]) -> None:
     """Install the function that loads an edition by id on first use (the `smallworld` package does)."""
     if resolver not in _RESOLVER:

@@ -114,9 +114,6 @@ class EventSpec:
         regions = tuple((f.name, f.type) for f in self.fields if f.type in kinds)
         object.__setattr__(self, "_regions", regions)
 
-    def region_fields(self) -> tuple[tuple[str, FieldType], ...]:
-        return self._regions
-
 
 @dataclass(frozen=True)
 class PromptSpec:
@@ -498,7 +495,7 @@ def event_json(game: Any, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     if spec is None:
         raise KeyError(f"event type {kind!r} is declared by no unit")
     out: dict[str, Any] = {"type": kind, **data}
-    regions = spec._regions  # `region_fields()` without the call: every event passes here
+    regions = spec._regions  # the event's region fields, worked out once per spec
     if regions:
         ref = game.map.ref
         for name, ftype in regions:

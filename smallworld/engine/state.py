@@ -9,7 +9,6 @@ arrays. Units keep what they track in their own namespace of the seat and turn d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
@@ -316,9 +315,6 @@ class State:
     def is_over(self) -> bool:
         return self.phase == Ph.OVER
 
-    def current_seat(self) -> int:
-        return self.acting_seat
-
     def occupied_mask(self, race: str | None) -> int:
         return self.race_mask.get(race, 0) if race else 0
 
@@ -345,10 +341,6 @@ class State:
 
     def is_active_race(self, race: str | None) -> bool:
         return race is not None and any(s.active == race for s in self.seats)
-
-    def seat_key(self, seat: int) -> tuple[Any, ...]:
-        """What a seat's own units (without the markers) depend on: its races and powers."""
-        return seat_key(self.seats[seat])
 
     def units(self, seat: int) -> list[Unit]:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
@@ -486,11 +478,6 @@ class State:
                     break
         if region is not None:
             self.markers.setdefault(region, []).append([relic, up])
-
-    def all_units(self) -> Iterator[tuple[int, Unit]]:
-        for i in range(len(self.seats)):
-            for unit in self.units(i):
-                yield i, unit
 
     def hands(self, seat: int) -> list[tuple[str, int]]:
         """The race tokens the seat holds in hand, by race: its Active race's, and during the seat's
