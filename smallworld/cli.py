@@ -133,17 +133,10 @@ def _content(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=1, ensure_ascii=False))
         return 0
-    for key in ("races", "powers"):
-        print(key.upper())
-        for e in data[key]:
-            extra = f" {e['faction']:<8}" if key == "races" else ""
-            done = "" if e["implemented"] else "  (effect not implemented yet)"
-            print(f"  {e['name']:<14}{extra} {e['value']:>2}  source: {e['source']}{done}")
-    for key in ("artifacts", "places"):
-        print(key.upper())
-        for e in data[key]:
-            done = "" if e["implemented"] else "  (effect not implemented yet)"
-            print(f"  {e['name']:<20} {e['section']}  source: {e['source']}{done}")
+    from smallworld.tui.content import content_lines
+
+    for line in content_lines(data, catalogue, args.lang):
+        print(line)
     return 0
 
 
@@ -220,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="game seed (default: a random 128-bit key, told at the end; below 2**64: SplitMix64)",
     )
     play.add_argument(
-        "--seat", type=int, default=None, help="your seat: 0 plays first (default 0, or the saved one)"
+        "--seat", type=int, default=None,
+        help="your seat, 0 to P-1 (default 0, or the saved one); the first player is drawn",
     )
     play.add_argument("--variant", choices=VARIANT_CHOICES, default="standard", help="team: §11 factions")
     play.add_argument("--load", type=Path, help="resume a saved game (its seats and bots included)")

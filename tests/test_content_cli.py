@@ -38,3 +38,23 @@ def test_english_is_the_default_and_every_language_names_every_unit(
 def test_an_unknown_edition_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["content", "--edition", "nope"]) == 2
     assert "settings.edition" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("edition", ["warcraft", "classic", "classic_core"])
+@pytest.mark.parametrize("lang", ["en", "pt", "de"])
+def test_the_text_tables_of_every_edition_in_every_language(
+    capsys: pytest.CaptureFixture[str], edition: str, lang: str
+) -> None:
+    """Text mode: no traceback for an edition without factions (classic), and the headings, columns
+    and sources in the chosen language."""
+    assert main(["content", "--edition", edition, "--lang", lang]) == 0
+    text = capsys.readouterr().out
+    data = _content(capsys, "--edition", edition, "--lang", lang)
+    for e in data["races"] + data["powers"]:
+        assert e["name"] in text
+    english = ("RACES", "Races", "source", "seed", "name ")
+    if lang == "en":
+        assert "Races" in text and "Special powers" in text and "rulebook" in text
+    else:
+        assert not [w for w in english if w in text], text
+    assert ("Horde" in text or "Horda" in text) == (edition == "warcraft")
