@@ -81,14 +81,14 @@ def test_save_asks_before_overwriting_and_a_failed_save_leaves_nothing(tmp_path:
     there.write_text("keep me", encoding="utf-8")
     folder = tmp_path / "folder"
     folder.mkdir()
-    lines = [f"save {there}", "n", f"save {there}", "y", f"save {there}", f"save {folder}", "y"]
+    lines = [f"save {there}", "n", f"save {there}", "y", f"save {there}", f"save {folder}"]
     rc, out = run(play_args(tmp_path), Script(lines))
     text = joined(out)
     assert rc == 0
     assert "Not saved: " in text  # "n" kept the old file
     assert text.count(f"Saved to {there}") == 2  # after "y", and again without asking
     records.load(there)  # a real save now
-    assert "cannot save to" in text  # the folder cannot be replaced by a file...
+    assert "cannot save to" in text and "is a folder" in text  # a folder is not replaced by a file...
     assert not list(tmp_path.glob("*.tmp")) and folder.is_dir()  # ...and nothing is left behind
 
 
@@ -161,7 +161,7 @@ def test_make_tui_installs_only_the_game_and_make_play_the_server() -> None:
 
 # --- 9. combos counted 1..6 -----------------------------------------------------------------------
 def test_combos_are_numbered_from_1_and_pick_n_is_menu_entry_n(tmp_path: Path) -> None:
-    rc, typed = run(play_args(tmp_path, players=3, seed=5), Script(["pick 3"]))
+    rc, typed = run(play_args(tmp_path, players=3, seed=5), Script(["pick 3"]), (80, 60))
     rc2, menu = run(play_args(tmp_path, players=3, seed=5), Script(["3"]))
     assert rc == rc2 == 0
     row = [line.split()[0] for line in typed if line.startswith("  ") and " + " in line and ")" not in line]
@@ -231,10 +231,9 @@ def _human_from(tmp_path: Path, seed: int, moves: int, lines: list[str]) -> list
     from smallworld.tui.screen import Style
 
     rec, st = _state_after(seed, moves)
-    out: list[str] = []
     script = Script(lines, then="1", limit=800)
-    Session(st, rec, st.acting_seat, tmp_path / "s.json", script, out.append, Style(False)).run()
-    return out
+    Session(st, rec, st.acting_seat, tmp_path / "s.json", script, script.out.append, Style(False)).run()
+    return script.out
 
 
 def test_the_orcs_coin_is_told_at_once_and_counted_in_the_turn_score(tmp_path: Path) -> None:
@@ -303,14 +302,16 @@ def test_a_goblin_that_places_no_bomb_is_not_said_to_place_no_more() -> None:
 
 
 # --- 8. an 80x24 screen ----------------------------------------------------------------------------
-def test_every_line_fits_80_columns_and_the_board_is_printed_once_per_turn(tmp_path: Path) -> None:
+def test_every_line_fits_80_columns_and_the_board_is_printed_before_the_first_decision(
+    tmp_path: Path,
+) -> None:
     for lang in ("en", "de"):
         rc, out = run(play_args(tmp_path, players=3, seed=2, lang=lang, bots="greedy"), Script([], then="1"))
         assert rc == 0
         wide = [line for line in out if len(line) > 80]
         assert not wide, wide
     boards = [i for i, line in enumerate(out) if line.startswith("   #  Region ")]
-    assert len(boards) == 10 + 1  # one per turn of the human, and the final one
+    assert len(boards) == 1 + 1  # before the first decision, and the final one (`board`: any time)
     # Seed 5: the human places withdrawn tokens in a bot's turn (a long title, on two lines).
     rc, out = run(play_args(tmp_path, players=3, seed=5, bots="greedy"), Script(["3", "3"], then="1"))
     assert rc == 0 and "(you to place them) ==" in joined(out)  # wrapped: it did not fit
@@ -331,6 +332,8 @@ def test_moves_that_differ_only_by_their_region_share_one_line() -> None:
 
 
 def test_a_folded_move_asks_its_region(tmp_path: Path) -> None:
+    """The region of a folded move is asked by its number on the board (or its name): one meaning,
+    said on screen, never the place in the list; a command typed there is run as at the move prompt."""
     # Seed 5: after picking combo 3, entry 3 is "conquer a region — costs 3 tokens ..., in one of: 8 ..."
     asked: list[str] = []
 
@@ -338,18 +341,20 @@ def test_a_folded_move_asks_its_region(tmp_path: Path) -> None:
         asked.append(prompt)
         return answers.pop(0) if answers else "quit"
 
-    answers = ["3", "3", "Eldertree", "", "3", "8", "5", "2"]
+    answers = ["3", "3", "Eldertree", "2", "", "3", "8", "5", "help", "5", "16"]
     out: list[str] = []
     from smallworld.tui import run_play
 
     assert run_play(play_args(tmp_path, players=3, seed=5), read, out.append) == 0
-    assert asked[2].startswith("Which region? 8, 10, 16, 18, 20, 26, 28 (or its place in this list, 1-7")
     text = joined(out)
-    assert "2 Eldertree Glade (Forest) is not one of this move's regions" in text
-    assert asked[4].startswith("Your move") and asked[5].startswith("Which region?")  # Enter: back
+    assert "Regions of this move: 8 Stonehorn Hills, 10 Lanternlight Pasture, 16 Brackenmire" in text
+    assert asked[2] == "Which region? Its number (or name; Enter: back)> "
+    assert "2 Eldertree Glade (Forest) is not one of this move's regions (8, 10, 16, 18, 20, 26, 28)" in text
+    assert text.count("is not one of this move's regions") == 2  # "2" is region 2, not the 2nd listed
+    assert asked[5].startswith("Your move") and asked[6].startswith("Which region?")  # Enter: back
     assert "You conquer 8 Stonehorn Hills (Hill) with 3; 7 left in hand" in text
-    # "2": not a listed region, so the second of the list (a reader answering 1 forever ends too).
-    assert asked[7].startswith("Which region? 10, 16, 18, 20, 26, 28 ")
+    assert asked[8].startswith("Which region?") and "A turn: pick a race and power" in text  # help ran
+    assert asked[9].startswith("Your move") and asked[10].startswith("Which region?")
     assert "You conquer 16 Brackenmire (Swamp) with 3; 4 left in hand" in text
 
 
@@ -387,7 +392,9 @@ def test_boards_render_draws_a_saved_game_numbered_as_in_play(
 
 # --- 7. rules cards on demand, combos with their gist, reveals that say what they do ---------------------
 def test_info_shows_a_units_card_and_picks_show_what_each_combo_does(tmp_path: Path) -> None:
-    rc, out = run(play_args(tmp_path, players=3, seed=5), Script(["info karazhan", "info elves", "info zzz"]))
+    rc, out = run(
+        play_args(tmp_path, players=3, seed=5), Script(["info karazhan", "info elves", "info zzz"]), (80, 60)
+    )
     text = joined(out)
     assert rc == 0
     assert "Karazhan (§10.3) At the end of your turn, the race holding Karazhan scores" in text

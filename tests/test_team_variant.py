@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -530,14 +531,17 @@ def test_terminal_play_of_a_team_game(tmp_path: Path) -> None:
     out: list[str] = []
     asked = 0
 
-    def answer(_prompt: str) -> str:
+    def answer(prompt: str) -> str:
         nonlocal asked
         asked += 1
         assert asked < 5000
+        if prompt.startswith("Which region?"):  # a folded move: the first region it lists
+            return next(re.findall(r"Regions of this move: (\d+)", line)[0] for line in reversed(out)
+                        if "Regions of this move: " in line)  # fmt: skip
         return "1"
 
     assert run_play(args, answer, out.append) == 0
     text = "\n".join(out)
     assert "You (Horde)" in text and "Seat 0 (Alliance)" in text
-    assert "Combos of your Horde column (cost = position, paid to the stash)" in text
+    assert "Combos of your Horde column (a pick pays 1 coin to the stash for each combo above it)" in text
     assert "Faction scores (each the lowest of its players): Alliance" in text

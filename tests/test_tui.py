@@ -30,25 +30,42 @@ def play_args(tmp_path: Path, **kw: object) -> argparse.Namespace:
 
 
 class Script:
-    """Answers prompts from a list, then from `then` (if given) forever, else ends input (EOF)."""
+    """Answers prompts from a list, then from `then` (if given) forever, else ends input (EOF).
+    The region a folded move asks for is answered by itself (the first listed), unless the next
+    line of the list starts with "!" (the answer, without it)."""
 
     def __init__(self, lines: Iterable[str], then: str | None = None, limit: int = 5000) -> None:
         self.lines = list(lines)
         self.then = then
         self.limit = limit
         self.prompts: list[str] = []
+        self.out: list[str] = []  # what the game wrote (`run` fills it): a folded move's regions
 
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         if len(self.prompts) > self.limit:
             raise AssertionError("the game asked for too many moves")
-        if prompt.startswith(("Which region? ", "Qual Região? ", "Welche Region? ")):
-            return prompt.split("? ")[1].split(",")[0].split()[0]  # a folded move: its first region
+        if prompt.startswith(WHICH) and not (self.lines and self.lines[0].startswith("!")):
+            return first_region(self.out)  # a folded move: its first region
         if self.lines:
-            return self.lines.pop(0)
+            line = self.lines.pop(0)
+            return line[1:] if line.startswith("!") else line
         if self.then is None:
             raise EOFError
         return self.then
+
+
+WHICH = ("Which region? ", "Qual Região? ", "Welche Region? ")
+LISTED = re.compile(r"(?:Regions of this move|Regiões desta jogada|Regionen dieses Zuges): (\d+)")
+
+
+def first_region(out: list[str]) -> str:
+    """The first region of the folded move the game just listed."""
+    for line in reversed(out):
+        m = LISTED.search(line)
+        if m:
+            return m.group(1)
+    raise AssertionError("a region was asked for, but no move listed its regions")
 
 
 def joined(lines: Iterable[str]) -> str:
@@ -56,9 +73,11 @@ def joined(lines: Iterable[str]) -> str:
     return " ".join(line.strip() for line in lines)
 
 
-def run(args: argparse.Namespace, script: Script) -> tuple[int, list[str]]:
-    out: list[str] = []
-    rc = run_play(args, script, out.append)
+def run(
+    args: argparse.Namespace, script: Script, size: tuple[int, int] | None = None
+) -> tuple[int, list[str]]:
+    out: list[str] = script.out
+    rc = run_play(args, script, out.append, size)
     return rc, out
 
 
@@ -113,10 +132,15 @@ def test_first_screen_shows_board_row_and_hidden_coins(tmp_path: Path) -> None:
     assert rc == 0
     text = "\n".join(out)
     assert "Round 1/10" in text
-    assert "pos  race + power" in text  # the combo row during picks
-    assert "held by" in text and "Murlocs" in text
-    assert " ?  " in text  # other players' coins are hidden
+    assert "held by" in text and "Murlocs" in text  # the whole board, before the first decision
     assert "1) pick " in text
+    # At 80×24 the picks say what the combo row says, and what each race and power does; on a
+    # taller screen, and with `board`, the players and the row too.
+    assert re.search(r"\n  1\) pick .*\n {7}\S[^:\n]*: ", text)  # the gists of combo 1
+    for size, lines in (((80, 60), []), ((80, 24), ["board"])):
+        rc, out = run(play_args(tmp_path, players=3, seed=7), Script(lines), size)
+        assert "pos  race + power" in "\n".join(out)
+        assert " ?  " in "\n".join(out)  # other players' coins are hidden
 
 
 def test_bad_input_is_rejected_with_a_reason_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -153,7 +177,7 @@ def test_save_then_load_resumes_the_same_position(tmp_path: Path) -> None:
     game = Game(Settings(players=2, seed=3))
     rec = records.Record(game.settings)
     script = Script(["1", "1", "1", "save", "2", "1", f"save {tmp_path / 'later.json'}"])
-    session = Session(game.new_initial_state(), rec, 0, save, script, lambda _line: None, Style(False))
+    session = Session(game.new_initial_state(), rec, 0, save, script, script.out.append, Style(False))
     assert session.run() == 0
     _, later = records.load(tmp_path / "later.json")
     assert later.to_json() == session.st.to_json()

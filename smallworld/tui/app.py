@@ -23,15 +23,19 @@ from smallworld.engine import record as records
 from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
 from smallworld.engine.errors import PositionError, SmallworldError
 from smallworld.engine.files import load_options_file
+from smallworld.engine.jsonio import read_json
 from smallworld.engine.keyed_rng import KEYED, SPLITMIX
 from smallworld.engine.settings import make_settings
 from smallworld.engine.state import CONQUER as CONQUER_STEP
-from smallworld.engine.state import State
+from smallworld.engine.state import PICK as PICK_STEP
+from smallworld.engine.state import START as START_STEP
+from smallworld.engine.state import Phase, State
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
-from smallworld.tui.text import Entry, InputError, find_region, fold, parse_move
+from smallworld.tui.text import PATH_MAX, Entry, InputError, find_region, fold, number, parse_move, typed
 from smallworld.words import DEFAULT, LANGS
 from smallworld.words.describe import (
+    combo_name,
     combo_tokens,
     describe,
     dues_text,
@@ -49,6 +53,9 @@ Writer = Callable[[str], None]
 
 REVEAL = "reveal"  # the core event of a marker turned face up (§10.1)
 WIDTH = 80  # lines are wrapped to the terminal's width, 80 columns when it is not a terminal
+HEIGHT = 24  # a decision fits the terminal's height, 24 lines when it is not a terminal
+RISE_STEP = Phase.RISE
+LOG_ROUND = "\x00"  # a log entry that heads a round or a turn (not indented when paged)
 
 
 @dataclass
@@ -75,6 +82,28 @@ class Quit(Exception):
     """The player left (quit or end of input)."""
 
 
+@dataclass
+class Part:
+    """Lines of a decision screen; `drop`: 0 when they always show, else the order in which they
+    give way when the screen is too short (the highest first)."""
+
+    lines: list[str]
+    drop: int = 0
+
+
+# What gives way, first to last, when a decision does not fit the terminal's height: the blank lines
+# between parts, the combo row and the players' table while picking (the moves say what the row
+# says), the one-line gists of the races and powers on offer, the "You: ..." line, the players'
+# table, then the combo row at "decline or expand"; what fits again comes back. What never gives
+# way: the bots' summary, the turn's title, the question of a prompt and the moves (shortened
+# first, cut last with a line that says how to see them all).
+DROP_BLANK, DROP_ROW_PICK, DROP_GIST, DROP_YOU, DROP_PLAYERS, DROP_ROW = 6, 5, 4, 3, 2, 1
+COMMANDS = frozenset(
+    {"quit", "exit", "q", "help", "h", "?", "board", "b", "map", "look", "l", "info", "i", "moves", "m",
+     "cards", "c", "save", "log"}
+)  # fmt: skip
+
+
 class Session:
     def __init__(
         self,
@@ -89,6 +118,8 @@ class Session:
         lang: str = DEFAULT,
         memory: dict[str, Any] | None = None,
         width: int = WIDTH,
+        height: int = HEIGHT,
+        size: Callable[[], tuple[int, int]] | None = None,
     ) -> None:
         self.st = st
         self.rec = rec
@@ -98,6 +129,7 @@ class Session:
         self.autosave_path = save_path.with_name(save_path.stem + ".autosave" + (save_path.suffix or ".json"))
         self.autosaved = False
         self.autosave_warned = False
+        self.autosaving = True  # off while a loaded game's log is rebuilt (`narrate`)
         self.written: set[Path] = set()  # files this session wrote: saving again needs no question
         self.read = read
         self.write = write
@@ -124,12 +156,23 @@ class Session:
                 bot.recall(memory["bots"].get(seat, {}))
         self.shown: tuple[object, ...] | None = None
         self.step: tuple[object, ...] | None = None
+        self.board_shown = False  # the whole board comes once, before the first decision
         self.entries: list[Entry] = []  # the numbered moves on screen
         self.width = width
+        self.height = height
+        self.size = size  # the terminal's (columns, lines) now, when there is a terminal
         self.earned = 0  # coins the human gained during their turn before its scoring
+        # What the bots did since the human's last decision: a compact sentence per bot turn
+        # (`pending`, shown where the next decision is asked), each turn's notes gathered first.
         self.bot_notes: dict[int, list[str]] = {}
-        # Bots place tokens one at a time; counted here so a turn reads "redeploys 6 tokens".
+        self.bot_losses: dict[int, list[str]] = {}
+        self.pending: list[str] = []
+        # Bots place tokens one at a time and conquer region after region; counted and listed here so
+        # a turn reads "redeploys 6 tokens" and "conquers 7 Ashen Vale, 9 Blackrock".
         self.bot_deployed: dict[int, tuple[str, int]] = {}
+        self.bot_conquered: dict[int, list[str]] = {}
+        # The whole game in words, sentence by sentence (`log`): every move and what it set off.
+        self.log: list[str] = []
 
     def meta(self) -> dict[str, Any]:
         """What a save records besides the moves: who plays which seat and what the bots remember."""
@@ -157,9 +200,20 @@ class Session:
         """A sentence folded to the screen's width (styled line by line)."""
         self.say(*(style(line) if style else line for line in wrap(text, self.width, indent)))
 
+    def refuse(self, text: str) -> None:
+        self.tell(f"✗ {text}", "  ", self.style.bad)
+
+    def measure(self) -> None:
+        """Follow the terminal's size (it may change during the game)."""
+        if self.size is not None:
+            self.width, self.height = self.size()
+
     def flush_bots(self) -> None:
+        """The bots' notes so far, as a sentence per bot, onto the lines the next decision shows."""
         for seat in list(self.bot_deployed):
             self._fold(seat)
+        for seat in list(self.bot_conquered):
+            self._conquests(seat)
         for seat, notes in self.bot_notes.items():
             if not notes:
                 continue
@@ -171,19 +225,51 @@ class Session:
                 else self.v.seat(seat)
             )
             text = self.t("summary", who=who, notes=self.t("summary.sep").join(notes))
-            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="      "))
+            self.pending += wrap(text, self.width, "  ", "      ")
+            for loss in self.bot_losses.get(seat, []):
+                self.pending += [self.style.bad(x) for x in wrap(f"✗ {loss}", self.width, "  ", "    ")]
         self.bot_notes.clear()
+        self.bot_losses.clear()
+
+    def show_pending(self) -> None:
+        self.flush_bots()
+        self.say(*self.pending)
+        self.pending = []
 
     def _fold(self, seat: int) -> None:
         key, n = self.bot_deployed.pop(seat, ("", 0))
         if n:
             self.note(seat, self.t(key, n=n, **self.you(seat)))
 
-    def note(self, seat: int, text: str) -> None:
+    def _conquests(self, seat: int) -> None:
+        regions = self.bot_conquered.pop(seat, [])
+        if regions:
+            self._summarise(seat, self.t("note.conquers", regions=self.v.join(regions), **self.you(seat)))
+
+    def note(self, seat: int, text: str, short: str | None = None) -> None:
+        """A sentence about a move of `seat`: into the log; said at once when it is the human's,
+        else kept for the bot's summary (`short`, when it reads shorter there)."""
+        self.log.append(text)
         if seat == self.human:
-            self.tell(text, "  ")
+            self.mine(text)
             return
         self._fold(seat)
+        self._conquests(seat)
+        self._summarise(seat, short if short is not None else text)
+
+    def mine(self, text: str, style: Callable[[str], str] | None = None) -> None:
+        """A sentence about the human's own move or turn: said at once, or after the bots' notes
+        that came before it (they are shown together where the next decision is asked)."""
+        self.flush_bots()
+        lines = wrap(text, self.width, "  ")
+        if style is not None:
+            lines = [style(x) for x in lines]
+        if self.pending:
+            self.pending += lines
+        else:
+            self.say(*lines)
+
+    def _summarise(self, seat: int, text: str) -> None:
         # Sentences name their subject first; in the seat's own summary it goes without saying.
         me = self.v.seat(seat)
         for subject in (f"{me}: ", f"{me} "):
@@ -192,73 +278,160 @@ class Session:
                 break
         self.bot_notes.setdefault(seat, []).append(text)
 
-    def moves(self, legal: list[Action]) -> None:
+    # --- the decision screen ------------------------------------------------------------------
+    def moves(self, legal: list[Action], short: int = 0) -> list[Part]:
+        """The human's moves as parts: their race and hand, a prompt's question and why, then the
+        numbered moves (a pick shows what its race and power do, a line each). Shorter for a short
+        screen: `short` 1 names the regions of a folded move by number alone, 2 cuts each move to
+        one line (`moves` lists them whole)."""
         st, v = self.st, self.v
         hint = screen.scoring_hint(st, v)
         s = st.seats[self.human]
-        lines = [""]
+        parts = [Part([""], DROP_BLANK)]
         if s.active:
-            head = self.t("you.header", race=v.unit(s.active), power=v.unit(s.power), hand=s.hand)
+            head = self.t("you.header", combo=combo_name(v, s.active, s.power), hand=s.hand)
             text = head + (f" · {hint}" if hint else "")
-            lines += [self.style.bold(x) for x in textwrap.wrap(text, self.width, subsequent_indent="   ")]
+            parts.append(Part([self.style.bold(x) for x in wrap(text, self.width, "", "   ")], DROP_YOU))
         if st.pending:
             # A race, power or marker asks something out of the usual turn order; say what and why.
             prompt = st.pending[0]
             rule = prompt_rule(st, prompt)
             question = prompt_text(st, prompt, v)
             ask = self.t("prompt.line", text=question, rule=rule, rule_any=bool(rule))
-            lines += [
-                self.style.bold(x) for x in textwrap.wrap(ask, self.width, subsequent_indent="   ")
-            ]
-            lines += textwrap.wrap(
-                prompt_why(st, prompt, v), self.width, initial_indent="   ", subsequent_indent="   "
-            )
-        lines.append(self.style.bold(self.t("moves.title")))
+            lines = [self.style.bold(x) for x in wrap(ask, self.width, "", "   ")]
+            parts.append(Part(lines))
+            parts.append(Part(wrap(prompt_why(st, prompt, v), self.width, "   ", "   "), DROP_GIST))
+        parts.append(Part([self.style.bold(self.t("moves.title"))]))
         self.entries = fold(st, legal, v)
         width = len(str(len(self.entries)))
         for i, entry in enumerate(self.entries, 1):
             head = f"  {str(i).rjust(width)}) "
-            lines += textwrap.wrap(
-                entry.text, self.width, initial_indent=head, subsequent_indent=" " * (len(head) + 2)
-            )
+            text = entry.short if short and entry.short else entry.text
+            if short > 1:
+                cut = textwrap.shorten(text, max(self.width - len(head), 10), placeholder=" …")
+                parts.append(Part([head + cut]))
+            else:
+                parts.append(Part(wrap(text, self.width, head, " " * (len(head) + 2))))
             combo = pick_combo(st, entry.actions[0])
             if combo is not None:  # what the race and the power do, a line each (`info NAME`: all)
                 indent = " " * (len(head) + 2)
+                gists = []
                 for u in combo[:2]:
                     gist = f"{v.unit(u)}: {first_sentence(v.card(u))}"
-                    short = textwrap.shorten(gist, self.width - len(indent), placeholder=" …")
-                    lines.append(self.style.dim(indent + short))
-        self.say(*lines)
+                    cut = textwrap.shorten(gist, self.width - len(indent), placeholder=" …")
+                    gists.append(self.style.dim(indent + cut))
+                parts.append(Part(gists, DROP_GIST))
+        return parts
 
-    def which(self, entry: Entry) -> Action | None:
-        """The region of a folded entry, asked: its number or name, or its place in the list (a
-        number that is not one of the listed regions); None (an empty line) goes back to the list."""
+    def decision(self, legal: list[Action], view: str) -> list[str]:
+        """What the screen shows where the human decides: the bots' summary since the last
+        decision, then (for a new turn or step) the turn's title, the players and the combo row,
+        then the moves; fitted to the terminal's height so that nothing the decision needs has
+        scrolled away (`log` pages the whole game, `board` shows everything)."""
+        st, v = self.st, self.v
+        self.flush_bots()
+        if view != "moves" and self.pending and self.pending[-1] == self.style.dim(self.round_line()):
+            self.pending.pop()  # the turn's title says the round
+        parts = [Part(self.pending)]
+        self.pending = []
+        if view != "moves":
+            parts.append(Part([""], DROP_BLANK))
+            parts.append(Part(screen.header(st, v, self.style, self.width)))
+            # Picking, the moves say what the row says, and what the combos do matters more than
+            # the players' table.
+            picking = st.phase == PICK_STEP
+            table = screen.players(st, v, self.style, self.width)
+            parts.append(Part(table, DROP_ROW_PICK if picking else DROP_PLAYERS))
+            if st.phase in (PICK_STEP, START_STEP, RISE_STEP):
+                drop = DROP_ROW_PICK if picking else DROP_ROW
+                parts.append(Part([""], DROP_BLANK))
+                parts.append(Part(screen.combos(st, v, self.style, self.width), drop))
+        return self.fitted(parts, legal)
+
+    def fitted(self, parts: list[Part], legal: list[Action]) -> list[str]:
+        """`parts` and the moves in the terminal's height: the folded moves name their regions by
+        number alone when the moves would not fit otherwise."""
+        rows = self.height - 1
+        for short in range(3):
+            full = parts + self.moves(legal, short)
+            if least(full) <= rows:
+                break
+        return fit(full, rows, self.t("moves.more", n=len(self.entries)))
+
+    # --- asked questions ------------------------------------------------------------------------
+    def which(self, entry: Entry) -> Action | str | None:
+        """The region of a folded entry, asked: its number on the board (or its name), one meaning
+        only. None (an empty line) goes back to the list; a command (`q`, `save`, ...) is handed
+        back to the move prompt, which runs it."""
         names = ", ".join(str(r) for r in entry.regions)
+        listed = ", ".join(self.v.region(r) for r in entry.regions)
+        self.tell(self.t("fold.regions", regions=listed), "  ")
         while True:
             try:
-                line = self.read(self.t("fold.which", regions=names, n=len(entry.regions))).strip()
+                line = self.read(self.t("fold.which")).strip()
             except EOFError:
                 return None
             if not line:
                 return None
+            if line.split()[0].lower() in COMMANDS:
+                return line
             try:
                 r, _ = find_region(self.st, line.split())
             except InputError as e:
-                r, error = None, e
-            if r is not None and r in entry.regions:
+                self.refuse(e.words(self.v))
+                continue
+            if r in entry.regions:
                 return entry.actions[entry.regions.index(r)]
-            if line.isdigit() and 1 <= int(line) <= len(entry.regions):
-                return entry.actions[int(line) - 1]
-            if r is not None:
-                error = InputError("fold.not_one", region=region_label(self.st, self.v, r))
-            self.tell(f"✗ {error.words(self.v)}", "  ", self.style.bad)
+            self.refuse(self.t("fold.not_one", region=region_label(self.st, self.v, r), regions=names))
+
+    def yes(self, question: str) -> bool:
+        """An explicit yes in the game's language (`answer.yes`); anything else is no."""
+        try:
+            answer = self.read(question).strip().lower()
+        except EOFError:
+            return False
+        return answer in self.t("answer.yes").split()
+
+    def page_log(self, rest: str) -> None:
+        """The whole game in words, a screen at a time (`log`, or `log N` from round N)."""
+        lines: list[str] = []
+        start = 0
+        first = number(rest) if rest else None
+        if rest and first is None:
+            self.refuse(self.t("log.form"))
+            return
+        wanted = LOG_ROUND + self.t("round", round=first, rounds=self.st.game.rounds) if first else None
+        for entry in self.log:
+            if entry == wanted:
+                start = len(lines)
+            if entry.startswith(LOG_ROUND):
+                lines += wrap(entry[len(LOG_ROUND) :], self.width, "", "  ")
+            else:
+                lines += wrap(entry, self.width, "  ", "      ")
+        if not lines:
+            self.tell(self.t("log.empty"), "  ")
+            return
+        page = max(self.height - 2, 4)
+        i = start
+        while True:
+            self.say(*lines[i : i + page])
+            i += page
+            if i >= len(lines):
+                self.tell(self.t("log.end"), "  ", self.style.dim)
+                return
+            try:
+                answer = self.read(self.t("log.more", shown=i, total=len(lines)))
+            except EOFError:
+                return
+            if answer.strip():
+                return
 
     def info(self, name: str) -> None:
         """The rules card of the race, power, artifact or place whose name (in the game's language
         or in English) contains `name`."""
         st, v = self.st, self.v
         if not name:
-            self.tell(f"✗ {self.t('info.which')}", "  ", self.style.bad)
+            self.refuse(self.t("info.which", relics=bool(st.game.relics)))
             return
         english = voice(st.game, DEFAULT, self.human)
         names = {u: {v.unit(u).lower(), english.unit(u).lower()} for u in st.game.units if v.has(u, "card")}
@@ -268,7 +441,7 @@ class Session:
         if len(hits) != 1:
             listed = ", ".join(sorted(v.unit(u) for u in hits))
             key = "info.several" if hits else "info.none"
-            self.tell(f"✗ {self.t(key, name=name, names=listed)}", "  ", self.style.bad)
+            self.refuse(self.t(key, name=typed(name), names=listed, relics=bool(st.game.relics)))
             return
         uid = hits[0]
         section = getattr(st.game.units[uid], "section", "")
@@ -288,8 +461,22 @@ class Session:
             seen += [rid for rid, up in here if up]
         self.say("", self.style.bold(self.t("cards.title")))
         for uid in dict.fromkeys(seen):
-            text = f"{v.unit(uid)}: {v.card(uid)}"
-            self.say(*textwrap.wrap(text, self.width, initial_indent="  ", subsequent_indent="    "))
+            self.say(*wrap(f"{v.unit(uid)}: {v.card(uid)}", self.width, "  ", "    "))
+
+    def help(self) -> None:
+        """The rules in brief and the commands, with a region of this map as the example."""
+        st, v = self.st, self.v
+        m = st.game.map
+        land = [r for r in m.regions if r.terrain not in st.game.edition.water] or list(m.regions)
+        example = land[min(7, len(land) - 1)]
+        text = self.t(
+            "help",
+            n=example.index,
+            name=example.name,
+            mountain=v.piece("mountain"),
+            relics=bool(st.game.relics),
+        )
+        self.say(*help_lines(text, self.width))
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -299,7 +486,6 @@ class Session:
         try:
             while not st.is_over():
                 if st.acting_seat == self.human:
-                    self.flush_bots()
                     self.human_turn()
                 else:
                     self.play(self.bot_move())
@@ -314,7 +500,6 @@ class Session:
             else:
                 self.tell(self.t("interrupted.none"))
             return 130
-        self.flush_bots()
         self.finish()
         return 0
 
@@ -328,71 +513,80 @@ class Session:
 
     def human_turn(self) -> None:
         st = self.st
-        # The whole board once per turn (and on `board`); each step after shows only the moves.
-        # and the players' table again when the step changes.
-        key = (st.round, st.turn_seat)
-        step = (st.phase, len(st.pending))
-        if key != self.shown:
-            self.shown, self.step = key, step
-            self.say(*screen.full_screen(st, self.v, self.style, self.width))
-        elif step != self.step:
-            self.step = step
-            self.say("", *screen.header(st, self.v, self.style, self.width))
-            self.say(*screen.players(st, self.v, self.style, self.width))
+        self.measure()
+        if not self.board_shown:
+            # The whole board once, before the first decision; then a screen that fits (`board`).
+            self.board_shown = True
+            self.say("", *screen.board(st, self.v, self.style, self.width))
         legal = st.legal_actions()
         if len(legal) == 1 and legal[0].kind == END and st.phase == CONQUER_STEP and not st.pending:
             # Ending conquests is all that is left (a race's or power's own move, now spent, kept the
             # step open): it ends by itself, as the engine ends it for a seat with nothing in hand.
+            self.show_pending()
             self.tell(self.t("auto.end"), "  ")
             self.play(legal[0])
             return
-        self.moves(legal)
+        # A new turn (or a decision in another seat's turn) shows the players and the row again, as
+        # does a new step of the turn; each move after that shows the moves.
+        key = (st.round, st.turn_seat)
+        step = (st.phase, len(st.pending))
+        view = "turn" if key != self.shown else "step" if step != self.step else "moves"
+        self.shown, self.step = key, step
+        self.say(*self.decision(legal, view))
+        queued: str | None = None
         while True:
-            try:
-                line = self.read(self.t("ask", n=len(self.entries))).strip()
-            except EOFError:
-                self.say("")
-                self.tell(self.t("eof", **self.kept()))
-                raise Quit from None
+            if queued is not None:
+                line, queued = queued, None
+            else:
+                try:
+                    line = self.read(self.t("ask", n=len(self.entries))).strip()
+                except EOFError:
+                    self.say("")
+                    self.tell(self.t("eof", **self.kept()))
+                    raise Quit from None
             if not line:
                 continue
             word, _, rest = line.partition(" ")
-            word = word.lower()
+            word, rest = word.lower(), rest.strip()
             if word in ("quit", "exit", "q"):
                 self.tell(self.t("bye", **self.kept()))
                 raise Quit
             if word in ("help", "h", "?"):
-                self.say(self.t("help"))
+                self.help()
                 continue
             if word in ("board", "b"):
                 self.say(*screen.full_screen(st, self.v, self.style, self.width))
-                self.moves(legal)
+                self.say(*lines_of(self.moves(legal)))
                 continue
             if word in ("map", "look", "l"):
                 try:
-                    if rest.strip():
+                    if rest:
                         r, _ = find_region(st, rest.split())
                         self.say(*screen.look(st, self.v, r, self.width, self.style))
                     else:
                         self.say(*screen.region_map(st, self.v, self.width, self.style))
                 except InputError as e:
-                    self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
+                    self.refuse(e.words(self.v))
                 continue
             if word in ("info", "i"):
-                self.info(rest.strip())
+                self.info(rest)
                 continue
             if word in ("moves", "m"):
-                self.moves(legal)
+                self.say(*lines_of(self.moves(legal)))
                 continue
             if word in ("cards", "c"):
                 self.cards()
                 continue
+            if word == "log":
+                self.page_log(rest)
+                self.say(*self.fitted([], legal))
+                continue
             if word == "save":
-                self.save(Path(rest.strip()) if rest.strip() else self.save_path)
+                self.save(Path(rest) if rest else self.save_path)
                 continue
             try:
-                if line.isdigit():
-                    n = int(line)
+                n = number(line)
+                if n is not None:
                     if not 1 <= n <= len(self.entries):
                         raise InputError("input.range", n=len(self.entries))
                     entry = self.entries[n - 1]
@@ -400,6 +594,9 @@ class Session:
                         actions = [entry.actions[0]]
                     else:
                         chosen = self.which(entry)
+                        if isinstance(chosen, str):
+                            queued = chosen
+                            continue
                         if chosen is None:
                             continue
                         actions = [chosen]
@@ -409,10 +606,10 @@ class Session:
                     self.play(action)
                 return
             except InputError as e:
-                self.tell(f"✗ {e.words(self.v)}", "  ", self.style.bad)
+                self.refuse(e.words(self.v))
             except SmallworldError as e:
                 # An illegal move's text starts with its rule, e.g. "§6.5: ..."
-                self.tell(f"✗ {self.v.error(e)}", "  ", self.style.bad)
+                self.refuse(self.v.error(e))
 
     def resume(self, path: Path) -> str:
         """The command that resumes a save of this game (the save holds the seats and the bots)."""
@@ -424,39 +621,52 @@ class Session:
         return {"saved": self.autosaved, "command": self.resume(self.autosave_path)}
 
     def write_save(self, path: Path) -> None:
-        """Write the game to `path` (atomically: `records.save`), creating its folder."""
+        """Write the game to `path` (atomically: `records.save`); the folder `saves/` is created
+        when missing, any other folder must exist (a typing slip makes no folders)."""
         self.rec.meta = self.meta()
+        folder = path.parent
+        if not folder.is_dir():
+            if folder != SAVES:
+                raise SaveError(self.t("save.no_folder", folder=typed(str(folder), PATH_MAX)))
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                shown = typed(str(path), PATH_MAX)
+                raise SaveError(self.t("save.fail", path=shown, error=e.strerror or e)) from None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise PositionError("save", f"cannot write {path}: {e.strerror or e}") from None
-        records.save(path, self.rec, self.st)
+            records.save(path, self.rec, self.st)
+        except SmallworldError:
+            why = self.t("save.unwritable")
+            raise SaveError(self.t("save.fail", path=typed(str(path), PATH_MAX), error=why)) from None
         self.written.add(path.resolve())
 
     def save(self, path: Path) -> None:
-        if path.exists() and path.resolve() not in self.written:
-            try:
-                answer = self.read(self.t("save.overwrite", path=path)).strip().lower()
-            except EOFError:
-                answer = ""
-            if answer[:1] not in ("y", "s", "j"):  # yes, sim, ja
-                self.tell(self.t("save.kept", path=path), "  ")
-                return
+        """`save [FILE]`: a file this session did not write is overwritten only on an explicit yes."""
+        shown = typed(str(path), PATH_MAX)
+        if path.is_dir():
+            self.refuse(self.t("save.fail", path=shown, error=self.t("save.is_folder")))
+            return
+        exists = path.exists() and path.resolve() not in self.written
+        if exists and not self.yes(self.t("save.overwrite", path=shown)):
+            self.tell(self.t("save.kept", path=shown), "  ")
+            return
         try:
             self.write_save(path)
-        except SmallworldError as e:
-            self.tell(f"✗ {self.t('save.fail', path=path, error=e)}", "  ", self.style.bad)
+        except SaveError as e:
+            self.refuse(str(e))
             return
-        self.tell(self.t("save.done", path=path, command=self.resume(path)), "  ")
+        self.tell(self.t("save.done", path=shown, command=self.resume(path)), "  ")
 
     def autosave(self) -> None:
         """After each turn of the human; a failure is told once and does not stop the game."""
+        if not self.autosaving:
+            return
         try:
             self.write_save(self.autosave_path)
-        except SmallworldError as e:
+        except SaveError as e:
             if not self.autosave_warned:
                 self.autosave_warned = True
-                self.tell(f"✗ {self.t('save.fail', path=self.autosave_path, error=e)}", "  ", self.style.bad)
+                self.refuse(str(e))
             self.autosaved = False
             return
         self.autosaved = True
@@ -474,10 +684,10 @@ class Session:
         if turn_seat == self.human and action.kind != PICK and not scored:
             # Coins a race or power gives at once (a bonus per conquest...): the score line says them.
             self.earned += max(st.seats[self.human].coins - coins, 0)
-        texts = [(e, self._told(e)) for e in st.events if not told(action.kind, e)]
+        texts = [(e, self._told(seat, e)) for e in st.events if not told(action.kind, e)]
         self._after(seat, action, before, bool(texts))
         for e, text in texts:
-            self._event(seat, e, text)
+            self._event(seat, turn_seat, e, text)
         if action.kind in (CONQUER, FINAL):
             self._loss(seat, action, before)
         if st.is_over() or st.turn_seat != turn_seat or st.round != rnd:
@@ -485,27 +695,48 @@ class Session:
                 self.autosave()
             self.flush_bots()
             if not st.is_over() and st.round != rnd:
-                self.say(self.style.dim(self.t("round", round=st.round, rounds=st.game.rounds)))
+                self.log.append(LOG_ROUND + self.round_line())
+                self.pending.append(self.style.dim(self.round_line()))
+            if not st.is_over():
+                self._log_turn()
 
-    def _told(self, e: dict[str, Any]) -> str:
-        """An event in words; a marker turned face up also says what it does (its card's gist)."""
+    def round_line(self) -> str:
+        return self.t("round", round=self.st.round, rounds=self.st.game.rounds)
+
+    def begin_log(self) -> None:
+        """The log's first lines: the round and the turn the game starts in."""
+        st = self.st
+        self.log.append(LOG_ROUND + self.t("round", round=st.round, rounds=st.game.rounds))
+        self._log_turn()
+
+    def _log_turn(self) -> None:
+        s = self.st.seats[self.st.turn_seat]
+        combo = combo_name(self.v, s.active, s.power) if s.active else ""
+        text = self.t("log.turn", combo=combo, combo_any=bool(combo), **self.you(self.st.turn_seat))
+        self.log.append(LOG_ROUND + text)
+
+    def _told(self, seat: int, e: dict[str, Any]) -> str:
+        """An event in words; a marker that the human turns face up also says what it does (its
+        card's gist, which speaks to its holder)."""
         text = event_text(self.st, e, self.v)
         relic = e.get("relic")
-        if e.get("type") == REVEAL and isinstance(relic, str) and self.v.has(relic, "card"):
+        mine = seat == self.human and e.get("type") == REVEAL
+        if mine and isinstance(relic, str) and self.v.has(relic, "card"):
             text = self.t("event.gist", text=text, gist=first_sentence(self.v.card(relic)).rstrip("."))
         return text
 
-    def _event(self, actor: int, e: dict[str, Any], text: str) -> None:
+    def _event(self, actor: int, turn_seat: int, e: dict[str, Any], text: str) -> None:
         """One thing the move set off: said at once when it is the human's, else summarised."""
         seat = e.get("seat")
-        if not isinstance(seat, int) or seat == self.human:
-            seat = actor
+        if not isinstance(seat, int) or (seat == self.human and turn_seat != self.human):
+            seat = actor  # what a bot's move does to the human is part of the bot's turn
         if e.get("type") == "score" and e.get("seat") == self.human:
-            self.flush_bots()
             coins = self.st.seats[self.human].coins
             earlier = self.t("score.earlier", n=self.earned) if self.earned else ""
             self.earned = 0
-            self.tell(f"{text}{earlier}{self.t('score.now', coins=coins)}.", "  ", self.style.you)
+            line = f"{text}{earlier}{self.t('score.now', coins=coins)}."
+            self.log.append(line)
+            self.mine(line, self.style.you)
             return
         self.note(seat, text)
 
@@ -531,7 +762,7 @@ class Session:
             b.dues = dues_text(st, v, seat, a.region)[1]
         if (combo := pick_combo(st, a)) is not None:
             race, power, coins = combo
-            b.combo = self.t("combo", race=v.unit(race), power=v.unit(power))
+            b.combo = combo_name(v, race, power)
             b.tokens = combo_tokens(st, race, power)
             b.coins = coins
         return b
@@ -553,12 +784,20 @@ class Session:
         elif a.kind == DECLINE:
             self.note(seat, self.t("done.decline", race=b.race, **who))
         elif a.kind == CONQUER:
-            self.note(
-                seat,
-                self.t("done.conquer", region=name, cost=b.cost, dues=b.dues, paying=bool(b.dues),
-                       hand=st.seats[seat].hand, over=not conquest.conquests_open(st, seat), **{"from": frm},
-                       **who),
+            text = self.t(
+                "done.conquer", region=name, cost=b.cost, dues=b.dues, paying=bool(b.dues),
+                hand=st.seats[seat].hand, over=not conquest.conquests_open(st, seat), **{"from": frm}, **who,
             )  # fmt: skip
+            if you or r is None:
+                self.note(seat, text)
+            else:
+                # A bot's conquests read as one list in its summary ("conquers 7 Ashen Vale, 9 ...").
+                self.log.append(text)
+                self._fold(seat)
+                short = v.region(r)
+                if b.defender == self.human and st.owner_seat(st.race[r]) == seat:
+                    short = self.t("note.yours", region=short)
+                self.bot_conquered.setdefault(seat, []).append(short)
         elif a.kind == FINAL:
             self.note(
                 seat,
@@ -568,7 +807,15 @@ class Session:
         elif a.kind == ABANDON:
             self.note(seat, self.t("done.abandon", region=name, **who))
         elif a.kind == DEPLOY:
-            if you:
+            if you and isinstance(a.arg, str) and a.arg != "all" and r is not None:
+                # A piece from hand (an Encampment, a Hero...): what is left of that piece.
+                left = st.seats[seat].held.get(a.arg, 0)
+                self.note(
+                    seat,
+                    self.t("done.deploy_piece", region=name, piece=v.piece(a.arg), left=left,
+                           pieces=v.piece(a.arg, left)),
+                )  # fmt: skip
+            elif you:
                 n = st.tokens[r] if r is not None else 0
                 self.note(seat, self.t("done.deploy", region=name, n=n, hand=st.seats[seat].hand))
             else:
@@ -599,11 +846,15 @@ class Session:
                 what = self.t("loss.back", back=back, lost=lost)
             else:
                 what = self.t("loss.all", lost=lost) if lost else self.t("loss.none")
-        self.note(seat, self.t("loss", region=region_label(st, self.v, r), what=what))
+        text = self.t("loss", region=region_label(st, self.v, r), what=what)
+        self.log.append(text)
+        self.bot_losses.setdefault(seat, []).append(text)
 
     def finish(self) -> None:
         st, v = self.st, self.v
         self.say("", *screen.full_screen(st, v, self.style, self.width), "")
+        self.show_pending()
+        self.say("")
         result = st.result or {"scores": [s.coins for s in st.seats], "winners": []}
         scores = result["scores"]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
@@ -665,18 +916,74 @@ def _options_file(args: argparse.Namespace, lang: str, write: Writer) -> dict[st
     return overrides
 
 
+class SaveError(Exception):
+    """A save that could not be written; its message is in the player's language."""
+
+
+def fit(parts: list[Part], rows: int, more: str) -> list[str]:
+    """The lines of `parts` in at most `rows` lines: parts give way by their `drop` order (the
+    highest first), then those that fit again come back, the most needed first; when that is not
+    enough, the last moves are cut and `more` says so."""
+    shown = [bool(p.lines) for p in parts]
+
+    def total() -> int:
+        return sum(len(p.lines) for p, on in zip(parts, shown, strict=True) if on)
+
+    for level in sorted({p.drop for p in parts if p.drop}, reverse=True):
+        if total() <= rows:
+            break
+        shown = [on and p.drop != level for p, on in zip(parts, shown, strict=True)]
+    for i in sorted(range(len(parts)), key=lambda i: parts[i].drop):
+        if parts[i].drop and not shown[i] and total() + len(parts[i].lines) <= rows:
+            shown[i] = True
+    out = lines_of([p for p, on in zip(parts, shown, strict=True) if on])
+    if len(out) > rows:
+        out = [*out[: max(rows - 1, 1)], more]
+    return out
+
+
+def least(parts: list[Part]) -> int:
+    """The lines of `parts` once everything that may give way has."""
+    return sum(len(p.lines) for p in parts if not p.drop)
+
+
+def lines_of(parts: list[Part]) -> list[str]:
+    out: list[str] = []
+    for p in parts:
+        out += p.lines
+    return out
+
+
+def help_lines(text: str, width: int) -> list[str]:
+    """The help text laid out for the screen: a line "COMMAND<tab>WHAT" becomes two columns, the
+    second wrapped under itself; other lines are paragraphs, wrapped."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if "\t" in line:
+            command, what = line.split("\t", 1)
+            head = f"  {command.strip():<17} "
+            out += wrap(what, width, head, " " * len(head))
+        elif line.strip():
+            out += wrap(line, width, "", "")
+        else:
+            out.append("")
+    return out
+
+
 def first_sentence(text: str) -> str:
     """The first sentence of a rules card (its gist)."""
     return re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
 
 
-def wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """A sentence folded to the screen's width; paths and commands are never cut."""
+def wrap(text: str, width: int, indent: str = "", more: str | None = None) -> list[str]:
+    """A sentence folded to the screen's width (the lines after the first indented by `more`,
+    two spaces deeper than the first by default); paths, commands and hyphenated names
+    (`Sumpf-Orks`) are never cut."""
     return textwrap.wrap(
         text,
-        width,
+        max(width, 20),
         initial_indent=indent,
-        subsequent_indent=indent + "  ",
+        subsequent_indent=indent + "  " if more is None else more,
         break_on_hyphens=False,
         break_long_words=False,
     )
@@ -774,16 +1081,14 @@ def _start(
     seat = getattr(args, "seat", None)
     load: Path | None = getattr(args, "load", None)
     if load is not None:
-        try:
-            rec, st = records.load(load)
-            seats = seating(rec.meta, len(st.seats))
-        except SmallworldError as e:
-            write(said(lang, "load.fail", path=load, error=e))
+        loaded = _load(load, lang, write)
+        if loaded is None:
             return None
+        rec, st, seats = loaded
         if seat is not None and not 0 <= seat < len(st.seats):
             write(said(lang, "bad.seat", last=len(st.seats) - 1))
             return None
-        wrapped(write, said(lang, "load.done", path=load, n=len(rec.actions)))
+        wrapped(write, said(lang, "load.done", path=typed(str(load), PATH_MAX), n=len(rec.actions)))
         return st, rec, seats
     if seat is not None and not 0 <= seat < args.players:
         write(said(lang, "bad.seat", last=args.players - 1))
@@ -805,21 +1110,75 @@ def _start(
         write(said(lang, "start.fail", error=e))
         return None
     sides = ", ".join(said(lang, "island", name=s.name, id=s.id) for s in st.game.map.sides)
-    wrapped(write, said(lang, "new", players=args.players, sides=sides))
+    islands = len(st.game.map.sides) > 1  # several boards are islands; a single one is the map
+    wrapped(write, said(lang, "new", players=args.players, sides=sides, islands=islands))
     return st, records.Record(settings), Seating()
+
+
+def _load(path: Path, lang: str, write: Writer) -> tuple[records.Record, State, Seating] | None:
+    """A saved game and its seats; None after the reason it cannot be played was told. A save of
+    the previous format (`smallworld-save/1`) is refused with a word on why: its moves were made
+    under rules and draws that this version no longer replays, so no migration can rebuild them."""
+    shown = typed(str(path), PATH_MAX)
+    try:
+        data = read_json(path, "save")
+        fmt = data.get("format") if isinstance(data, dict) else None
+        if fmt in records.OLD_FORMATS:
+            wrapped(write, said(lang, "load.old", path=shown, format=fmt))
+            return None
+        rec, st = records.load(path)
+        seats = seating(rec.meta, len(st.seats))
+    except PositionError as e:
+        if e.field == "state_hash" or (e.field.startswith("actions[") and "replayed" in str(e)):
+            wrapped(write, said(lang, "load.replay", path=shown))
+        else:
+            write(said(lang, "load.fail", path=shown, error=e))
+        return None
+    except SmallworldError as e:
+        write(said(lang, "load.fail", path=shown, error=e))
+        return None
+    return rec, st, seats
+
+
+def narrate(rec: records.Record, human: int, lang: str, width: int) -> list[str]:
+    """The log of a loaded game, its moves told again from the start as they were when played."""
+    st = Game(rec.settings).new_initial_state()
+    teller = Session(st, records.Record(rec.settings), human, SAVES / "unused.json", _no_input, _no_output,
+                     screen.Style(False), "random", lang, width=width)  # fmt: skip
+    teller.autosaving = False
+    teller.begin_log()
+    for a in rec.actions:
+        teller.play(a)
+    return teller.log
+
+
+def _no_input(_prompt: str) -> str:
+    raise EOFError
+
+
+def _no_output(_line: str) -> None:
+    pass
 
 
 DEFAULT_BOTS = "greedy"  # the opponents of `play` unless --bots says otherwise
 SAVES = Path("saves")  # where `save` writes by default (ignored by git)
 
 
-def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer | None = None) -> int:
+def run_play(
+    args: argparse.Namespace,
+    read: Reader | None = None,
+    write: Writer | None = None,
+    size: tuple[int, int] | None = None,
+) -> int:
     """Play one game in the terminal; returns the exit code. `read`/`write` replace
-    input()/print() (tests script them). `args.lang` (en, pt, de) is the language of the screen."""
+    input()/print() (tests script them), on a screen of `size` (columns, lines; 80×24 by default).
+    `args.lang` (en, pt, de) is the language of the screen."""
     color = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out: Writer = write or (lambda line: print(line, flush=True))
-    # The real terminal's width when there is one (at most 120 columns: tables read badly wider).
-    width = min(shutil.get_terminal_size((WIDTH, 24)).columns, 120) - 1 if write is None else WIDTH
+    # The real terminal's size when there is one (at most 120 columns: tables read badly wider).
+    width = min(shutil.get_terminal_size((WIDTH, HEIGHT)).columns, 120) - 1 if write is None else WIDTH
+    if write is not None and size is not None:
+        width = size[0]
     lang = getattr(args, "lang", None) or DEFAULT
     if lang not in LANGS:
         out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
@@ -855,8 +1214,21 @@ def run_play(args: argparse.Namespace, read: Reader | None = None, write: Writer
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
-    save_path = getattr(args, "save", None) or SAVES / "game.json"
-    session = Session(
-        st, rec, human, Path(save_path), read or input, out, screen.Style(color), kinds, lang, memory, width
-    )
+    save_path = Path(getattr(args, "save", None) or SAVES / "game.json")
+    if not save_path.parent.is_dir() and save_path.parent != SAVES:
+        out(said(lang, "bad.save", folder=typed(str(save_path.parent), PATH_MAX)))
+        return 2
+
+    def terminal() -> tuple[int, int]:
+        columns, lines = shutil.get_terminal_size((WIDTH, HEIGHT))
+        return min(columns, 120) - 1, max(lines, 10)
+
+    live = terminal if write is None else None
+    width, height = live() if live else size or (WIDTH, HEIGHT)
+    session = Session(st, rec, human, save_path, read or input, out, screen.Style(color), kinds, lang, memory,
+                      width, height, live)  # fmt: skip
+    if rec.actions:
+        session.log = narrate(rec, human, lang, width)
+    else:
+        session.begin_log()
     return session.run()

@@ -9,7 +9,7 @@ from typing import Any
 from smallworld.engine import view_for
 from smallworld.engine.scoring import turn_score
 from smallworld.engine.state import State
-from smallworld.words.describe import combo_tokens, region_label, say, where
+from smallworld.words.describe import combo_name, combo_tokens, region_label, say, where
 from smallworld.words.voice import Voice
 
 
@@ -39,11 +39,17 @@ class Style:
 
 
 def blocks(
-    rows: Sequence[Sequence[str]], indent: str = "  ", width: int | None = None, align: str = ""
+    rows: Sequence[Sequence[str]],
+    indent: str = "  ",
+    width: int | None = None,
+    align: str = "",
+    labels: bool = False,
 ) -> list[list[str]]:
     """The lines of each row of a table with left-aligned columns (">" in `align` right-aligns that
     column). When the rows are wider than `width`, the columns that do not fit go on a line of their
-    own below each row (only when it has something in them), so the table fits the terminal."""
+    own below each row (only when it has something in them), so the table fits the terminal;
+    `labels`: each such value is named by its column's header (the first row), which then lists
+    only the columns that fit."""
     if not rows:
         return []
     n = len(rows[0])
@@ -53,17 +59,26 @@ def blocks(
         while k > 2 and len(indent) + sum(widths[:k]) + 2 * (k - 1) > width:
             k -= 1
     under = indent + " " * (widths[0] + 2)
+    if labels:  # under the columns that still fit, past the name of the row
+        under = indent + " " * (sum(widths[:2]) + 4)
     out = []
-    for row in rows:
+    for j, row in enumerate(rows):
         cells = [
             c.rjust(w) if align[i : i + 1] == ">" else c.ljust(w)
             for i, (c, w) in enumerate(zip(row[:k], widths[:k], strict=True))
         ]
         lines = [indent + "  ".join(cells).rstrip()]
-        rest = [c for c in row[k:] if c]
+        if labels and j == 0:
+            out.append(lines)
+            continue
+        rest = [f"{rows[0][i]}: {c}" if labels else c for i, c in enumerate(row) if i >= k and c]
         if rest:
             lines += textwrap.wrap(
-                " · ".join(rest), width or 80, initial_indent=under, subsequent_indent=under + "  "
+                " · ".join(rest),
+                width or 80,
+                initial_indent=under,
+                subsequent_indent=under + "  ",
+                break_on_hyphens=False,
             )
         out.append(lines)
     return out
@@ -74,11 +89,12 @@ def table(
     styles: Sequence[Any] | None = None,
     indent: str = "  ",
     width: int | None = None,
+    labels: bool = False,
 ) -> list[str]:
     """`blocks` as lines; styles (one callable or None per row) are applied after padding so escape
     codes never upset the widths."""
     out = []
-    for i, lines in enumerate(blocks(rows, indent, width)):
+    for i, lines in enumerate(blocks(rows, indent, width, labels=labels)):
         fn = styles[i] if styles else None
         out += [fn(line) if fn else line for line in lines]
     return out
@@ -87,7 +103,8 @@ def table(
 def header(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
     """The turn's title line (two when the terminal is too narrow for it)."""
     text = _header(st, v)
-    return [style.head(x) for x in textwrap.wrap(text, width or len(text), subsequent_indent="   ")]
+    lines = textwrap.wrap(text, width or len(text), subsequent_indent="   ", break_on_hyphens=False)
+    return [style.head(x) for x in lines]
 
 
 def _header(st: State, v: Voice) -> str:
@@ -110,16 +127,22 @@ def _header(st: State, v: Voice) -> str:
 
 
 def _combo(v: Voice, race: str | None, power: str | None) -> str:
-    return say(v, "combo", race=v.unit(race), power=v.unit(power))
+    return combo_name(v, race, power)
+
+
+PLAYER_COLS = ("player", "coins", "regions", "active", "declined", "hand")
 
 
 def players(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """A row per seat: coins, regions, the active combo, the race in decline and what is in hand.
+    When the table is too wide for the terminal the race in decline is named without its power;
+    what still does not fit goes under its row, each value with its column's name ("in hand: 3")
+    so that it never reads as another player."""
     human = v.viewer
     view = view_for(st, human)
-    # The in-decline race last: on a narrow terminal it goes on a line of its own, when there is one.
-    cols = ("player", "coins", "regions", "active", "hand", "declined")
-    rows = [["", *(say(v, f"col.{c}") for c in cols)]]
+    rows = [["", *(say(v, f"col.{c}") for c in PLAYER_COLS)]]
     styles: list[Any] = [style.dim]
+    short: list[str] = []  # the in-decline column with the races alone
     for i, s in enumerate(st.seats):
         coins = view["seats"][i]["coins"]
         hand = ""
@@ -132,13 +155,27 @@ def players(st: State, v: Voice, style: Style, width: int | None = None) -> list
             active = "-"
         regions = st.occupied_mask(s.active).bit_count() + st.occupied_mask(s.declined).bit_count()
         declined = _combo(v, s.declined, s.declined_power) if s.declined else ""
+        short.append(v.unit(s.declined) if s.declined else "")
         mark = ">" if i == st.turn_seat and not st.is_over() else ""
         name = v.seat(i)
         if "factions" in view:
             name = say(v, "players.faction", seat=name, faction=v.faction(view["factions"][i]))
-        rows.append([mark, name, "?" if coins is None else str(coins), str(regions), active, hand, declined])
+        rows.append([mark, name, "?" if coins is None else str(coins), str(regions), active, declined, hand])
         styles.append(style.you if i == human else None)
-    return table(rows, styles, width=width)
+    # The columns that nobody has anything in (no race in decline, nothing in hand) are left out.
+    keep = [i for i in range(len(rows[0])) if i < 5 or any(row[i] for row in rows[1:])]
+    if width is not None and 5 in keep and _wide([[row[i] for i in keep] for row in rows]) > width:
+        for row, race in zip(rows[1:], short, strict=True):
+            row[5] = race
+    rows = [[row[i] for i in keep] for row in rows]
+    return table(rows, styles, width=width, labels=True)
+
+
+def _wide(rows: Sequence[Sequence[str]], indent: str = "  ") -> int:
+    """The width of a table's lines with every column on them."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    used = [w for w in widths if w]
+    return len(indent) + sum(used) + 2 * (len(used) - 1)
 
 
 def combo_row(
@@ -241,17 +278,23 @@ def scoring_hint(st: State, v: Voice) -> str | None:
     return say(v, "scoring.hint", total=sum(items.values()), items=text, items_any=bool(text))
 
 
-def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+def combos(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """The combo row with its title (the seat's faction column in team play)."""
     human = v.viewer
+    factions = view_for(st, human).get("factions")
+    title = (
+        say(v, "combos.faction", faction=v.faction(factions[human]))
+        if factions and human is not None
+        else say(v, "combos.title")
+    )
+    return [style.bold(title), *combo_row(st, v, style, human, width)]
+
+
+def full_screen(st: State, v: Voice, style: Style, width: int | None = None) -> list[str]:
+    """Everything: the title, the players, the combo row and the whole board (`board`)."""
     out = ["", *header(st, v, style, width), *players(st, v, style, width)]
-    if st.phase == "pick" or any(c for _r, _p, c in st.row):
-        factions = view_for(st, human).get("factions")
-        title = (
-            say(v, "combos.faction", faction=v.faction(factions[human]))
-            if factions and human is not None
-            else say(v, "combos.title")
-        )
-        out += ["", style.bold(title), *combo_row(st, v, style, human, width)]
+    if not st.is_over():
+        out += ["", *combos(st, v, style, width)]
     out += ["", *board(st, v, style, width)]
     return out
 
@@ -272,7 +315,9 @@ def region_map(st: State, v: Voice, width: int, style: Style) -> list[str]:
                 continue
             near = ", ".join(str(x) for x in neighbours(st, reg.index))
             text = say(v, "map.line", region=region_label(st, v, reg.index), near=near)
-            out += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="      ")
+            out += textwrap.wrap(
+                text, width, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
+            )
     return out
 
 
@@ -289,9 +334,11 @@ def look(st: State, v: Voice, r: int, width: int, style: Style) -> list[str]:
     ]
     shown = " · ".join(f for f in facts if f)
     head = say(v, "look.title", where=where(st, v, r), facts=shown, facts_any=bool(shown))
-    lines = textwrap.wrap(head, width, initial_indent=" ", subsequent_indent="   ")
+    lines = textwrap.wrap(head, width, initial_indent=" ", subsequent_indent="   ", break_on_hyphens=False)
     out = ["", *[style.bold(x) for x in lines]]
     out.append(say(v, "look.next"))
     for x in neighbours(st, r):
-        out += textwrap.wrap(where(st, v, x), width, initial_indent="    ", subsequent_indent="      ")
+        out += textwrap.wrap(
+            where(st, v, x), width, initial_indent="    ", subsequent_indent="      ", break_on_hyphens=False
+        )
     return out

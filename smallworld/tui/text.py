@@ -3,6 +3,7 @@ players come from `smallworld.words.describe`."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +29,40 @@ class InputError(ValueError):
 
 
 # --- typed moves --------------------------------------------------------------------------------
+def number(text: str) -> int | None:
+    """A number typed with the digits 0-9 (not `²` or `٣`, which Python also calls digits)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+TYPED_MAX = 40  # characters of a typed word or name that a message quotes
+PATH_MAX = 300  # characters of a typed path that a message quotes (a real one is shorter)
+
+
+def typed(text: str, most: int = TYPED_MAX) -> str:
+    """What the player typed, as a message quotes it: control characters shown as symbols (never
+    sent to the terminal) and cut to `most` characters."""
+    shown = "".join(_visible(c) for c in text[: most + 1])
+    return shown if len(text) <= most else shown[:most] + "…"
+
+
+def _visible(c: str) -> str:
+    code = ord(c)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: ␛ for ESC, ␀ for NUL...
+    if code == 0x7F:
+        return "␡"
+    if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+        return f"<U+{code:04X}>"
+    return c
+
+
 def find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
     """The region the leading words name (flat number, ref, full or unique partial name) and the
     words after it; the longest name wins so "deploy Ashen Vale all" splits correctly."""
     m = st.game.map
-    first = words[0]
-    if first.isdigit():
-        r = int(first)
+    r = number(words[0])
+    if r is not None:
         if r >= m.n:
             raise InputError("input.no_region_number", n=r, last=m.n - 1)
         return r, words[1:]
@@ -52,8 +80,8 @@ def find_region(st: State, words: list[str]) -> tuple[int, list[str]]:
         if len(hits) > 1 and k == 1:
             names = ", ".join(f"{h} {m.regions[h].name}" for h in hits[:SHOWN])
             more = len(hits) - SHOWN
-            raise InputError("input.several", phrase=phrase, names=names, more=more, more_any=more > 0)
-    raise InputError("input.no_region", text=" ".join(words))
+            raise InputError("input.several", phrase=typed(phrase), names=names, more=more, more_any=more > 0)
+    raise InputError("input.no_region", text=typed(" ".join(words)))
 
 
 SHOWN = 4  # ambiguous names listed before "and N more"
@@ -76,23 +104,25 @@ def parse_move(st: State, text: str) -> list[Action]:
         # Positions are counted 1..6 as the rulebook counts them (and as the menu and the row show);
         # the engine's argument is the number of combos above, 0..5.
         last = len(st.game.variant.combos(st, st.acting_seat))
-        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= max(last, 1):
+        pos = number(rest[0]) if len(rest) == 1 else None
+        if pos is None or not 1 <= pos <= max(last, 1):
             raise InputError("input.pick", last=last)
-        return [Action(PICK, None, int(rest[0]) - 1)]
+        return [Action(PICK, None, pos - 1)]
     spec = st.game.action_specs.get(kind)
     if spec is not None and spec.unit == CORE and not spec.region and spec.takes(Arg.NONE):
         if rest:
-            raise InputError("input.nothing_after", kind=kind)
+            raise InputError("input.nothing_after", kind=typed(kind))
         return [Action(kind)]
     if kind in (CONQUER, FINAL, ABANDON, DEPLOY, READY):
         if not rest:
-            raise InputError("input.which_region", kind=kind)
+            raise InputError("input.which_region", kind=typed(kind))
         r, tail = find_region(st, rest)
         if kind == READY:
             return [Action(READY, r, _troop_named(st, r, " ".join(tail) if tail else None))]
         arg: str | int | None = " ".join(tail) if tail else None
-        if kind == DEPLOY and isinstance(arg, str) and arg.isdigit():
-            n, hand = int(arg), st.seats[st.acting_seat].hand
+        count = number(arg) if isinstance(arg, str) else None
+        if kind == DEPLOY and count is not None:
+            n, hand = count, st.seats[st.acting_seat].hand
             if not 1 <= n <= hand:
                 raise InputError("input.deploy_count", hand=hand)
             return [Action(DEPLOY, r, "all")] if n == hand and n > 1 else [Action(DEPLOY, r)] * n
@@ -115,7 +145,7 @@ def parse_move(st: State, text: str) -> list[Action]:
             r, tail = find_region(st, rest)
             text = " ".join([kind, st.game.map.regions[r].ref, *tail])
         return [parse(st, text)]
-    raise InputError("input.unknown", word=words[0])
+    raise InputError("input.unknown", word=typed(words[0]))
 
 
 def _troop_named(st: State, r: int, word: str | None) -> str:
@@ -146,6 +176,7 @@ class Entry:
     actions: list[Action]
     text: str
     regions: list[int] = field(default_factory=list)
+    short: str = ""  # the text with the regions by number alone, for a short screen
 
 
 def fold(st: State, legal: list[Action], v: Voice) -> list[Entry]:
@@ -176,7 +207,9 @@ def fold(st: State, legal: list[Action], v: Voice) -> list[Entry]:
         if len(e.actions) >= FOLD_MIN:
             names = ", ".join(f"{r} {st.game.map.regions[r].name}" for r in e.regions)
             line = say(v, "fold.line", move=e.text, place=place, regions=names)
-            final.append(Entry(e.actions, line, e.regions))
+            numbers = ", ".join(str(r) for r in e.regions)
+            short = say(v, "fold.line", move=e.text, place=place, regions=numbers)
+            final.append(Entry(e.actions, line, e.regions, short))
         else:
             final += [Entry([a], describe(st, a, v) + _troops(st, v, a)) for a in e.actions]
     return final

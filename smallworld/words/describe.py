@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, DEPLOY, EXPAND, PICK, READY, Action
+from smallworld.engine.actions import ABANDON, DEPLOY, END, EXPAND, PICK, READY, Action
 from smallworld.engine.board_map import bits
 from smallworld.engine.edition import get_edition
 from smallworld.engine.protocol import Arg
 from smallworld.engine.settings import DEFAULT_EDITION
-from smallworld.engine.state import State
+from smallworld.engine.state import CONQUER, State
 from smallworld.words import CORE, DEFAULT, fill, read_catalogue
 from smallworld.words.voice import Voice
 
@@ -73,6 +73,18 @@ def race_name(race: str | None) -> str:
 
 def power_name(power: str | None) -> str:
     return _unit_name(power)
+
+
+def badge_name(v: Voice, power: str | None) -> str:
+    """A power's name standing on its own: a name that a rulebook prints to be joined to the race's
+    (German `Sumpf-`, read `Sumpf-Orks`) loses its hyphen after `+` (`Orks + Sumpf`)."""
+    name = v.unit(power)
+    return name[:-1] if name.endswith("-") and len(name) > 1 else name
+
+
+def combo_name(v: Voice, race: str | None, power: str | None) -> str:
+    """`Orcs + Flying`: a race and its power, as the screens write a combo."""
+    return say(v, "combo", race=v.unit(race), power=badge_name(v, power))
 
 
 def combo_tokens(st: State, race: str, power: str) -> int:
@@ -171,7 +183,7 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
     seat = st.acting_seat
     s = st.seats[seat]
     spec = game.action_specs.get(a.kind)
-    p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
+    p: dict[str, Any] = {"race": v.unit(s.active), "power": badge_name(v, s.power), "hand": s.hand}
     r = a.region
     if r is not None:
         p["region"] = region_label(st, v, r)
@@ -184,7 +196,7 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
         position = int(a.arg or 0)
         p.update(
             race=v.unit(race),
-            power=v.unit(power),
+            power=badge_name(v, power),
             tokens=combo_tokens(st, race, power),
             cost=position,
             free=position == 0,
@@ -217,4 +229,8 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
 def describe(st: State, a: Action, v: Voice | None = None) -> str:
     """One legal move of the seat to act, in words, with what it costs and gives."""
     v = v or voice(st.game)
+    seat = st.acting_seat
+    if a.kind == END and st.phase == CONQUER and not st.occupied_mask(conquest.conquering_race(st, seat)):
+        # No region to redeploy on (§6.12): the tokens stay in hand, they do not go to redeployment.
+        return say(v, "move.end_nowhere", hand=st.seats[seat].hand)
     return v.action(a, **move_params(st, v, a))
