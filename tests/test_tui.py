@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import random
 import re
 from collections.abc import Iterable
 from pathlib import Path
+
+import pytest
 
 from smallworld import scenario
 from smallworld.engine import Action, Game, Settings
@@ -450,3 +455,207 @@ def test_the_end_tells_the_tie_break_figures(tmp_path: Path) -> None:
         session = Session(st, rec, 0, tmp_path / "s.json", Script([]), out.append, Style(False), lang=lang)
         session.finish()
         assert want in joined(out), (path, lang, joined(out)[-400:])
+
+
+SUMMARY = re.compile(r"^  (Seat|Spieler|Jogador) \d \(|^  ✗ ")
+
+
+def summaries_on_the_screen(out: list[str], prompts: int, rows: int = 23) -> list[str]:
+    """The bots' summaries in the output (from their first line to the turn's title), each checked
+    to be on the screen (the last `rows` lines above the prompt) where the human's next decision is
+    asked."""
+    found: list[str] = []
+    ends = [i for i, line in enumerate(out) if line is ASKED]
+    assert len(ends) == prompts
+    start = 0
+    for end in ends:
+        seg = out[start:end]
+        at = [j for j, line in enumerate(seg) if SUMMARY.match(line)]
+        if at:
+            assert len(seg) - at[0] <= rows, "\n".join(seg)
+            title = next((j for j in range(at[0], len(seg)) if seg[j].startswith("== ")), len(seg))
+            found += seg[at[0] : title]
+        start = end + 1
+    return found
+
+
+ASKED = "<asked>"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_whole_game_at_80x24_shows_each_bot_turn_on_the_screen_of_the_next_decision(
+    tmp_path: Path, lang: str
+) -> None:
+    """Issue 26: the bots' turns used to scroll away under ~96 lines of board. Every decision now
+    fits 24 lines with what happened since the last one on it: a sentence per bot turn with its
+    score, and YOU LOSE on a line of its own."""
+    script = Script([], then="1")
+    prompts = 0
+
+    def read(prompt: str) -> str:
+        nonlocal prompts
+        if prompt.startswith(("Your move", "Dein Zug")):
+            prompts += 1
+            script.out.append(ASKED)
+        return script(prompt)
+
+    rc = run_play(play_args(tmp_path, players=3, seed=11, bots="greedy", lang=lang), read, script.out.append)
+    assert rc == 0
+    out = script.out
+    final = out.index(" Final scores:" if lang == "en" else " Endstand:")
+    lines = summaries_on_the_screen(out[:final], prompts)
+    scores = re.compile(r"scores \d+ coins?" if lang == "en" else r"erhält \d+ Münzen?")
+    told = " ".join(line.strip() for line in lines) + " " + joined(out[final - 12 : final])
+    assert len(scores.findall(told)) >= 2 * 10 - 2  # a score for each bot turn (the last ones at the end)
+    assert any("YOU LOSE" in line or "DU VERLIERST" in line for line in lines)
+    assert max(len(line) for line in out) <= 80
+
+
+def test_log_pages_the_whole_game_and_a_loaded_game_has_its_log(tmp_path: Path) -> None:
+    """`log` pages every move so far (Enter: the next page, anything else: back); `log N` starts at
+    round N; a loaded game's log is told again from its moves."""
+    save = tmp_path / "later.json"
+    script = Script([*["1"] * 16, f"save {save}", "log", "", "q", "log 2", "q", "log x"], then="1", limit=40)
+
+    def read(prompt: str) -> str:
+        answer = script(prompt)
+        script.out.append(f"<{prompt}{answer}>")
+        return answer
+
+    with contextlib.suppress(AssertionError):  # the limit: enough of this game
+        run_play(play_args(tmp_path, players=3, seed=5, bots="greedy"), read, script.out.append)
+    out = script.out
+    asked = [i for i, line in enumerate(out) if line.startswith("<")]
+    logged = next(i for i in asked if out[i].endswith("> log>"))
+    assert out[logged + 1 : logged + 3] == ["-- Round 1/10 --", "Your turn"]  # from the first round
+    assert out[logged + 23].startswith("<-- 22 of ") and "Enter: more, q: back" in out[logged + 23]
+    assert any(line.startswith("  You pick ") for line in out[logged:])
+    second = next(i for i in asked if out[i].endswith("> log 2>"))
+    assert out[second + 1] == "-- Round 2/10 --"  # `log 2`: from round 2
+    assert "log [ROUND]: the whole game, or from round ROUND on" in joined(out)
+    # Loaded: the same log, rebuilt from the moves (the bots' turns in full sentences).
+    resumed = Script(["log", "q"])
+    run(play_args(tmp_path, load=save, seed=None, bots=None), resumed)
+    start = len(resumed.out) - resumed.out[::-1].index("-- Round 1/10 --") - 1
+    assert resumed.out[start : start + 22] == out[logged + 1 : logged + 23]
+    assert any(re.match(r"  Seat [12] picks ", line) for line in resumed.out[start:])
+
+
+def test_overwrite_needs_an_explicit_yes_in_the_games_language(tmp_path: Path) -> None:
+    there = tmp_path / "there.json"
+    for lang, answers, kept in (
+        ("en", ["save x.json", "yes"], True),  # "save x.json" is not yes (it overwrote before)
+        ("en", ["j"], True),
+        ("en", ["Y"], False),
+        ("de", ["ja"], False),
+        ("de", ["yes"], True),
+        ("pt", ["sim"], False),
+    ):
+        there.write_text("keep me", encoding="utf-8")
+        script = Script([f"save {there}", *answers])
+        run(play_args(tmp_path, lang=lang), script)
+        assert (there.read_text(encoding="utf-8") == "keep me") == kept, (lang, answers)
+
+
+def test_save_refuses_a_missing_folder_and_only_saves_is_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = Script(["save nowhere/deeper/x.json", "save"])
+    rc, out = run(play_args(tmp_path, save=None), script)
+    assert rc == 0 and not (tmp_path / "nowhere").exists()
+    assert "Not saved: there is no folder nowhere/deeper (create it first, or save elsewhere)." in joined(out)
+    assert (tmp_path / "saves" / "game.json").exists()  # the default folder is made
+    rc, out = run(play_args(tmp_path, save=tmp_path / "missing" / "g.json"), Script([]))
+    assert rc == 2 and out == [f"smallworld play: --save: there is no folder {tmp_path / 'missing'}"]
+
+
+def test_bad_input_is_quoted_cut_and_escaped_and_only_ascii_digits_are_numbers(tmp_path: Path) -> None:
+    long = "x" * 100_000
+    lines = [long, "conquer \x1b[31mred", "²", "٣", "--1", "pick ²", "deploy 3 ٣", "-1", "info " + "y" * 500]
+    rc, out = run(play_args(tmp_path), Script(lines))
+    assert rc == 0
+    refused = [line for line in out if line.startswith("  ✗ ")]
+    assert len(refused) >= len(lines) - 1
+    assert max(len(line) for line in out) <= 80 and not any("\x1b" in line for line in out)
+    text = joined(out)
+    assert f"unknown move or command '{'x' * 40}…'" in text
+    assert "no region '␛[31mred' on this map" in text
+    assert "unknown move or command '²'" in text and "say which combo: pick 1..6" in text
+
+
+def test_a_save_of_the_previous_format_is_refused_with_why(tmp_path: Path) -> None:
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "smallworld-save/1", "settings": {"players": 3, "seed": 5}, '
+                   '"actions": [["pick", null, 0]]}', encoding="utf-8")  # fmt: skip
+    for lang, words in (("en", "earlier version of the game"), ("de", "früheren Version des Spiels")):
+        rc, out = run(play_args(tmp_path, load=old, seed=None, lang=lang), Script([]))
+        assert rc == 2 and words in joined(out) and "smallworld-save/1" in joined(out)
+    # A save of this format whose moves do not replay to the state it recorded.
+    save = tmp_path / "g.json"
+    run(play_args(tmp_path), Script([f"save {save}"]))
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["state_hash"] = "0" * 64
+    save.write_text(json.dumps(data), encoding="utf-8")
+    rc, out = run(play_args(tmp_path, load=save, seed=None), Script([]))
+    assert rc == 2 and "does not replay in this version of the game" in joined(out)
+    assert "corrupt" not in joined(out)
+
+
+def test_classic_words_a_map_encampments_and_no_warcraft_examples(tmp_path: Path) -> None:
+    """Seed 26, 2 players, classic: the human picks Dwarves + Bivouacking and places Encampments."""
+    script = Script(["help", "info zzz", "1", "1", "1", "1", "end"], then="1", limit=40)
+    with contextlib.suppress(AssertionError):  # the limit: enough of this game
+        run(play_args(tmp_path, players=2, seed=26, edition="classic"), script)
+    text = joined(script.out)
+    assert "; map: " in text and "islands" not in text
+    assert "Ashen Vale" not in text and "artifact" not in text and "Mountain or other defence" in text
+    assert "no race or power is called 'zzz'" in text
+    assert re.search(r"Encampment placed in \d+ \w+ \(\w+\); 4 Encampments left in hand", text)
+    assert "end conquests (you hold no region: your 8 tokens stay in hand)" in text
+
+
+def test_german_reads_as_german(tmp_path: Path) -> None:
+    script = Script([], then="1")
+    rc, out = run(play_args(tmp_path, players=3, seed=5, lang="de", edition="classic", bots="greedy"), script)
+    assert rc == 0
+    text = "\n".join(out)
+    assert "nach eine" not in text and "nach Region" not in text and not re.search(r"\w- ", text)
+    assert "Sumpf-" not in text.replace("Sumpf-Region", "")  # a power's name stands alone
+    assert "deine 1 " not in text
+
+
+def test_a_bot_revealing_a_marker_does_not_quote_the_cards_your_turn(tmp_path: Path) -> None:
+    rc, out = run(play_args(tmp_path, players=3, seed=11, bots="greedy"), Script([], then="1"))
+    bots = [line for line in out if re.match(r"  Seat \d \(|    \S", line)]  # the summaries
+    assert rc == 0 and any("reveals" in line for line in bots)
+    assert not any("your turn" in line for line in bots)
+
+
+def test_commands_typed_where_a_region_is_asked_run_as_commands(tmp_path: Path) -> None:
+    save = tmp_path / "asked.json"
+    # Seed 5: combo 3, then entry 3 is a folded conquest.
+    script = Script(["3", "3", f"!save {save}", "3", "!q"])
+    rc, out = run(play_args(tmp_path, players=3, seed=5), script)
+    assert rc == 0 and save.exists() and "Bye." in joined(out[-2:])
+    assert "no region 'save" not in joined(out) and "no region 'q'" not in joined(out)
+
+
+def test_the_in_decline_race_never_reads_as_another_player() -> None:
+    """At 80 columns the players' table leaves out empty columns, names the race in decline without
+    its power when it must, and puts what still does not fit under the row with its column's name."""
+    from smallworld.tui.screen import players
+    from smallworld.words.describe import voice
+
+    rec = records.Record(Settings(players=5, seed=1))
+    st = Game(rec.settings).new_initial_state()
+    rng = random.Random(4)
+    widest = 0
+    while not st.is_over() and st.round < 6:
+        st.apply(rng.choice(st.legal_actions()))
+        for lang in ("en", "de"):
+            lines = players(st, voice(st.game, lang, 0), Style(False), 79)
+            widest = max(widest, *(len(line) for line in lines))
+            for line in lines[1:]:
+                assert re.match(r"  [> ]  (You|Seat \d|Du|Spieler \d)|  +[\w ]+: ", line), line
+    assert widest <= 79 and rec.actions == []

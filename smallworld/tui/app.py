@@ -83,12 +83,24 @@ class Quit(Exception):
 
 
 @dataclass
+class Summary:
+    """A bot's sentence in the summary: who, its notes (text, kept in a short summary), and what
+    its moves cost the human (said on lines of their own)."""
+
+    who: str
+    notes: list[tuple[str, bool]]
+    losses: list[str]
+
+
+@dataclass
 class Part:
     """Lines of a decision screen; `drop`: 0 when they always show, else the order in which they
-    give way when the screen is too short (the highest first)."""
+    give way when the screen is too short (the highest first); parts of one `group` show together
+    or not at all."""
 
     lines: list[str]
     drop: int = 0
+    group: str = ""
 
 
 # What gives way, first to last, when a decision does not fit the terminal's height: the blank lines
@@ -164,9 +176,9 @@ class Session:
         self.earned = 0  # coins the human gained during their turn before its scoring
         # What the bots did since the human's last decision: a compact sentence per bot turn
         # (`pending`, shown where the next decision is asked), each turn's notes gathered first.
-        self.bot_notes: dict[int, list[str]] = {}
+        self.bot_notes: dict[int, list[tuple[str, bool]]] = {}
         self.bot_losses: dict[int, list[str]] = {}
-        self.pending: list[str] = []
+        self.pending: list[str | Summary] = []
         # Bots place tokens one at a time and conquer region after region; counted and listed here so
         # a turn reads "redeploys 6 tokens" and "conquers 7 Ashen Vale, 9 Blackrock".
         self.bot_deployed: dict[int, tuple[str, int]] = {}
@@ -209,7 +221,7 @@ class Session:
             self.width, self.height = self.size()
 
     def flush_bots(self) -> None:
-        """The bots' notes so far, as a sentence per bot, onto the lines the next decision shows."""
+        """The bots' notes so far, a sentence per bot, onto what the next decision shows."""
         for seat in list(self.bot_deployed):
             self._fold(seat)
         for seat in list(self.bot_conquered):
@@ -224,16 +236,31 @@ class Session:
                 if race
                 else self.v.seat(seat)
             )
-            text = self.t("summary", who=who, notes=self.t("summary.sep").join(notes))
-            self.pending += wrap(text, self.width, "  ", "      ")
-            for loss in self.bot_losses.get(seat, []):
-                self.pending += [self.style.bad(x) for x in wrap(f"✗ {loss}", self.width, "  ", "    ")]
+            self.pending.append(Summary(who, list(notes), self.bot_losses.get(seat, [])))
         self.bot_notes.clear()
         self.bot_losses.clear()
 
+    def shown_pending(self, short: bool = False) -> list[str]:
+        """What happened since the last decision, as lines; `short`: a bot's sentence keeps only
+        what matters most (its pick or decline, conquests, score; what it cost the human), "…"
+        where the rest was (`log` has it all)."""
+        out: list[str] = []
+        for item in self.pending:
+            if isinstance(item, str):
+                out.append(item)
+                continue
+            notes = [text for text, main in item.notes if main or not short]
+            key = "summary" if len(notes) == len(item.notes) else "summary.cut"
+            if notes:
+                text = self.t(key, who=item.who, notes=self.t("summary.sep").join(notes))
+                out += wrap(text, self.width, "  ", "    ")
+            for loss in item.losses:
+                out += [self.style.bad(x) for x in wrap(f"✗ {loss}", self.width, "  ", "    ")]
+        return out
+
     def show_pending(self) -> None:
         self.flush_bots()
-        self.say(*self.pending)
+        self.say(*self.shown_pending())
         self.pending = []
 
     def _fold(self, seat: int) -> None:
@@ -244,18 +271,19 @@ class Session:
     def _conquests(self, seat: int) -> None:
         regions = self.bot_conquered.pop(seat, [])
         if regions:
-            self._summarise(seat, self.t("note.conquers", regions=self.v.join(regions), **self.you(seat)))
+            text = self.t("note.conquers", regions=self.v.join(regions), **self.you(seat))
+            self._summarise(seat, text, True)
 
-    def note(self, seat: int, text: str, short: str | None = None) -> None:
+    def note(self, seat: int, text: str, main: bool = False) -> None:
         """A sentence about a move of `seat`: into the log; said at once when it is the human's,
-        else kept for the bot's summary (`short`, when it reads shorter there)."""
+        else kept for the bot's summary (`main`: what a short summary keeps)."""
         self.log.append(text)
         if seat == self.human:
             self.mine(text)
             return
         self._fold(seat)
         self._conquests(seat)
-        self._summarise(seat, short if short is not None else text)
+        self._summarise(seat, text, main)
 
     def mine(self, text: str, style: Callable[[str], str] | None = None) -> None:
         """A sentence about the human's own move or turn: said at once, or after the bots' notes
@@ -269,14 +297,14 @@ class Session:
         else:
             self.say(*lines)
 
-    def _summarise(self, seat: int, text: str) -> None:
+    def _summarise(self, seat: int, text: str, main: bool) -> None:
         # Sentences name their subject first; in the seat's own summary it goes without saying.
         me = self.v.seat(seat)
         for subject in (f"{me}: ", f"{me} "):
             if text.startswith(subject):
                 text = text[len(subject) :]
                 break
-        self.bot_notes.setdefault(seat, []).append(text)
+        self.bot_notes.setdefault(seat, []).append((text, main))
 
     # --- the decision screen ------------------------------------------------------------------
     def moves(self, legal: list[Action], short: int = 0) -> list[Part]:
@@ -320,7 +348,7 @@ class Session:
                     gist = f"{v.unit(u)}: {first_sentence(v.card(u))}"
                     cut = textwrap.shorten(gist, self.width - len(indent), placeholder=" …")
                     gists.append(self.style.dim(indent + cut))
-                parts.append(Part(gists, DROP_GIST))
+                parts.append(Part(gists, DROP_GIST, "gists"))
         return parts
 
     def decision(self, legal: list[Action], view: str) -> list[str]:
@@ -332,8 +360,7 @@ class Session:
         self.flush_bots()
         if view != "moves" and self.pending and self.pending[-1] == self.style.dim(self.round_line()):
             self.pending.pop()  # the turn's title says the round
-        parts = [Part(self.pending)]
-        self.pending = []
+        parts: list[Part] = []
         if view != "moves":
             parts.append(Part([""], DROP_BLANK))
             parts.append(Part(screen.header(st, v, self.style, self.width)))
@@ -346,14 +373,20 @@ class Session:
                 drop = DROP_ROW_PICK if picking else DROP_ROW
                 parts.append(Part([""], DROP_BLANK))
                 parts.append(Part(screen.combos(st, v, self.style, self.width), drop))
-        return self.fitted(parts, legal)
+        out = self.fitted(parts, legal, summary=True)
+        self.pending = []
+        return out
 
-    def fitted(self, parts: list[Part], legal: list[Action]) -> list[str]:
-        """`parts` and the moves in the terminal's height: the folded moves name their regions by
-        number alone when the moves would not fit otherwise."""
+    def fitted(self, parts: list[Part], legal: list[Action], summary: bool = False) -> list[str]:
+        """What happened since the last decision (`summary`), `parts` and the moves in the
+        terminal's height. When they would not fit otherwise: the folded moves name their regions
+        by number alone, then the bots' sentences keep what matters most, then each move is cut to
+        one line; the parts give way as `fit` says."""
         rows = self.height - 1
-        for short in range(3):
-            full = parts + self.moves(legal, short)
+        full: list[Part] = []
+        for short_summary, short_moves in ((False, 0), (False, 1), (True, 0), (True, 1), (True, 2)):
+            told = [Part(self.shown_pending(short_summary))] if summary else []
+            full = told + parts + self.moves(legal, short_moves)
             if least(full) <= rows:
                 break
         return fit(full, rows, self.t("moves.more", n=len(self.entries)))
@@ -738,7 +771,7 @@ class Session:
             self.log.append(line)
             self.mine(line, self.style.you)
             return
-        self.note(seat, text)
+        self.note(seat, text, main=e.get("type") == "score")
 
     def _before(self, a: Action) -> Before:
         """Facts about the move that the move itself will change (cost, defender, hand, die)."""
@@ -780,9 +813,10 @@ class Session:
                 seat,
                 self.t("done.pick", combo=b.combo, tokens=b.tokens, cost=cost, paid=cost > 0, coins=b.coins,
                        collect=b.coins > 0, **who),
+                main=True,
             )  # fmt: skip
         elif a.kind == DECLINE:
-            self.note(seat, self.t("done.decline", race=b.race, **who))
+            self.note(seat, self.t("done.decline", race=b.race, **who), main=True)
         elif a.kind == CONQUER:
             text = self.t(
                 "done.conquer", region=name, cost=b.cost, dues=b.dues, paying=bool(b.dues),
@@ -794,18 +828,22 @@ class Session:
                 # A bot's conquests read as one list in its summary ("conquers 7 Ashen Vale, 9 ...").
                 self.log.append(text)
                 self._fold(seat)
-                short = v.region(r)
-                if b.defender == self.human and st.owner_seat(st.race[r]) == seat:
-                    short = self.t("note.yours", region=short)
-                self.bot_conquered.setdefault(seat, []).append(short)
+                self._conquered(seat, r, b)
         elif a.kind == FINAL:
-            self.note(
-                seat,
-                self.t("done.final", region=name, short=b.cost - b.hand, dues=b.dues, paying=bool(b.dues),
-                       **{"from": frm}, **who),
-            )  # fmt: skip
+            text = self.t("done.final", region=name, short=b.cost - b.hand, dues=b.dues, paying=bool(b.dues),
+                          **{"from": frm}, **who)  # fmt: skip
+            if you:
+                self.note(seat, text)
+            else:
+                # A bot's summary tells the die's roll; a region taken joins its conquests.
+                self.log.append(text)
+                self._fold(seat)
+                if r is not None and b.defender != seat and st.owner_seat(st.race[r]) == seat:
+                    self._conquered(seat, r, b)
+                else:
+                    self._conquests(seat)
         elif a.kind == ABANDON:
-            self.note(seat, self.t("done.abandon", region=name, **who))
+            self.note(seat, self.t("done.abandon", region=name, **who), main=True)
         elif a.kind == DEPLOY:
             if you and isinstance(a.arg, str) and a.arg != "all" and r is not None:
                 # A piece from hand (an Encampment, a Hero...): what is left of that piece.
@@ -828,6 +866,13 @@ class Session:
         elif a.kind not in (END, EXPAND) and not events:
             # A move of a race, power or marker whose events said nothing: say the move itself.
             self.note(seat, self.t("done.other", words=b.words, **who))
+
+    def _conquered(self, seat: int, r: int, b: Before) -> None:
+        """A region a bot took, for the list of its conquests ("(yours)" when it was the human's)."""
+        short = self.v.region(r)
+        if b.defender == self.human:
+            short = self.t("note.yours", region=short)
+        self.bot_conquered.setdefault(seat, []).append(short)
 
     def _loss(self, seat: int, a: Action, b: Before) -> None:
         """Tell the human what a conquest of their region cost them."""
@@ -934,8 +979,15 @@ def fit(parts: list[Part], rows: int, more: str) -> list[str]:
             break
         shown = [on and p.drop != level for p, on in zip(parts, shown, strict=True)]
     for i in sorted(range(len(parts)), key=lambda i: parts[i].drop):
-        if parts[i].drop and not shown[i] and total() + len(parts[i].lines) <= rows:
-            shown[i] = True
+        if not parts[i].drop or shown[i]:
+            continue
+        together = [j for j, p in enumerate(parts) if p.group and p.group == parts[i].group] or [i]
+        if total() + sum(len(parts[j].lines) for j in together) <= rows:
+            for j in together:
+                shown[j] = True
+    for i, p in enumerate(parts):  # a blank line separates what is shown, it never stands alone
+        if p.drop == DROP_BLANK and shown[i] and not any(shown[i + 1 : i + 2]):
+            shown[i] = False
     out = lines_of([p for p, on in zip(parts, shown, strict=True) if on])
     if len(out) > rows:
         out = [*out[: max(rows - 1, 1)], more]
@@ -1187,6 +1239,10 @@ def run_play(
     if bots is not None and bots not in BOT_NAMES:
         out(said(lang, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
         return 2
+    save_path = Path(getattr(args, "save", None) or SAVES / "game.json")
+    if not save_path.parent.is_dir() and save_path.parent != SAVES:
+        out(said(lang, "bad.save", folder=typed(str(save_path.parent), PATH_MAX)))
+        return 2
     started = _start(args, lang, out)
     if started is None:
         return 2
@@ -1214,10 +1270,6 @@ def run_play(
     if read is None:
         with contextlib.suppress(ImportError):  # absent on some platforms
             import readline  # noqa: F401  (gives input() line editing and history)
-    save_path = Path(getattr(args, "save", None) or SAVES / "game.json")
-    if not save_path.parent.is_dir() and save_path.parent != SAVES:
-        out(said(lang, "bad.save", folder=typed(str(save_path.parent), PATH_MAX)))
-        return 2
 
     def terminal() -> tuple[int, int]:
         columns, lines = shutil.get_terminal_size((WIDTH, HEIGHT))

@@ -75,16 +75,9 @@ def power_name(power: str | None) -> str:
     return _unit_name(power)
 
 
-def badge_name(v: Voice, power: str | None) -> str:
-    """A power's name standing on its own: a name that a rulebook prints to be joined to the race's
-    (German `Sumpf-`, read `Sumpf-Orks`) loses its hyphen after `+` (`Orks + Sumpf`)."""
-    name = v.unit(power)
-    return name[:-1] if name.endswith("-") and len(name) > 1 else name
-
-
 def combo_name(v: Voice, race: str | None, power: str | None) -> str:
     """`Orcs + Flying`: a race and its power, as the screens write a combo."""
-    return say(v, "combo", race=v.unit(race), power=badge_name(v, power))
+    return say(v, "combo", race=v.unit(race), power=v.unit(power))
 
 
 def combo_tokens(st: State, race: str, power: str) -> int:
@@ -183,7 +176,7 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
     seat = st.acting_seat
     s = st.seats[seat]
     spec = game.action_specs.get(a.kind)
-    p: dict[str, Any] = {"race": v.unit(s.active), "power": badge_name(v, s.power), "hand": s.hand}
+    p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
     r = a.region
     if r is not None:
         p["region"] = region_label(st, v, r)
@@ -196,7 +189,7 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
         position = int(a.arg or 0)
         p.update(
             race=v.unit(race),
-            power=badge_name(v, power),
+            power=v.unit(power),
             tokens=combo_tokens(st, race, power),
             cost=position,
             free=position == 0,
