@@ -381,8 +381,9 @@ def test_boards_render_draws_a_saved_game_numbered_as_in_play(
     svg = tmp_path / "game.svg"
     assert main(["boards", "render", "--load", str(save), "-o", str(svg)]) == 0
     drawing = svg.read_text(encoding="utf-8")
-    assert ">8 · Stonehorn</text>" in drawing and ">You: Blood Elves ×3</text>" not in drawing
-    assert ">Seat 0: Blood Elves ×3</text>" in drawing  # public facts: the holder and its tokens
+    assert ">8 · Stonehorn</text>" in drawing and "You: Blood Elves" not in drawing
+    assert "<title>8. Stonehorn Hills (Hill): Seat 0: Blood Elves, 3 tokens</title>" in drawing
+    assert ">Seat 0: Blood Elves + Championing</text>" in drawing  # public facts: holder, tokens
     assert "L2b M2a S1a" in capsys.readouterr().out
     bad = tmp_path / "bad.json"
     bad.write_bytes(BAD_BYTE)

@@ -16,7 +16,7 @@ from typing import Any
 from smallworld.boards.errors import BoardFormatError
 from smallworld.boards.loader import all_sides, load_file, load_side
 from smallworld.boards.model import BoardSide
-from smallworld.boards.render import render_side, render_table
+from smallworld.boards.render import BREAK, LEGEND_ITEMS, Overlay, render_side, render_table
 from smallworld.boards.setup import SIZES_BY_PLAYERS, draw_sides
 from smallworld.boards.validate import Problem, validate_set, validate_side
 
@@ -158,26 +158,94 @@ def seeded_randbelow(seed: int) -> Callable[[int], int]:
     return board_draw_rng(seed).randbelow
 
 
-def saved_table(path: Path) -> tuple[list[BoardSide], dict[tuple[str, int], list[str]]]:
-    """The sides of a saved game and, by region, its number in `smallworld play` and who holds it
-    (public facts only: no face-down marker, no hidden coins). Raises SmallworldError."""
-    from smallworld.engine.record import load
+def saved_table(
+    path: Path,
+) -> tuple[list[BoardSide], dict[tuple[str, int], Overlay], list[tuple[str, str]], str]:
+    """The sides of a saved game, by region what it holds (its number in `smallworld play`, its
+    holder's seat and tokens, whether that race is in decline, its pieces and markers), the key to
+    all that under the legend, and the edition's id. Public facts only: a face-down marker is "?",
+    no coins, no hidden piece. Raises SmallworldError; refuses a save of the previous format."""
+    from smallworld.engine import view_for
+    from smallworld.engine.errors import PositionError
+    from smallworld.engine.jsonio import read_json
+    from smallworld.engine.record import OLD_FORMATS, load
     from smallworld.words.voice import Voice
 
+    data = read_json(path, "save")
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt in OLD_FORMATS:
+        raise PositionError(
+            "format", f"{fmt} is the previous save format, whose games this version no longer replays"
+        )
     _rec, st = load(path)
-    m = st.game.map
-    v = Voice(st.game, "en", None)
-    notes: dict[tuple[str, int], list[str]] = {}
+    game = st.game
+    m = game.map
+    v = Voice(game, "en", None)
+    view = view_for(st, None)
+    # Each race on the board and who holds it (the natives hold theirs for nobody).
+    holders: dict[str, tuple[int, bool]] = {}
+    key: list[tuple[str, str]] = []
+    for i, seat in enumerate(view["seats"]):
+        if seat["active"]:
+            holders[seat["active"]] = (i, False)
+            key.append((f"seat:{i}", f"{v.seat(i)}: {v.unit(seat['active'])} + {v.unit(seat['power'])}"))
+        fallen = [seat["declined"], *seat.get("more_declined", [])] if seat["declined"] else []
+        for race in fallen:
+            holders[race] = (i, True)
+        if fallen:
+            names = ", ".join(v.unit(r) for r in fallen)
+            key.append((f"declined:{i}", f"{v.seat(i)}: {names} (in decline)"))
+    if game.natives is not None:
+        key.append(("natives", v.unit(game.natives)))
+    letters: dict[str, str] = {}  # piece kind or marker id -> its key on the drawing
+    for here in view["regions"].values():
+        for kind in here.get("pieces") or {}:
+            letters.setdefault(f"piece:{kind}", "")
+    for marks in view["markers"].values():
+        for mk in marks:
+            if mk["face_up"] and mk["id"]:
+                letters.setdefault(f"marker:{mk['id']}", "")
+    for name in sorted(letters):
+        kind, _, uid = name.partition(":")
+        word = v.piece(uid) if kind == "piece" else v.unit(uid)
+        taken = set(letters.values())
+        letters[name] = next(
+            (k for k in (word[:1].upper(), word[:2].title(), uid[:3].title()) if k not in taken), uid
+        )
+        key.append((f"{kind}:{letters[name]}", word))
+    if any(not mk["face_up"] for marks in view["markers"].values() for mk in marks):
+        key.append(("marker:?", "face-down marker"))
+    overlays: dict[tuple[str, int], Overlay] = {}
     for reg in m.regions:
-        race = st.race[reg.index]
-        lines = [str(reg.index)]
-        if race is not None:
-            owner = st.owner_seat(race)
-            who = v.unit(race) if owner is None else f"{v.seat(owner)}: {v.unit(race)}"
-            n = st.tokens[reg.index]
-            lines.append(f"{who} ×{n}" if n else who)
-        notes[(reg.side, reg.local_id)] = lines
-    return list(m.sides), notes
+        here = view["regions"].get(reg.ref, {})
+        race = here.get("race")
+        seat, declined = holders.get(race, (None, False)) if race else (None, False)
+        pieces = tuple(
+            (letters[f"piece:{k}"], n) for k, n in sorted((here.get("pieces") or {}).items()) if n
+        )
+        marks = tuple(
+            letters[f"marker:{mk['id']}"] if mk["face_up"] and mk["id"] else "?"
+            for mk in view["markers"].get(reg.ref, [])
+        )
+        words = []
+        if race:
+            who = v.unit(race) if seat is None else f"{v.seat(seat)}: {v.unit(race)}"
+            words.append(f"{who}{' (in decline)' if declined else ''}, {here.get('tokens', 0)} tokens")
+        held = sorted((here.get("pieces") or {}).items())
+        words += [f"{v.piece(k, n)} ×{n}" if n > 1 else v.piece(k) for k, n in held if n]
+        words += [v.unit(mk["id"]) if mk["face_up"] and mk["id"] else "a face-down marker"
+                  for mk in view["markers"].get(reg.ref, [])]  # fmt: skip
+        overlays[(reg.side, reg.local_id)] = Overlay(
+            number=reg.index,
+            seat=seat,
+            natives=bool(race) and race == game.natives,
+            tokens=int(here.get("tokens", 0)),
+            declined=declined,
+            pieces=pieces,
+            markers=marks,
+            title="; ".join(words),
+        )
+    return list(m.sides), overlays, key, game.edition.id
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -185,14 +253,18 @@ def cmd_render(args: argparse.Namespace) -> int:
         print("render: give a SIDE id, --players P (with --seed S) or --load FILE", file=sys.stderr)
         return 2
     if args.load is not None:
+        from smallworld.boards.render import CLASSIC_LEGEND
         from smallworld.engine.errors import SmallworldError
 
         try:
-            sides, notes = saved_table(args.load)
+            sides, overlays, key, edition = saved_table(args.load)
         except SmallworldError as e:
             print(f"render: cannot load {args.load}: {e}", file=sys.stderr)
             return 2
-        args.output.write_text(render_table(sides, notes=notes), encoding="utf-8")
+        legend = LEGEND_ITEMS if edition == WARCRAFT else CLASSIC_LEGEND
+        columns = None if edition == WARCRAFT else 1
+        svg = render_table(sides, columns, legend_items=[*legend, (BREAK, ""), *key], overlays=overlays)
+        args.output.write_text(svg, encoding="utf-8")
         print(f"wrote {args.output}: {' '.join(s.id for s in sides)}, numbered as in smallworld play")
         return 0
     if getattr(args, "edition", WARCRAFT) != WARCRAFT:

@@ -117,6 +117,20 @@ def distance_to_boundary(pt: Point, poly: Polygon) -> float:
     return min(distance_to_segment(pt, e) for e in edges(poly))
 
 
+def span_at(poly: Polygon, x: float, y: float) -> float:
+    """The width of the polygon along the horizontal line through (x, y): the inside stretch of that
+    line around x (0 when the point is outside)."""
+    cuts = []
+    for (x1, y1), (x2, y2) in edges(poly):
+        if (y1 > y) != (y2 > y):
+            cuts.append(x1 + (y - y1) * (x2 - x1) / (y2 - y1))
+    cuts.sort()
+    for left, right in zip(cuts[::2], cuts[1::2], strict=False):
+        if left <= x <= right:
+            return right - left
+    return 0.0
+
+
 def interior_point(poly: Polygon, steps: int = 24) -> tuple[Point, float]:
     """A point well inside the polygon and its distance to the boundary.
 

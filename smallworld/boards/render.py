@@ -10,10 +10,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from smallworld.boards import geometry
 from smallworld.boards.model import BoardSide, Point, Region
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What a region holds in a game in progress (`smallworld boards render --load`): its number
+    in play, the seat that holds it (None: nobody, or the natives), its tokens, whether that race is
+    in decline, the pieces on it (a key and a count each) and its markers (a key each, "?" for one
+    face down); `title` says it all in words (the region's tooltip)."""
+
+    number: int
+    seat: int | None = None
+    natives: bool = False
+    tokens: int = 0
+    declined: bool = False
+    pieces: tuple[tuple[str, int], ...] = ()
+    markers: tuple[str, ...] = ()
+    title: str = ""
 
 TERRAIN_FILL: dict[str, str] = {
     "Fields": "#f2d978",  # wheat
@@ -182,23 +200,119 @@ def _glyph(feature: str, x: float, y: float, s: float, size_letter: str) -> str:
     return ""
 
 
+# --- a game's overlay: token discs by seat, pieces and markers -------------------------------------
+# Seat colours stay apart from the terrains and from one another (and in greyscale by the ring and
+# the number in the disc); a race in decline is the same colour as a ring on white, dashed.
+SEAT_COLOURS = ("#d62828", "#7b2cbf", "#f77f00", "#1d3557", "#e056a0")
+NATIVES_COLOUR = "#5f5f5f"
+OVERLAY = 3.8  # size of one overlay glyph, box units
+
+
+def seat_colour(seat: int | None) -> str:
+    return NATIVES_COLOUR if seat is None else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _glyph_tokens(x: float, y: float, s: float, colour: str, text: str, declined: bool) -> str:
+    """A race's tokens: a disc in its seat's colour with the count; in decline, a dashed ring."""
+    r = s * 0.5
+    font = s * (0.62 if len(text) < 2 else 0.5)
+    if declined:
+        disc = (
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.86)}" fill="#ffffff" stroke="{colour}" '
+            f'stroke-width="{_f(s * 0.16)}" stroke-dasharray="{_f(s * 0.2)} {_f(s * 0.12)}"/>'
+        )
+        ink = colour
+    else:
+        disc = (
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{colour}" stroke="#ffffff" '
+            f'stroke-width="{_f(s * 0.08)}"/>'
+        )
+        ink = "#ffffff"
+    return disc + (
+        f'<text x="{_f(x)}" y="{_f(y + font * 0.36)}" font-size="{_f(font)}" font-weight="bold" '
+        f'text-anchor="middle" fill="{ink}" font-family="{FONT}">{escape(text)}</text>'
+    )
+
+
+def _glyph_piece(x: float, y: float, s: float, key: str, count: int = 1) -> str:
+    """A piece on a region: a rounded square with its key (×n beside it when there are several)."""
+    h = s * 0.45
+    font = s * (0.6 if len(key) < 2 else 0.46)
+    out = (
+        f'<rect x="{_f(x - h)}" y="{_f(y - h)}" width="{_f(2 * h)}" height="{_f(2 * h)}" '
+        f'rx="{_f(s * 0.12)}" fill="#fdf6e3" stroke="#3b3128" stroke-width="{_f(s * 0.08)}"/>'
+        f'<text x="{_f(x)}" y="{_f(y + font * 0.36)}" font-size="{_f(font)}" font-weight="bold" '
+        f'text-anchor="middle" fill="#3b3128" font-family="{FONT}">{escape(key)}</text>'
+    )
+    if count > 1:
+        out += (
+            f'<text x="{_f(x + h * 1.1)}" y="{_f(y + h)}" font-size="{_f(s * 0.42)}" font-weight="bold" '
+            f'fill="#1d1a16" stroke="#ffffff" stroke-width="{_f(s * 0.08)}" paint-order="stroke" '
+            f'font-family="{FONT}">×{count}</text>'
+        )
+    return out
+
+
+def _glyph_marker(x: float, y: float, s: float, key: str) -> str:
+    """An Artifact or Legendary Place: a gold diamond with its key; "?" while face down."""
+    r = s * 0.56
+    pts = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+    fill = "#b08d57" if key == "?" else "#e0b341"
+    font = s * (0.5 if len(key) < 2 else 0.4)
+    return (
+        f'<polygon points="{_points(pts)}" fill="{fill}" stroke="#3a2600" stroke-width="{_f(s * 0.07)}"/>'
+        f'<text x="{_f(x)}" y="{_f(y + font * 0.36)}" font-size="{_f(font)}" font-weight="bold" '
+        f'text-anchor="middle" fill="#3a2600" font-family="{FONT}">{escape(key)}</text>'
+    )
+
+
+def _overlay_glyphs(o: Overlay) -> list[tuple[float, str]]:
+    """The overlay's glyphs as (width, drawing at (0, 0)), in the order they are laid out."""
+    out: list[tuple[float, str]] = []
+    if o.seat is not None or o.natives:
+        colour = seat_colour(None if o.natives else o.seat)
+        out.append((OVERLAY, _glyph_tokens(0, 0, OVERLAY, colour, str(o.tokens), o.declined)))
+    for key, n in o.pieces:
+        out.append((OVERLAY * (1.5 if n > 1 else 1), _glyph_piece(0, 0, OVERLAY, key, n)))
+    for key in o.markers:
+        out.append((OVERLAY, _glyph_marker(0, 0, OVERLAY, key)))
+    return out
+
+
 # --- one side ------------------------------------------------------------------------------------
 
 
-def _region_marks(region: Region, size_letter: str, note: Sequence[str] = ()) -> str:
-    """Name and feature glyphs; `note`: the region's number in a game (first) and what it holds."""
+def _label_font(region: Region, lines: Sequence[str], cx: float, cy: float, room: float) -> float:
+    """The label's font size: it fits the inscribed circle (regions are wider than that circle, so a
+    label may spill a little past it) and the region's width where the label stands, so that
+    neighbouring labels never run into each other."""
+    longest = max(len(line) for line in lines)
+    # Average glyph width of a sans font is ~0.56 em.
+    font = min(3.0, 2.5 * room / (0.56 * longest), room * 0.55)
+    half = font * 1.1 * len(lines) / 2
+    wide = min(geometry.span_at(region.polygon, cx, y) for y in (cy - half, cy, cy + half))
+    wide = wide or geometry.span_at(region.polygon, cx, cy)
+    return max(1.3, min(font, 0.92 * wide / (0.56 * longest)))
+
+
+def _region_marks(region: Region, size_letter: str, overlay: Overlay | None = None) -> str:
+    """Name and feature glyphs; `overlay`: the region's number in a game (before its name) and,
+    on a row of their own, the tokens, pieces and markers it holds."""
     (cx, cy), room = geometry.interior_point(region.polygon)
     lines = _wrap(region.name)
-    if note:
-        lines = [f"{note[0]} · {lines[0]}", *lines[1:], *note[1:]]
-    longest = max(len(line) for line in lines)
-    # Average glyph width of a sans font is ~0.56 em; the label may spill a little past the
-    # inscribed circle because regions are wider than that circle.
-    font = max(1.7, min(3.0, 2.5 * room / (0.56 * longest), room * 0.55))
+    font = _label_font(region, lines, cx, cy, room)
+    if overlay is not None:
+        numbered = [f"{overlay.number} · {lines[0]}", *lines[1:]]
+        # The number on a line of its own when the name would otherwise shrink (a narrow region).
+        alone = [str(overlay.number), *lines]
+        font_numbered = _label_font(region, numbered, cx, cy, room)
+        lines = numbered if font_numbered >= font * 0.8 else alone
+        font = font_numbered if lines is numbered else _label_font(region, alone, cx, cy, room)
     feats = [f for f in FEATURE_ORDER if f in region.features]
     icons = feats + (["Mountain"] if region.terrain == "Mountain" else [])
+    held = _overlay_glyphs(overlay) if overlay is not None else []
     text_h = font * 1.1 * len(lines)
-    block_h = text_h + (GLYPH + 0.8 if icons else 0)
+    block_h = text_h + (GLYPH + 0.8 if icons else 0) + (OVERLAY + 0.8 if held else 0)
     top = cy - block_h / 2
     dark = region.terrain in DARK_TERRAINS
     fill = "#ffffff" if dark else "#1d1a16"
@@ -212,8 +326,9 @@ def _region_marks(region: Region, size_letter: str, note: Sequence[str] = ()) ->
             f'text-anchor="middle" fill="{fill}" stroke="{halo}" stroke-width="{_f(font * 0.16)}" '
             f'stroke-opacity="0.55" paint-order="stroke" font-family="{FONT}">{escape(line)}</text>'
         )
+    row_y = top + text_h + 0.6
     if icons:
-        gy = top + text_h + 0.6 + GLYPH / 2
+        gy = row_y + GLYPH / 2
         step = GLYPH * 1.15
         x0 = cx - step * (len(icons) - 1) / 2
         for i, f in enumerate(icons):
@@ -222,11 +337,20 @@ def _region_marks(region: Region, size_letter: str, note: Sequence[str] = ()) ->
                 parts.append(_glyph_mountain(x, gy, GLYPH))
             else:
                 parts.append(_glyph(f, x, gy, GLYPH, size_letter))
+        row_y += GLYPH + 0.8
+    if held:
+        gap = OVERLAY * 0.2
+        width = sum(w for w, _ in held) + gap * (len(held) - 1)
+        x = cx - width / 2
+        gy = row_y + OVERLAY / 2
+        for w, drawing in held:
+            parts.append(f'<g transform="translate({_f(x + OVERLAY / 2)},{_f(gy)})">{drawing}</g>')
+            x += w + gap
     return "".join(parts)
 
 
-def side_group(side: BoardSide, notes: Mapping[int, Sequence[str]] | None = None) -> str:
-    """SVG elements for one side in its own 0..100 box (no title); `notes` by region id (see
+def side_group(side: BoardSide, overlays: Mapping[int, Overlay] | None = None) -> str:
+    """SVG elements for one side in its own 0..100 box (no title); `overlays` by region id (see
     `render_table`)."""
     outline = side.outline or tuple(
         geometry.chain_loop(geometry.boundary_segments([r.polygon for r in side.regions if r.polygon]))
@@ -244,10 +368,14 @@ def side_group(side: BoardSide, notes: Mapping[int, Sequence[str]] | None = None
         )
     for r in side.regions:
         if r.polygon:
+            o = (overlays or {}).get(r.id)
+            what = f"{o.number}. {r.name} ({r.terrain})" if o else f"{r.id}. {r.name} ({r.terrain})"
+            if o and o.title:
+                what += f": {o.title}"
             out.append(
                 f'<polygon points="{_points(r.polygon)}" fill="{_fill(r.terrain)}" '
                 f'stroke="{BORDER}" stroke-width="0.35" stroke-linejoin="round">'
-                f"<title>{r.id}. {escape(r.name)} ({escape(r.terrain)})</title></polygon>"
+                f"<title>{escape(what)}</title></polygon>"
             )
     if outline:
         out.append(
@@ -256,7 +384,7 @@ def side_group(side: BoardSide, notes: Mapping[int, Sequence[str]] | None = None
         )
     for r in side.regions:
         if r.polygon:
-            out.append(_region_marks(r, side.size, (notes or {}).get(r.id, ())))
+            out.append(_region_marks(r, side.size, (overlays or {}).get(r.id)))
     out.append("</g>")
     return "".join(out)
 
@@ -290,6 +418,7 @@ CLASSIC_LEGEND: tuple[tuple[str, str], ...] = (
     ("LostTribe", "Lost Tribe start"),
     ("MountainMarker", "Mountain marker"),
 )
+BREAK = "break"  # a legend item that starts a new row
 LEGEND_FONT = 2.6
 LEGEND_ROW = 5.2
 
@@ -301,6 +430,9 @@ def _legend_layout(
     out = []
     x, row = 0.0, 0
     for key, text in items:
+        if key == BREAK:
+            x, row = 0.0, row + (x > 0)
+            continue
         w = 5.5 + 0.58 * LEGEND_FONT * len(text) + 3
         if x + w > width and x > 0:
             x, row = 0.0, row + 1
@@ -319,7 +451,16 @@ def legend(x: float, y: float, width: float, items: Sequence[tuple[str, str]] = 
     for key, text, dx, row in _legend_layout(width, items):
         gx, gy = x + dx + 2, y + row * LEGEND_ROW + 3
         fill = TERRAIN_FILL.get(key) or OTHER_FILL.get(key)
-        if fill:
+        kind, _, arg = key.partition(":")
+        if kind in ("seat", "declined"):
+            out.append(_glyph_tokens(gx, gy, OVERLAY * 0.9, seat_colour(int(arg)), "", kind == "declined"))
+        elif key == "natives":
+            out.append(_glyph_tokens(gx, gy, OVERLAY * 0.9, NATIVES_COLOUR, "", False))
+        elif kind == "piece":
+            out.append(_glyph_piece(gx, gy, OVERLAY * 0.9, arg))
+        elif kind == "marker":
+            out.append(_glyph_marker(gx, gy, OVERLAY * 0.9, arg))
+        elif fill:
             out.append(
                 f'<rect x="{_f(gx - 1.8)}" y="{_f(gy - 1.8)}" width="3.6" height="3.6" '
                 f'fill="{fill}" stroke="{BORDER}" stroke-width="0.3"/>'
@@ -355,11 +496,12 @@ def render_table(
     columns: int | None = None,
     px_per_unit: float = 6.0,
     legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS,
-    notes: Mapping[tuple[str, int], Sequence[str]] | None = None,
+    overlays: Mapping[tuple[str, int], Overlay] | None = None,
 ) -> str:
     """All sides of a game side by side in a grid (islands never touch: §2.1), one legend below.
-    `notes` by (side id, region id): the region's number in a game, then lines of what it holds
-    (a game in progress: `smallworld boards render --load`)."""
+    `overlays` by (side id, region id): the region's number in a game and what it holds (a game in
+    progress: `smallworld boards render --load`, whose key goes into `legend_items`: "seat:N",
+    "declined:N", "natives", "piece:KEY" and "marker:KEY" draw the overlay's glyphs)."""
     if not sides:
         raise ValueError("nothing to render")
     cols = columns or min(3, len(sides))
@@ -372,7 +514,7 @@ def render_table(
         x = 6 + (i % cols) * CELL_W
         y = 2 + (i // cols) * CELL_H
         body.append(_title(side, x, y))
-        mine = {rid: lines for (sid, rid), lines in (notes or {}).items() if sid == side.id}
+        mine = {rid: o for (sid, rid), o in (overlays or {}).items() if sid == side.id}
         body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{side_group(side, mine)}</g>')
     body.append(legend(4, grid_h + 2, width - 8, legend_items))
     return _document(width, height, "\n".join(body), px_per_unit)
