@@ -680,7 +680,9 @@ class Session:
             self.refuse(self.t("save.fail", path=shown, error=self.t("save.is_folder")))
             return
         exists = path.exists() and path.resolve() not in self.written
-        if exists and not self.yes(self.t("save.overwrite", path=shown)):
+        if exists:  # the question on lines of its own, so that a long path never breaks the prompt
+            self.tell(self.t("save.exists", path=shown), "  ")
+        if exists and not self.yes(self.t("save.overwrite")):
             self.tell(self.t("save.kept", path=shown), "  ")
             return
         try:
