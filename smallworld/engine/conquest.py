@@ -305,7 +305,7 @@ def declare(st: State, att: Attack, region: int, option: str | None) -> None:
     """A conquest is declared: payments are made (§6.7) and the attacker's units are told."""
     if st.race[region] is not None and (att.defended is None or (att.defended >> region) & 1):
         pay_dues(st, att.seat, region)
-    for u in att.hooked["declare_conquest"]:
+    for u in att.hooked.lists["declare_conquest"]:
         u.declare_conquest(st, att.seat, region, option)
 
 

@@ -151,15 +151,23 @@ def marker_sets(
 NONE: list[Unit] = []
 
 
+class HookLists(dict[str, list[Unit]]):
+    """A table's units by hook; a hook none of them implements reads as `NONE` (kept on first use,
+    so later reads are a plain lookup). No attributes: compiled by mypyc, a dict subclass with
+    attributes never frees them (python/mypy#21716)."""
+
+    def __missing__(self, hook: str) -> list[Unit]:
+        self[hook] = NONE
+        return NONE
+
+
 class UnitsHooked:
-    """For a fixed list of units: those that implement each hook, in their order (`lists`, by hook;
-    a hook none of them implements is not there: `table[hook]` is then `NONE`), and what the conquest
-    step reads of all of them. Callers must not change the lists. (Not a dict subclass: compiled by
-    mypyc, a dict subclass with attributes never frees them, python/mypy#21716.)"""
+    """For a fixed list of units: those that implement each hook, in their order (`lists[hook]`), and
+    what the conquest step reads of all of them. Callers must not change the lists."""
 
     def __init__(self, units: tuple[Unit, ...], hooks_of: Mapping[str, tuple[str, ...]]) -> None:
         self.units = units
-        lists: dict[str, list[Unit]] = {}
+        lists = HookLists()
         for u in units:
             for hook in hooks_of[u.id]:
                 got = lists.get(hook)
@@ -172,13 +180,13 @@ class UnitsHooked:
         self.final = all(u.final_attempt for u in units)
         self.loss_order = sorted(units, key=lambda u: u.loss_priority)  # §6.9, AMB-12 (`prevented_by`)
         # The hooks of every listing of conquests, read as attributes (`conquest.Attack`).
-        self.reducers = lists.get("cost_reduction", NONE)
-        self.waivers = lists.get("waives_travel", NONE)
-        self.optional = lists.get("conquest_options", NONE)
-        self.extra_targets = lists.get("extra_targets", NONE)
+        self.reducers = lists["cost_reduction"]
+        self.waivers = lists["waives_travel"]
+        self.optional = lists["conquest_options"]
+        self.extra_targets = lists["extra_targets"]
 
     def __getitem__(self, hook: str) -> list[Unit]:
-        return self.lists.get(hook, NONE)
+        return self.lists[hook]
 
 
 class Tables:
@@ -358,7 +366,8 @@ def check(st: State) -> None:
             assert list(kept.table.units) == own, f"seat {i}'s kept hook table is not the units of its key"
             want_lists = {h: [u for u in own if u.id in ids] for h, ids in tables.hooked.items()}
             want_lists = {h: us for h, us in want_lists.items() if us}
-            assert kept.table.lists == want_lists, f"seat {i}'s kept table of hooks is out of step"
+            kept_lists = {h: us for h, us in kept.table.lists.items() if us}
+            assert kept_lists == want_lists, f"seat {i}'s kept table of hooks is out of step"
         # What the seat's units are now, through whatever table it keeps or looks up (`hook_units`
         # against the rule for each hook: tests/test_fast_paths.py).
         assert st.units(i) == want["units"], f"seat {i}'s units are not those the hook rule names"

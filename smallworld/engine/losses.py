@@ -42,7 +42,7 @@ def prevented_by(st: State, owner: int, region: int, cause: str) -> str | None:
     game = st.game
     spared: str | None = None
     hooked = st.seat_hooks(owner)
-    if not hooked["prevent_loss"] and not hooked["loss_spared"]:
+    if not hooked.lists["prevent_loss"] and not hooked.lists["loss_spared"]:
         return None  # the hot path: most seats have no loss exception at all
     for u in hooked.loss_order:
         if spared is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from smallworld.engine.actions import Action
 from smallworld.engine.board_map import bits
-from smallworld.engine.derived import NONE, SeatTable, face_up, marker_units, seat_key
+from smallworld.engine.derived import SeatTable, face_up, marker_units, seat_key
 from smallworld.engine.protocol import FieldType, event_json
 from smallworld.engine.rng import Rng
 
@@ -346,9 +346,10 @@ class State:
         """The units whose *own* hooks apply to this seat now (Active race and power, the
         In-Decline races and powers where they work In Decline, then the face-up markers of the
         seat's Active race's regions and those that work everywhere, by region)."""
-        out = list(self.table(self.seats[seat]).units)
+        s = self.seats[seat]
+        out = list(self.table(s).units)
         if self.markers:
-            out.extend(self.marker_units(seat))
+            out.extend(marker_units(self.face_up(), self.race, s.active, None))
         return out
 
     def table(self, s: Seat) -> UnitsHooked:
@@ -373,12 +374,12 @@ class State:
     def seat_hooks(self, seat: int) -> UnitsHooked:
         """The hook table of `units(seat)`: what `conquest.Attack` reads (the hot path: the table of
         the seat's races and powers, unless a face-up marker applies to the seat)."""
-        game = self.game
-        table = self.table(self.seats[seat])
+        s = self.seats[seat]
+        table = self.table(s)
         if self.markers:
-            extra = self.marker_units(seat)
+            extra = marker_units(self.face_up(), self.race, s.active, None)
             if extra:
-                return game.tables.units_hooked((*table.units, *extra))
+                return self.game.tables.units_hooked((*table.units, *extra))
         return table
 
     def face_up(self) -> tuple[tuple[int, Unit], ...]:
@@ -395,7 +396,7 @@ class State:
         """`units(seat)` that implement `hook`, in the same order (the hot path: no unit is asked
         whether it overrides the hook, and the seat's own table's list is handed out as it is
         unless a marker adds a unit). Callers must not change the list."""
-        base = self.table(self.seats[seat]).lists.get(hook, NONE)
+        base = self.table(self.seats[seat]).lists[hook]
         if not self.markers:
             return base
         ids = self.game.marker_hooked.get(hook)
