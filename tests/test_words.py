@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_tui import WHICH, first_region
 
 from smallworld.engine import Game, Settings
 from smallworld.engine.actions import Action
@@ -419,8 +420,15 @@ def test_a_game_in_each_language_through_the_terminal(lang: str, tmp_path: Path)
     for seed in (2, 6):
         lines = iter(["help", "cards", "board", "frobnicate", "99"])
         out: list[str] = []
+        asked = [0]
 
-        def read(_prompt: str, lines: Iterator[str] = lines) -> str:
+        def read(
+            prompt: str, lines: Iterator[str] = lines, out: list[str] = out, asked: list[int] = asked
+        ) -> str:
+            asked[0] += 1
+            assert asked[0] < 5000, "the game asked for too many moves"
+            if prompt.startswith(WHICH):
+                return first_region(out)  # a folded move: its first region
             return next(lines, "1")
 
         args = argparse.Namespace(
