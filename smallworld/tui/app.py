@@ -1235,7 +1235,7 @@ def run_play(
         width = size[0]
     lang = getattr(args, "lang", None) or DEFAULT
     if lang not in LANGS:
-        out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
+        out(said(DEFAULT, "bad.lang", value=typed(str(lang)), known=", ".join(LANGS)))
         return 2
     bots: str | None = getattr(args, "bots", None)
     if bots is not None and bots not in BOT_NAMES:
