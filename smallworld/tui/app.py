@@ -236,7 +236,12 @@ class Session:
                 if race
                 else self.v.seat(seat)
             )
-            self.pending.append(Summary(who, list(notes), self.bot_losses.get(seat, [])))
+            last = self.pending[-1] if self.pending else None
+            if isinstance(last, Summary) and last.who == who:  # the same bot again: one sentence
+                last.notes += notes
+                last.losses += self.bot_losses.get(seat, [])
+            else:
+                self.pending.append(Summary(who, list(notes), list(self.bot_losses.get(seat, []))))
         self.bot_notes.clear()
         self.bot_losses.clear()
 
@@ -1235,7 +1240,7 @@ def run_play(
         width = size[0]
     lang = getattr(args, "lang", None) or DEFAULT
     if lang not in LANGS:
-        out(f"smallworld play: unknown --lang {lang!r}; known: {', '.join(LANGS)}")
+        out(said(DEFAULT, "bad.lang", value=typed(str(lang)), known=", ".join(LANGS)))
         return 2
     bots: str | None = getattr(args, "bots", None)
     if bots is not None and bots not in BOT_NAMES:
