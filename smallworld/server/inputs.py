@@ -12,9 +12,12 @@ import json
 import math
 import re
 import unicodedata
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from smallworld.server.errors import ServerError
+
+T = TypeVar("T")
 
 # The deepest JSON a client sends is an action (a plan: an object of lists of objects) or a create's
 # options, a few levels; far below the parser's own recursion limit (about 990 levels).
@@ -121,14 +124,18 @@ def name(value: Any) -> str:
     return text(value, MAX_NAME)
 
 
-def name_of(value: Any, where: str, default: str = "Player") -> str:
-    """A display name given as `where` outside a request model (`default` when none is given)."""
-    if value is None:
-        return default
+def outside(read: Callable[[Any], T], value: Any, where: str) -> T:
+    """`read(value)` for an input given as `where` outside a request model: `invalid_input` naming
+    `where` when it is refused (a model's refusal says the same through `refusals`)."""
     try:
-        return name(value)
+        return read(value)
     except Invalid as e:
         raise ServerError("invalid_input", f"{where}: {e.rule}", where) from None
+
+
+def name_of(value: Any, where: str, default: str = "Player") -> str:
+    """A display name given as `where` outside a request model (`default` when none is given)."""
+    return default if value is None else outside(name, value, where)
 
 
 def game_id(value: str) -> str:
@@ -148,9 +155,4 @@ def integer(value: Any) -> int:
 
 def int_param(value: str | None, where: str) -> int | None:
     """An integer query parameter outside a request model (None when absent)."""
-    if value is None:
-        return None
-    try:
-        return integer(value)
-    except Invalid as e:
-        raise ServerError("invalid_input", f"{where}: {e.rule}", where) from None
+    return None if value is None else outside(integer, value, where)

@@ -309,12 +309,9 @@ class Service:
         )
         if bots and address is not None:
             self.bot_games_of_address.setdefault(address, set()).add(gid)
-        live = self.live.get(gid)  # (a socket may have asked for it already)
-        if live is None:
-            # What was just stored, without reading it back: the game as `_load` would rebuild it.
-            live = self.live[gid] = self._live(gid, public, seed, status, meta, rows, created)
-            self._evict_finished(keep=gid)
-            self.metrics.games_live.set(len(self.live))
+        # What was just stored, without reading it back: the game as `_load` would rebuild it (no
+        # one else can have asked for it: its id is first told in this answer).
+        live = self._hold(self._live(gid, public, seed, status, meta, rows, created))
         self._after_change(live)
         out_all: dict[str, Any] = {"game": gid, "player": creator, "seats": answer, "settings": public}
         if token is not None:
@@ -427,14 +424,18 @@ class Service:
             async with loading.lock:
                 live = self.live.get(gid)
                 if live is None:
-                    live = await asyncio.to_thread(self._load, gid)
-                    self.live[gid] = live
-                    self._evict_finished(keep=gid)
-                    self.metrics.games_live.set(len(self.live))
+                    live = self._hold(await asyncio.to_thread(self._load, gid))
         finally:
             loading.users -= 1
             if not loading.users:
                 del self._loading[gid]
+        return live
+
+    def _hold(self, live: Live) -> Live:
+        """Keep `live` among the games this process holds (dropping the oldest finished ones)."""
+        self.live[live.id] = live
+        self._evict_finished(keep=live.id)
+        self.metrics.games_live.set(len(self.live))
         return live
 
     def _evict_finished(self, keep: str | None = None) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Literal, Required, TypedDict, cast
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from smallworld.server import schema as t
 
@@ -209,8 +209,8 @@ class Store:
         style = self.engine.dialect.paramstyle
         self._sql_action = _driver_sql(_INSERT_ACTION, style)
         self._sql_ply = _driver_sql(_GAME_PLY, style)
-        # A move already taken, as the driver says it (its cursor is used directly: `_insert`).
-        self._integrity = (IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError)
+        # The driver's own base error: `_insert` uses its cursor directly and wraps what it raises.
+        self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
 
     @contextlib.contextmanager
     def _begin(self) -> Iterator[Connection]:
@@ -446,7 +446,7 @@ class Store:
                 with self._write, conn.begin():
                     self._insert(conn, items)
             return [None] * len(items)
-        except self._integrity:
+        except IntegrityError:
             if len(items) == 1:
                 it = items[0]
                 return [PlyTaken(f"game {it.game_id}: ply {it.ply} already has an action")]
@@ -460,20 +460,25 @@ class Store:
 
     def _insert(self, c: Connection, items: list[Append]) -> None:
         now = time.time()
-        cur = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        rows = [(i.game_id, i.ply, i.seat, json.dumps(i.action), i.by, now) for i in items]
+        going = [(i.ply + 1, now, i.game_id) for i in items if i.result is None]
         try:
-            rows = [(i.game_id, i.ply, i.seat, json.dumps(i.action), i.by, now) for i in items]
-            going = [(i.ply + 1, now, i.game_id) for i in items if i.result is None]
-            if len(items) == 1:  # psycopg's executemany would open a pipeline for a single row
-                cur.execute(self._sql_action, rows[0])
-                if going:
-                    cur.execute(self._sql_ply, going[0])
-            else:
-                cur.executemany(self._sql_action, rows)
-                if going:
-                    cur.executemany(self._sql_ply, going)
-        finally:
-            cur.close()
+            cur = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                if len(items) == 1:  # psycopg's executemany would open a pipeline for a single row
+                    cur.execute(self._sql_action, rows[0])
+                    if going:
+                        cur.execute(self._sql_ply, going[0])
+                else:
+                    cur.executemany(self._sql_action, rows)
+                    if going:
+                        cur.executemany(self._sql_ply, going)
+            finally:
+                cur.close()
+        except self._dbapi_error as e:
+            # As SQLAlchemy would raise it (an OperationalError when the database went away), so
+            # that callers tell an outage (`resilience.is_outage`) or a move taken from the rest.
+            raise DBAPIError.instance(self._sql_action, None, e, self._dbapi_error) from e
         for i in items:
             if i.result is not None:
                 c.execute(

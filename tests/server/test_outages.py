@@ -19,7 +19,8 @@ from needs import SERVICES
 from websockets.sync.client import connect
 
 from server.helpers import ServerProcess, Services, fresh_pg_database, replayed, wait_until
-from smallworld.server.store import Store
+from smallworld.server.resilience import is_outage
+from smallworld.server.store import Append, Store
 
 # Each test starts server processes on PostgreSQL (and Redis): minutes, and the services.
 pytestmark = [*SERVICES, pytest.mark.slow]
@@ -192,3 +193,26 @@ def test_one_action_through_two_processes_gets_one_acknowledgement_twice(
     finally:
         a.stop()
         b.stop()
+
+
+def test_an_append_while_postgresql_is_down_is_an_outage() -> None:
+    """The action log is written on the driver's own cursor (`Store._insert`): what the driver raises
+    when the database has gone must still read as an outage, so that a move is answered
+    `unavailable` and a bot's decision retried, not treated as a bug."""
+    own = Services()
+    db = fresh_pg_database(own.pg)
+    store = Store(db)
+    try:
+        store.create_game("g", {"players": 2}, 1, {}, [])
+        conn = store.engine.connect()  # kept across the outage, as the appender keeps its own
+        assert store.append_many([Append("g", 0, 0, {"kind": "pick", "arg": 1}, "human")], conn) == [None]
+        own.pg_stop()
+        try:
+            err = store.append_many([Append("g", 1, 0, {"kind": "pick", "arg": 1}, "human")], conn)[0]
+        finally:
+            own.pg_start()
+        assert err is not None and is_outage(err), repr(err)
+        conn.close()
+    finally:
+        store.close()
+        own.close()

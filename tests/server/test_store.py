@@ -4,9 +4,12 @@ seats taken once."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from smallworld.server.store import Append, Appender, PlyTaken, Store, migrate
 
@@ -158,3 +161,19 @@ def _game_of(store: Store, gid: str) -> None:
             {"seat": 1, "kind": "bot", "name": "B", "bot": "greedy"},
         ],
     )
+
+
+def test_a_driver_error_in_an_append_comes_as_sqlalchemys(tmp_path: Path) -> None:
+    """The action log is written on the driver's own cursor; what the driver raises there comes out
+    as SQLAlchemy's error of the same kind (as from every other statement of the store), which is
+    what `resilience.is_outage` and the callers read. Here the table is gone (dropped behind the
+    store's back): sqlite3's OperationalError, whose transaction still rolls back cleanly."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.create_game("g", {"players": 2}, 1, {}, [])
+    conn = store.engine.connect()
+    with store.engine.begin() as c:
+        c.exec_driver_sql("DROP TABLE actions")
+    err = store.append_many([Append("g", 0, 0, {"kind": "pick", "arg": 1}, "human")], conn)[0]
+    assert isinstance(err, OperationalError) and isinstance(err.orig, sqlite3.OperationalError), repr(err)
+    conn.close()
+    store.close()

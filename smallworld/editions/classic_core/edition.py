@@ -35,21 +35,7 @@ def entries(classic: Edition) -> list[Entry]:
 
 
 def build() -> Edition:
+    """The classic edition with plain units, and without its own rule option (CL-AMB-39 is about
+    Orcs, Pillaging and Skeletons, whose effects are off here)."""
     classic = get_edition("classic")
-    return Edition(
-        id=ID,
-        name="Small World (core rules)",
-        rulebook=classic.rulebook,
-        entries=entries(classic),
-        boards=classic.boards,
-        variants=classic.variants,
-        citations=classic.citations,
-        rounds=classic.rounds,
-        entry_rule=classic.entry_rule,
-        natives=classic.natives,
-        terrains=classic.terrains,
-        water=classic.water,
-        features=classic.features,
-        terrain_defence=classic.terrain_defence,
-        words=classic.words,
-    )
+    return replace(classic, id=ID, name="Small World (core rules)", entries=entries(classic), options=())

@@ -80,36 +80,10 @@ class Standard(Variant):
             st.power_discard.append(power)
 
     def withdraw_banners(self, st: State, in_play: set[str]) -> None:
-        # A row combo whose banner is in play takes the next free banner of the stack instead.
-        stack = [r for r in st.race_stack if r not in in_play]
-        row = []
-        loose = []  # the badges of combos left without a banner go back on the badge stack
-        for race, power, coins in st.row:
-            if race in in_play:
-                if not stack:
-                    loose.append(power)
-                    continue
-                race = stack.pop(0)
-            row.append([race, power, coins])
-        st.row = row
-        st.race_stack = stack
-        st.power_stack = loose + st.power_stack
+        _withdraw(st, in_play, 0)
 
     def withdraw_badges(self, st: State, in_play: set[str]) -> None:
-        # A row combo whose badge is in play takes the next free badge of the stack instead.
-        stack = [p for p in st.power_stack if p not in in_play]
-        row = []
-        loose = []  # the banners of combos left without a badge go back on the banner stack
-        for race, power, coins in st.row:
-            if power in in_play:
-                if not stack:
-                    loose.append(race)
-                    continue
-                power = stack.pop(0)
-            row.append([race, power, coins])
-        st.row = row
-        st.power_stack = stack
-        st.race_stack = loose + st.race_stack
+        _withdraw(st, in_play, 1)
 
     def winners(self, st: State) -> tuple[list[int], dict[str, Any]]:
         """§7: highest coins; tie: most race tokens on the boards; still tied: shared victory
@@ -137,3 +111,23 @@ class Standard(Variant):
             return rule, f"pick needs a position 0..{len(st.row) - 1}"
         coins = st.seats[seat].coins
         return rule, f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}"
+
+
+def _withdraw(st: State, in_play: set[str], slot: int) -> None:
+    """A row combo whose banner (`slot` 0) or badge (1) is in play takes the next free one of its
+    stack instead; with none left, the combo's other half goes back on the top of its own stack."""
+    stacks = [st.race_stack, st.power_stack]
+    free = [x for x in stacks[slot] if x not in in_play]
+    row = []
+    loose = []
+    for combo in st.row:
+        combo = combo[:]
+        if combo[slot] in in_play:
+            if not free:
+                loose.append(combo[1 - slot])
+                continue
+            combo[slot] = free.pop(0)
+        row.append(combo)
+    st.row = row
+    other = loose + stacks[1 - slot]
+    st.race_stack, st.power_stack = (free, other) if slot == 0 else (other, free)
