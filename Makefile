@@ -79,7 +79,7 @@ compiled: $(STAMP)
 	sh tools/build-compiled
 
 test-compiled: compiled
-	PYTHONPATH=build/compiled $(BIN)/python -P -c 'import smallworld.engine.flow as m; assert m.__file__.endswith(".so"), m.__file__'
+	PYTHONPATH=build/compiled $(BIN)/python -P -c 'import smallworld.engine.flow.turn as m; assert m.__file__.endswith(".so"), m.__file__'
 	$(BIN)/python -P -m pytest -o pythonpath="build/compiled tests" $(ARGS)
 
 clean:

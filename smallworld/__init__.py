@@ -6,7 +6,7 @@ imports no edition).
 """
 
 from smallworld import editions as _editions
-from smallworld.engine import edition as _edition
+from smallworld.engine.model import edition as _edition
 
 _edition.set_resolver(_editions.load)
 _edition.add_known(_editions.ids)

@@ -25,7 +25,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
     path = getattr(args, "options", None)
     if path is None:
         return None
-    from smallworld.engine.files import load_options_file
+    from smallworld.engine.api.files import load_options_file
 
     return load_options_file(path)
 
@@ -87,7 +87,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _scenario_run(args: argparse.Namespace) -> int:
     from smallworld import scenario
-    from smallworld.engine.errors import SmallworldError
+    from smallworld.engine.model.errors import SmallworldError
 
     try:
         outcome = scenario.run(scenario.load(args.file))
@@ -100,7 +100,7 @@ def _scenario_run(args: argparse.Namespace) -> int:
 
 def _content(args: argparse.Namespace) -> int:
     from smallworld import words
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     over = (_overrides(args) or {}).get("values", {})
     ed = get_edition(args.edition)
@@ -141,7 +141,7 @@ def _content(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from smallworld.engine.schema import write_schemas
+    from smallworld.engine.api.schema import write_schemas
 
     for path in write_schemas(args.edition, args.out):
         print(f"wrote {path}")
@@ -346,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from smallworld.engine.errors import PositionError
+    from smallworld.engine.model.errors import PositionError
 
     try:
         return int(args.func(args) or 0)

@@ -11,16 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.errors import IllegalActionError, PositionError, SmallworldError
-from smallworld.engine.game import Game
-from smallworld.engine.jsonio import read_json
-from smallworld.engine.notation import parse
-from smallworld.engine.protocol import check_action
-from smallworld.engine.serialize import state_from_json
-from smallworld.engine.settings import Settings
-from smallworld.engine.state import State
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.notation import parse
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import IllegalActionError, PositionError, SmallworldError
+from smallworld.engine.model.jsonio import read_json
+from smallworld.engine.model.protocol import check_action
+from smallworld.engine.model.settings import Settings
+from smallworld.engine.model.state import State
+from smallworld.engine.rules import conquest
 
 FORMAT = "smallworld-position/1"
 

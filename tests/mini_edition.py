@@ -24,14 +24,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from smallworld.boards.model import BoardSide
-from smallworld.engine.edition import BoardSet, Edition, Entry, EntryRule, Natives, register
-from smallworld.engine.hooks import ALL_TOKENS, Unit
-from smallworld.engine.protocol import Field, FieldType
-from smallworld.engine.rules import Rule
-from smallworld.engine.variants.standard import Standard
+from smallworld.engine.model.edition import BoardSet, Edition, Entry, EntryRule, Natives, register
+from smallworld.engine.model.hooks import ALL_TOKENS, Unit
+from smallworld.engine.model.protocol import Field, FieldType
+from smallworld.engine.model.rule_ids import Rule
+from smallworld.engine.rules.variants.standard import Standard
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "mini"
 

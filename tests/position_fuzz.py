@@ -5,7 +5,7 @@ of their actions) and from random games of both editions; each is mutated by one
 the kinds a hand-written file gets wrong: a field left out, a value of the wrong type, a badge or a
 banner in two places, a phase that does not fit the seats, a result on a live game, a region, a
 stack or a turn changed. A mutated file must either be refused with a `PositionError`, or load
-into a position the engine can play: every invariant holds (`engine/invariants.py`), the JSON
+into a position the engine can play: every invariant holds (`engine/api/invariants.py`), the JSON
 form round-trips, every seat's view can be made, and a few random legal actions keep every
 invariant. Anything else is a finding:
 
@@ -34,11 +34,11 @@ if str(ROOT) not in sys.path:
 
 from smallworld import scenario  # noqa: E402
 from smallworld.engine import Game, Settings, State  # noqa: E402
-from smallworld.engine.errors import PositionError, SmallworldError  # noqa: E402
-from smallworld.engine.invariants import check_invariants  # noqa: E402
-from smallworld.engine.serialize import state_from_json  # noqa: E402
-from smallworld.engine.state import Phase  # noqa: E402
-from smallworld.engine.views import view_for  # noqa: E402
+from smallworld.engine.api.invariants import check_invariants  # noqa: E402
+from smallworld.engine.api.serialize import state_from_json  # noqa: E402
+from smallworld.engine.api.views import view_for  # noqa: E402
+from smallworld.engine.model.errors import PositionError, SmallworldError  # noqa: E402
+from smallworld.engine.model.state import Phase  # noqa: E402
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 PLAYOUT = 4  # random legal actions played from each accepted position

@@ -8,7 +8,7 @@ from typing import Any
 
 from smallworld import scenario
 from smallworld.engine import Action, Game, Settings, State
-from smallworld.engine.invariants import check_invariants
+from smallworld.engine.api.invariants import check_invariants
 
 
 def tiny_side(sid: str = "T", size: str = "S") -> dict[str, Any]:

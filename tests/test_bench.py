@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from smallworld.cli import main
-from smallworld.engine.game import Game
-from smallworld.engine.settings import Settings
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.settings import Settings
 from smallworld.measure.costs import deep_size
 from smallworld.measure.engine import EngineSampler, bench
 

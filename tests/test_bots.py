@@ -11,11 +11,11 @@ import pytest
 from smallworld.bots import Bot, Determinizer, make_bot, public_game
 from smallworld.bots.greedy import GreedyBot, active_tokens, value
 from smallworld.engine import Action, Game, Settings, State, view_for
-from smallworld.engine.actions import DECLINE, EXPAND
-from smallworld.engine.board_map import bits
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.hooks import Unit
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.actions import DECLINE, EXPAND
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
 from smallworld.sim import GameJob, play_game
 
 

@@ -14,10 +14,10 @@ import pytest
 from smallworld import scenario
 from smallworld.cli import main
 from smallworld.engine import Action, Game, PositionError, Settings, SmallworldError
-from smallworld.engine.errors import GameOverError, MalformedActionError, NotYourTurnError
-from smallworld.engine.files import load_options_file
-from smallworld.engine.record import Record, load, save
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.files import load_options_file
+from smallworld.engine.api.record import Record, load, save
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.errors import GameOverError, MalformedActionError, NotYourTurnError
 
 HERE = Path(__file__).parent
 POSITION = HERE / "scenarios" / "core" / "final" / "vector8_roll_3_succeeds.json"

@@ -15,8 +15,8 @@ from support import play_random
 
 from smallworld.boards.model import BoardSide
 from smallworld.engine import Game, PositionError, Settings
-from smallworld.engine.edition import get_edition
-from smallworld.engine.invariants import check_invariants
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.model.edition import get_edition
 
 ROOT = Path(__file__).resolve().parents[1]
 ED = get_edition("classic")
@@ -155,7 +155,7 @@ def test_listing_and_score_hints_change_nothing() -> None:
     leave the state as it was, whatever the classic units track (Wealthy's +7, Berserk's roll)."""
     import random
 
-    from smallworld.engine.scoring import turn_score
+    from smallworld.engine.rules.scoring import turn_score
 
     for players in (2, 5):
         st = Game(_settings(players, 21)).new_initial_state()

@@ -1,4 +1,4 @@
-"""The derived indexes (engine/derived.py): each is its rebuild from scratch, `check` sees the one
+"""The derived indexes (engine/model/derived.py): each is its rebuild from scratch, `check` sees the one
 out of step, `forget` is the one invalidation of a state's, and the indexes an edition shares by
 every game of a process stay within their LRU bounds, so a long process keeps a flat size.
 
@@ -21,12 +21,13 @@ import pytest
 if __name__ == "__main__":  # run as a script: this checkout's package, not an installed one
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from smallworld.engine import Game, Settings, derived
-from smallworld.engine.derived import Lru
-from smallworld.engine.edition import get_edition
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.settings import make_settings
-from smallworld.engine.state import Phase, State
+from smallworld.engine import Game, Settings
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model import derived
+from smallworld.engine.model.derived import Lru
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.settings import make_settings
+from smallworld.engine.model.state import Phase, State
 
 
 def _states(players: int, seed: int, edition: str = "warcraft", games: int = 2) -> Iterator[State]:

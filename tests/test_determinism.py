@@ -10,8 +10,8 @@ import pytest
 from support import play_random, tiny_side
 
 from smallworld.engine import Game, PositionError, Settings
-from smallworld.engine.record import Record, load, save, state_hash
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.record import Record, load, save, state_hash
+from smallworld.engine.api.serialize import state_from_json
 
 
 def dumps(st: object) -> str:

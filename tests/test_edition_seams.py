@@ -11,10 +11,10 @@ import pytest
 from support import play_random
 
 from smallworld.engine import Action, Game, IllegalActionError, PositionError, Settings
-from smallworld.engine.conquest import Attack, cost, targets
-from smallworld.engine.invariants import check_invariants
-from smallworld.engine.rules import Rule
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.rule_ids import Rule
+from smallworld.engine.rules.conquest import Attack, cost, targets
 
 ED = mini_edition.EDITION
 
@@ -154,7 +154,7 @@ def test_in_decline_race_conquers_in_a_phase_of_its_own() -> None:
             },
         },
     )
-    from smallworld.engine.flow import begin_turn
+    from smallworld.engine.flow.turn import begin_turn
 
     begin_turn(st, 0)  # the start of seat 0's turn
     assert st.phase == "rise" and st.legal_actions() == [Action("rise"), Action("skip")]
@@ -301,7 +301,7 @@ def test_nothing_left_to_pick_passes_the_turn() -> None:
 
 
 def test_games_replay_from_their_seed_and_log() -> None:
-    from smallworld.engine.record import Record
+    from smallworld.engine.api.record import Record
 
     settings = Settings.from_json({"edition": "mini", "players": 2, "seed": 11})
     st, log = play_random(settings, 2)

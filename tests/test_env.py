@@ -11,9 +11,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from smallworld.engine import Game, Settings, view_for
-from smallworld.engine.actions import Action
-from smallworld.engine.rng import Rng
-from smallworld.engine.state import State
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.rng import Rng
+from smallworld.engine.model.state import State
 from smallworld.env import (
     ActionEncoder,
     EncodingOverflowError,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from smallworld import scenario
 from smallworld.engine import Game, IllegalActionError, Settings
-from smallworld.engine.actions import Action
-from smallworld.engine.conquest import Attack, cost
+from smallworld.engine.model.actions import Action
+from smallworld.engine.rules.conquest import Attack, cost
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -10,12 +10,15 @@ import random
 import pytest
 
 from smallworld.bots.greedy import light_action
-from smallworld.engine import Game, Settings, conquest, derived, flow
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
-from smallworld.engine.hooks import Unit
-from smallworld.engine.state import Phase, State
+from smallworld.engine import Game, Settings
+from smallworld.engine.flow import turn as flow
+from smallworld.engine.flow.turn import apply_unchecked, conquest_actions, legal_actions
+from smallworld.engine.model import derived
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.state import Phase, State
+from smallworld.engine.rules import conquest
 
 
 def _listing_by_judge(st: State, att: conquest.Attack, hand: int) -> list[Action]:

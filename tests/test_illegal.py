@@ -81,7 +81,7 @@ def test_readying_a_troop_names_the_rule_and_why(setup: dict[str, int], action: 
     from pathlib import Path
 
     from smallworld import scenario
-    from smallworld.engine.notation import parse
+    from smallworld.engine.api.notation import parse
 
     where = Path(__file__).parent / "scenarios/powers/championing/ready_no_champion_there_rejected.json"
     data = scenario.load(where)

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from smallworld.engine.errors import PositionError
-from smallworld.engine.game import Game
-from smallworld.engine.keyed_rng import KeyedRng
-from smallworld.engine.rng import Rng
-from smallworld.engine.serialize import state_from_json
-from smallworld.engine.settings import Settings
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.errors import PositionError
+from smallworld.engine.model.keyed_rng import KeyedRng
+from smallworld.engine.model.rng import Rng
+from smallworld.engine.model.settings import Settings
 
 BIG = 2**127 + 12345
 

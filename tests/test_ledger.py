@@ -10,10 +10,10 @@ from smallworld.bots import GreedyBot, public_game
 from smallworld.bots.determinize import Determinizer, estimate_coins
 from smallworld.bots.ledger import CoinLedger
 from smallworld.bots.mcts import MctsBot
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.game import Game
-from smallworld.engine.settings import Settings
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.views import view_for
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.settings import Settings
 
 
 def _view(

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from smallworld.engine import Action, Game, Settings, State
-from smallworld.engine.actions import Kind
-from smallworld.engine.errors import MalformedActionError
-from smallworld.engine.flow import apply_unchecked, is_legal, legal_actions
-from smallworld.engine.protocol import check_action
+from smallworld.engine.flow.turn import apply_unchecked, is_legal, legal_actions
+from smallworld.engine.model.actions import Kind
+from smallworld.engine.model.errors import MalformedActionError
+from smallworld.engine.model.protocol import check_action
 
 
 def _mutations(st: State, a: Action, rnd: random.Random) -> Iterator[Action]:

@@ -21,10 +21,10 @@ import pytest
 from position_fuzz import run
 
 from smallworld.engine import Game, Settings
-from smallworld.engine.actions import PLAN, Action
-from smallworld.engine.errors import MalformedActionError, PositionError
-from smallworld.engine.invariants import banner_and_badge_problems, check_invariants
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.invariants import banner_and_badge_problems, check_invariants
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.actions import PLAN, Action
+from smallworld.engine.model.errors import MalformedActionError, PositionError
 
 FUZZ_FILES = 2000
 

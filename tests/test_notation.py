@@ -7,7 +7,7 @@ import random
 import pytest
 
 from smallworld.engine import Game, IllegalActionError, Settings
-from smallworld.engine.notation import parse, to_text
+from smallworld.engine.api.notation import parse, to_text
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

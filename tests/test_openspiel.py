@@ -11,8 +11,8 @@ import pyspiel
 import pytest
 from open_spiel.python.observation import make_observation
 
-from smallworld.engine.notation import to_text
-from smallworld.engine.views import view_for
+from smallworld.engine.api.notation import to_text
+from smallworld.engine.api.views import view_for
 from smallworld.env.core import final_rewards
 from smallworld.env.encoding import ActionEncoder
 from smallworld.env.observation import ObservationEncoder
@@ -211,7 +211,7 @@ def test_openspiel_mcts_with_a_time_budget() -> None:
     runs at least the 2 MCTSBot needs, and the game completes."""
     from smallworld.bots import public_game
     from smallworld.bots.openspiel_mcts import MIN_SIMULATIONS, OpenSpielMctsBot
-    from smallworld.engine.flow import legal_actions
+    from smallworld.engine.flow.turn import legal_actions
 
     game = load(2, seed=5).engine
     bot = OpenSpielMctsBot(seconds=0.01)

@@ -9,10 +9,10 @@ import pytest
 
 from smallworld.cli import main
 from smallworld.engine import Game, PositionError
-from smallworld.engine.edition import get_edition
-from smallworld.engine.files import load_options_file
-from smallworld.engine.options import option_specs
-from smallworld.engine.settings import make_settings
+from smallworld.engine.api.files import load_options_file
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.options import option_specs
+from smallworld.engine.model.settings import make_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -98,8 +98,8 @@ def test_classic_positions_cover_each_map_and_each_unit_that_adds_actions() -> N
     a position where a seat holds each classic race and power that adds decisions or targets: its
     own actions or prompts, named conquest options, extra targets, troops to place, an In-Decline
     phase, a decline after scoring, no target-first final attempt."""
-    from smallworld.engine.edition import get_edition
-    from smallworld.engine.hooks import Unit
+    from smallworld.engine.model.edition import get_edition
+    from smallworld.engine.model.hooks import Unit
 
     ed = get_edition("classic")
     classic = [

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from smallworld.engine import Game, IllegalActionError, Settings
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.plans import current_plan, plan_action
-from smallworld.engine.protocol import action_to_json
-from smallworld.engine.state import State
+from smallworld.engine.flow.plans import current_plan, plan_action
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.protocol import action_to_json
+from smallworld.engine.model.state import State
 
 
 def _core(st: State) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import pytest
 from test_tui import Script, joined, play_args, run
 
 from smallworld.cli import main
-from smallworld.engine import record as records
-from smallworld.engine.state import State
+from smallworld.engine.api import record as records
+from smallworld.engine.model.state import State
 
 BAD_BYTE = b'{"format": "smallworld-save/2", "x": "\xff"}'
 
@@ -293,7 +293,7 @@ def test_greedy_bots_are_the_default_and_never_repeat_a_content_action_in_a_turn
 
 def test_a_goblin_that_places_no_bomb_is_not_said_to_place_no_more() -> None:
     from smallworld.engine import Game, Settings
-    from smallworld.engine.actions import Action
+    from smallworld.engine.model.actions import Action
     from smallworld.words.describe import describe, voice
 
     st = Game(Settings(players=3, seed=1)).new_initial_state()

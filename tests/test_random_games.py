@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from support import check_invariants, play_random
 
 from smallworld.engine import Game, Settings
-from smallworld.engine.record import Record
+from smallworld.engine.api.record import Record
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,7 +49,7 @@ def test_kept_badges_never_come_back_into_the_offer() -> None:
     import random
     from collections import Counter
 
-    from smallworld.engine.losses import badge_kept
+    from smallworld.engine.rules.losses import badge_kept
 
     kept_seen = 0
     pool = ["garrisoned", "marshdweller", "farmer", "mining", "ranger", "herbalist", "sailing", "explorer"]

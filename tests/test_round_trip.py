@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from smallworld.engine import Game, Settings
-from smallworld.engine.serialize import state_from_json
-from smallworld.engine.state import State
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.state import State
 
 
 def _shuffled(x: Any, rnd: random.Random) -> Any:

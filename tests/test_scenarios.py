@@ -17,10 +17,10 @@ import jsonschema
 import pytest
 
 from smallworld import scenario
-from smallworld.engine.errors import PositionError, SmallworldError
-from smallworld.engine.notation import parse, to_text
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.notation import parse, to_text
+from smallworld.engine.api.views import view_for
+from smallworld.engine.model.errors import PositionError, SmallworldError
+from smallworld.engine.model.state import State
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -295,7 +295,7 @@ def test_rules_in_scope_are_cited() -> None:
 def test_every_unit_has_its_scenarios() -> None:
     """Every race, power and marker has its own folder of position files: at least 5 per race and
     4 per power on average, and at least 3 for each unit."""
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     ed = get_edition("warcraft")
 
@@ -313,7 +313,7 @@ def test_every_unit_has_its_scenarios() -> None:
 def test_every_classic_unit_has_its_scenarios() -> None:
     """Every race and power of the classic edition has position files of its own, each naming the
     classic edition and citing classic-rules.md (its §7 races, §8 powers or a CL-AMB)."""
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     ed = get_edition("classic")
     thin = []

@@ -1,4 +1,4 @@
-"""The JSON Schemas of the protocol (engine/schema.py) against what the engine really sends.
+"""The JSON Schemas of the protocol (engine/api/schema.py) against what the engine really sends.
 
 The schemas are generated from the declarations, the JSON comes from the engine's own code: random
 complete games check, after every action, that every legal action, every event and every seat's
@@ -28,11 +28,11 @@ from smallworld.engine import (
     State,
     view_for,
 )
-from smallworld.engine.edition import get_edition
-from smallworld.engine.plans import current_plan, plan_action
-from smallworld.engine.protocol import action_to_json, check_action
-from smallworld.engine.schema import NAMES, markdown_tables, schemas, write_schemas
-from smallworld.engine.state import Phase
+from smallworld.engine.api.schema import NAMES, markdown_tables, schemas, write_schemas
+from smallworld.engine.flow.plans import current_plan, plan_action
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.protocol import action_to_json, check_action
+from smallworld.engine.model.state import Phase
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SCHEMAS = schemas("warcraft")
@@ -325,7 +325,7 @@ def test_write_schemas_returns_the_paths(tmp_path: Path) -> None:
 
 def test_docs_tables_match_the_declarations() -> None:
     text = DOC.read_text(encoding="utf-8")
-    assert markdown_tables("warcraft") in text, "regenerate with: python -m smallworld.engine.schema"
+    assert markdown_tables("warcraft") in text, "regenerate with: python -m smallworld.engine.api.schema"
 
 
 # --- another edition ---------------------------------------------------------------------------------

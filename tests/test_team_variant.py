@@ -17,12 +17,12 @@ from support import play_random, tiny_side
 from smallworld import cli
 from smallworld.editions.warcraft.team import FACTIONS, Team, faction_scores, seat_factions
 from smallworld.engine import Action, Game, IllegalActionError, PositionError, Settings, State, view_for
-from smallworld.engine.actions import END
-from smallworld.engine.edition import get_edition
-from smallworld.engine.invariants import check_invariants
-from smallworld.engine.losses import badge_kept
-from smallworld.engine.record import Record
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.api.record import Record
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.actions import END
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.rules.losses import badge_kept
 from smallworld.measure.engine import bench
 from smallworld.tui import run_play
 
@@ -362,7 +362,7 @@ def test_returned_neutral_banners_fill_the_column_or_stay_in_the_box() -> None:
 # --- §11.4 winners ------------------------------------------------------------------------------
 def final_state(coins: list[int]) -> State:
     st = team_state(len(coins), {"seats": [{"coins": c} for c in coins]})
-    from smallworld.engine.scoring import end_game
+    from smallworld.engine.rules.scoring import end_game
 
     end_game(st)
     return st
@@ -405,7 +405,7 @@ def test_the_token_tie_break_is_not_used() -> None:
         "regions": {"A:1": {"race": "humans", "tokens": 5}},
     }
     st = team_state(2, pos)
-    from smallworld.engine.scoring import end_game
+    from smallworld.engine.rules.scoring import end_game
 
     end_game(st)
     assert st.result is not None and st.result["winners"] == [0, 1]

@@ -14,7 +14,7 @@ import pytest
 
 from smallworld import scenario
 from smallworld.engine import Action, Game, Settings
-from smallworld.engine import record as records
+from smallworld.engine.api import record as records
 from smallworld.tui import run_play
 from smallworld.tui.app import Session
 from smallworld.tui.screen import Style
@@ -224,7 +224,7 @@ def test_every_legal_move_is_described_in_words() -> None:
     or to a message id, in any language."""
     import random
 
-    from smallworld.engine.notation import to_text
+    from smallworld.engine.api.notation import to_text
     from smallworld.words.describe import describe, voice
 
     seen: set[str] = set()
@@ -387,7 +387,7 @@ def test_the_screen_speaks_portuguese_and_german_and_takes_english_commands(tmp_
 
 def test_no_unit_is_named_by_the_terminal_game() -> None:
     """Everything unit-specific comes from the unit's own catalogue, found by the declarations."""
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     ed = get_edition("warcraft")
     ids = {*ed.units, *ed.pieces}

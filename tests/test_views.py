@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from smallworld.engine import Game, Settings, view_for
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import Field, redact_event
-from smallworld.engine.serialize import state_to_json
-from smallworld.engine.settings import make_settings
-from smallworld.engine.state import State
-from smallworld.engine.views import PublicView, _redact
+from smallworld.engine.api.serialize import state_to_json
+from smallworld.engine.api.views import PublicView, _redact
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import Field, redact_event
+from smallworld.engine.model.settings import make_settings
+from smallworld.engine.model.state import State
 
 
 def test_views_hide_coins_stacks_and_generator() -> None:

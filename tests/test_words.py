@@ -14,11 +14,19 @@ import pytest
 from test_tui import WHICH, first_region
 
 from smallworld.engine import Game, Settings
-from smallworld.engine.actions import Action
-from smallworld.engine.edition import Edition, get_edition
-from smallworld.engine.errors import SmallworldError
-from smallworld.engine.protocol import CORE_ACTIONS, CORE_EVENTS, ActionSpec, Arg, EventSpec, Field, FieldType
-from smallworld.engine.state import Phase
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.edition import Edition, get_edition
+from smallworld.engine.model.errors import SmallworldError
+from smallworld.engine.model.protocol import (
+    CORE_ACTIONS,
+    CORE_EVENTS,
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+)
+from smallworld.engine.model.state import Phase
 from smallworld.tui import run_play
 from smallworld.words import (
     ACTION_PARAMS,
@@ -54,7 +62,7 @@ def game() -> Game:
 
 
 def error_codes() -> set[str]:
-    import smallworld.engine.errors as errors
+    import smallworld.engine.model.errors as errors
 
     return {
         cls.code

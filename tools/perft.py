@@ -35,8 +35,8 @@ if str(ROOT) not in sys.path:  # `python tools/perft.py` from a checkout without
 
 from smallworld import scenario  # noqa: E402
 from smallworld.engine import Action, Game, Settings, State  # noqa: E402
-from smallworld.engine.flow import apply_unchecked, legal_actions  # noqa: E402
-from smallworld.engine.notation import to_text  # noqa: E402
+from smallworld.engine.api.notation import to_text  # noqa: E402
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions  # noqa: E402
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 ORACLE = ROOT / "tests" / "perft" / "perft.json"

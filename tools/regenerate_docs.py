@@ -8,7 +8,7 @@ rewrites them.
 
 The generated parts:
 - blocks between `<!-- BEGIN GENERATED: ... -->` and `<!-- END GENERATED -->`: the protocol tables
-  of docs/protocol.md (`smallworld.engine.schema.markdown_tables`), the RL tables of docs/rl.md
+  of docs/protocol.md (`smallworld.engine.api.schema.markdown_tables`), the RL tables of docs/rl.md
   (`smallworld.env.layout_doc.markdown`) and the greedy-against-random table of docs/bots.md (a
   seeded `smallworld simulate` run, the same on any machine and for any number of workers: slow);
 - figures in the text, `<!-- figure NAME -->VALUE<!-- /figure -->` (`FIGURES` below), in any
@@ -81,7 +81,7 @@ def greedy_against_random() -> str:
 
 
 def _protocol() -> str:
-    from smallworld.engine import schema
+    from smallworld.engine.api import schema
 
     return schema.markdown_tables("warcraft")
 
@@ -93,7 +93,7 @@ def _rl() -> str:
 
 
 def blocks() -> list[Block]:
-    from smallworld.engine import schema
+    from smallworld.engine.api import schema
     from smallworld.env import layout_doc
 
     return [

@@ -54,7 +54,7 @@ WARCRAFT = "warcraft"
 
 def _edition_boards(edition_id: str) -> Any:
     """The board set of another edition (its own maps and design checks, `engine.edition.BoardSet`)."""
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     return get_edition(edition_id).boards
 
@@ -153,7 +153,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def seeded_randbelow(seed: int) -> Callable[[int], int]:
     """The same draw as a game created with this seed (the engine's board generator)."""
-    from smallworld.engine.rng import board_draw_rng
+    from smallworld.engine.model.rng import board_draw_rng
 
     return board_draw_rng(seed).randbelow
 
@@ -166,9 +166,9 @@ def saved_table(
     all that under the legend, and the edition's id. Public facts only: a face-down marker is "?",
     no coins, no hidden piece. Raises SmallworldError; refuses a save of the previous format."""
     from smallworld.engine import view_for
-    from smallworld.engine.errors import PositionError
-    from smallworld.engine.jsonio import read_json
-    from smallworld.engine.record import OLD_FORMATS, load
+    from smallworld.engine.api.record import OLD_FORMATS, load
+    from smallworld.engine.model.errors import PositionError
+    from smallworld.engine.model.jsonio import read_json
     from smallworld.words.voice import Voice
 
     data = read_json(path, "save")
@@ -254,7 +254,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         return 2
     if args.load is not None:
         from smallworld.boards.render import CLASSIC_LEGEND
-        from smallworld.engine.errors import SmallworldError
+        from smallworld.engine.model.errors import SmallworldError
 
         try:
             sides, overlays, key, edition = saved_table(args.load)

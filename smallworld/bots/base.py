@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.game import Game
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.actions import Action
 
 
 class Bot:

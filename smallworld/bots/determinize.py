@@ -22,11 +22,11 @@ import dataclasses
 import random
 from typing import Any
 
-from smallworld.engine.errors import PositionError
-from smallworld.engine.game import Game
-from smallworld.engine.rng import Rng
-from smallworld.engine.serialize import state_from_json
-from smallworld.engine.state import State
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.errors import PositionError
+from smallworld.engine.model.rng import Rng
+from smallworld.engine.model.state import State
 
 # Keys a view adds to the state's JSON (the viewer; the seating factions of the team variant).
 _VIEW_ONLY = ("viewer", "factions")

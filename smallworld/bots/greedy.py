@@ -24,7 +24,8 @@ from typing import Any
 
 from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
-from smallworld.engine.actions import (
+from smallworld.engine.flow.turn import apply_unchecked, conquest_actions, legal_actions
+from smallworld.engine.model.actions import (
     ABANDON,
     CONQUER,
     DECLINE,
@@ -36,13 +37,12 @@ from smallworld.engine.actions import (
     READY,
     Action,
 )
-from smallworld.engine.board_map import bits
-from smallworld.engine.flow import apply_unchecked, conquest_actions, legal_actions
-from smallworld.engine.protocol import action_to_json, check_action
-from smallworld.engine.scoring import turn_score
-from smallworld.engine.state import CONQUER as P_CONQUER
-from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
-from smallworld.engine.state import PICK as P_PICK
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.protocol import action_to_json, check_action
+from smallworld.engine.model.state import CONQUER as P_CONQUER
+from smallworld.engine.model.state import OVER, REDEPLOY, START, WITHDRAWN, State
+from smallworld.engine.model.state import PICK as P_PICK
+from smallworld.engine.rules.scoring import turn_score
 
 CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, READY, END, DEPLOY})
 # A region held now is worth its income over the turns left, discounted because races erode.

@@ -55,10 +55,10 @@ from smallworld.bots.greedy import (
     value,
 )
 from smallworld.bots.ledger import CoinLedger
-from smallworld.engine.actions import DECLINE, EXPAND, Action
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.game import Game
-from smallworld.engine.state import OVER, REDEPLOY, START, WITHDRAWN, State
+from smallworld.engine.api.game import Game
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.actions import DECLINE, EXPAND, Action
+from smallworld.engine.model.state import OVER, REDEPLOY, START, WITHDRAWN, State
 
 # Reward: a win counts most; the score margin breaks ties between wins and losses.
 WIN_WEIGHT = 0.6

@@ -24,8 +24,8 @@ from typing import Any
 
 from smallworld.bots.base import Bot
 from smallworld.bots.determinize import Determinizer
-from smallworld.engine.actions import Action
-from smallworld.engine.game import Game
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.actions import Action
 
 PROBE_SIMULATIONS = 4  # the first timed search, before any seconds per simulation are known
 # MCTSBot's first simulation only evaluates the root; its children exist from the second on.

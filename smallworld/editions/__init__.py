@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from smallworld.engine.edition import Edition
+from smallworld.engine.model.edition import Edition
 
 # Edition id -> the package whose `edition()` builds it.
 PACKAGES: dict[str, str] = {

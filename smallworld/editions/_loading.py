@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from smallworld.engine.edition import Entry
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.edition import Entry
+from smallworld.engine.model.hooks import Unit
 
 
 def find_units(package: str, subpackages: Iterable[str]) -> dict[str, Unit]:

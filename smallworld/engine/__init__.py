@@ -6,13 +6,13 @@
 >>> st.apply(a)
 """
 
-from smallworld.engine.actions import Action
-from smallworld.engine.errors import IllegalActionError, PositionError, SmallworldError
-from smallworld.engine.game import Game
-from smallworld.engine.options import RuleOptions
-from smallworld.engine.settings import Settings
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.views import view_for
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import IllegalActionError, PositionError, SmallworldError
+from smallworld.engine.model.options import RuleOptions
+from smallworld.engine.model.settings import Settings
+from smallworld.engine.model.state import State
 
 __all__ = [
     "Action",

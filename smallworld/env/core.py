@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from smallworld.engine.actions import Action
-from smallworld.engine.game import Game
-from smallworld.engine.settings import DEFAULT_EDITION, Settings
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.views import view_for
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.settings import DEFAULT_EDITION, Settings
+from smallworld.engine.model.state import State
 from smallworld.env.encoding import ActionEncoder
 from smallworld.env.observation import HIGH, ObservationEncoder
 

@@ -11,7 +11,7 @@ policy network serves every seating and board draw. It has three blocks:
 - **pair** slots: actions whose argument is a second region (`portal a b`, `intimidate r d`): one
   `max_regions x max_regions` plane per declared kind, then `pair_overflow` generic planes.
 
-The verbs come from the declarations (`engine/protocol.py`), in declaration order: the engine's
+The verbs come from the declarations (`engine/model/protocol.py`), in declaration order: the engine's
 kinds, then each unit's. An argument that is a count gives one verb per value (0..`most`), a choice
 one per choice, a piece kind one per piece of the edition, a marker one per marker, a named conquest
 option one per unit that offers conquest options (and none, the plain conquest); an argument that is
@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from smallworld.engine.actions import Action
-from smallworld.engine.edition import Edition, get_edition
-from smallworld.engine.protocol import Arg
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.edition import Edition, get_edition
+from smallworld.engine.model.protocol import Arg
 
 Verb = tuple[str, int | str | None]
 

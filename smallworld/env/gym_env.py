@@ -8,12 +8,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from smallworld.engine.actions import Action
-from smallworld.engine.edition import get_edition
-from smallworld.engine.flow import apply_unchecked
-from smallworld.engine.settings import DEFAULT_EDITION
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.views import view_for
+from smallworld.engine.flow.turn import apply_unchecked
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.settings import DEFAULT_EDITION
+from smallworld.engine.model.state import State
 from smallworld.env.core import (
     Policy,
     action_mask,

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from smallworld.engine.edition import Edition, get_edition
-from smallworld.engine.game import Game
-from smallworld.engine.serialize import PHASES
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import PHASES
+from smallworld.engine.model.edition import Edition, get_edition
 from smallworld.env.encoding import max_regions_in_catalogue
 
 MAX_SEATS = 5

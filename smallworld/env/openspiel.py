@@ -42,15 +42,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from smallworld.engine.actions import Action
-from smallworld.engine.edition import get_edition
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.game import Game
-from smallworld.engine.notation import to_text
-from smallworld.engine.serialize import MAX_COUNT, state_from_json, state_to_json
-from smallworld.engine.settings import DEFAULT_EDITION, Settings
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.notation import to_text
+from smallworld.engine.api.serialize import MAX_COUNT, state_from_json, state_to_json
+from smallworld.engine.api.views import view_for
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.settings import DEFAULT_EDITION, Settings
+from smallworld.engine.model.state import State
 from smallworld.env.core import final_rewards
 from smallworld.env.encoding import ActionEncoder
 from smallworld.env.observation import ObservationEncoder

@@ -15,11 +15,11 @@ import tracemalloc
 import types
 from typing import Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.game import Game, UnitsHooked
-from smallworld.engine.settings import Settings
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game, UnitsHooked
+from smallworld.engine.api.views import view_for
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.settings import Settings
+from smallworld.engine.model.state import State
 
 
 def deep_size(obj: Any, stop: tuple[type, ...] = (Game, UnitsHooked)) -> int:

@@ -7,10 +7,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.game import Game
-from smallworld.engine.settings import DEFAULT_EDITION, Settings, make_settings
+from smallworld.engine.api.game import Game
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.settings import DEFAULT_EDITION, Settings, make_settings
 from smallworld.measure.costs import state_costs
 
 
@@ -84,7 +84,7 @@ SLICE = 0.01  # seconds of engine work at a time
 def _sample(players: int, share: float, seed: int, stop: Any, out: Any) -> None:
     """In a process of its own: random games (the server's settings) in slices of `SLICE` seconds,
     `share` of the time, until `stop` is set; sends "ready" once loaded, then (decisions, CPU seconds)."""
-    from smallworld.engine.keyed_rng import KEYED
+    from smallworld.engine.model.keyed_rng import KEYED
 
     def steps() -> Iterator[None]:
         g = seed

@@ -28,11 +28,11 @@ import multiprocessing as mp
 from pathlib import Path
 from typing import Any
 
-import smallworld.engine.flow
+import smallworld.engine.flow.turn
 from smallworld.sim.runner import GameJob, make_jobs, play_game
 from smallworld.sim.stats import wilson
 
-BUILD = "compiled" if not str(smallworld.engine.flow.__file__).endswith(".py") else "pure"
+BUILD = "compiled" if not str(smallworld.engine.flow.turn.__file__).endswith(".py") else "pure"
 
 
 def _key_json(text: str) -> tuple[str, Any]:

@@ -23,8 +23,8 @@ from smallworld.bots import public_game
 from smallworld.bots.greedy import GreedyBot
 from smallworld.bots.mcts import MctsBot
 from smallworld.engine import Game, Settings, view_for
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.notation import to_text
+from smallworld.engine.api.notation import to_text
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
 from smallworld.measure.study import bot_option
 from smallworld.sim.runner import bot_rng
 

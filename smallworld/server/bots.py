@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from smallworld.bots import BOT_NAMES, Bot, make_bot
-from smallworld.engine.game import Game
-from smallworld.engine.protocol import action_to_json, check_action
-from smallworld.engine.settings import Settings
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.protocol import action_to_json, check_action
+from smallworld.engine.model.settings import Settings
 
 LEVELS = BOT_NAMES  # random, greedy, mcts
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from smallworld.engine.errors import SmallworldError
+from smallworld.engine.model.errors import SmallworldError
 
 # code -> HTTP status. The engine's codes are here too, so every refusal has one table.
 STATUS: dict[str, int] = {

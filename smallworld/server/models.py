@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, WithJsonSchema, model_validator
 
-from smallworld.engine.edition import known_ids
+from smallworld.engine.model.edition import known_ids
 from smallworld.server.bots import LEVELS
 from smallworld.server.errors import STATUS
 from smallworld.server.inputs import MAX_NAME, MAX_TITLE, Invalid, integer, name, text

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from smallworld.engine.errors import SmallworldError
+from smallworld.engine.model.errors import SmallworldError
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.inputs import Invalid, field_name
 from smallworld.server.metrics import Metrics

@@ -20,16 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from smallworld.engine.actions import PLAN, Action
-from smallworld.engine.errors import SmallworldError
-from smallworld.engine.flow import apply_unchecked
-from smallworld.engine.game import Game
-from smallworld.engine.keyed_rng import KEYED
-from smallworld.engine.protocol import action_to_json, check_action, redact_event
-from smallworld.engine.serialize import state_to_json
-from smallworld.engine.settings import Settings
-from smallworld.engine.state import State
-from smallworld.engine.views import PublicView
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_to_json
+from smallworld.engine.api.views import PublicView
+from smallworld.engine.flow.turn import apply_unchecked
+from smallworld.engine.model.actions import PLAN, Action
+from smallworld.engine.model.errors import SmallworldError
+from smallworld.engine.model.keyed_rng import KEYED
+from smallworld.engine.model.protocol import action_to_json, check_action, redact_event
+from smallworld.engine.model.settings import Settings
+from smallworld.engine.model.state import State
 from smallworld.server import wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker

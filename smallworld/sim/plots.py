@@ -32,7 +32,7 @@ def write_plots(summary: dict[str, Any], results: list[dict[str, Any]], out_dir:
     """Write win_rates.png, scores.png, races.png and powers.png into `out_dir`; returns the paths."""
     plt = _pyplot()
     prepare(out_dir)
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     ed = get_edition("warcraft")
     races = {k: e.name for k, e in ed.races.items()}

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smallworld.bots import SEARCH_BOTS, make_bot, public_game
-from smallworld.engine.actions import PICK
-from smallworld.engine.flow import apply_unchecked, legal_actions
-from smallworld.engine.game import Game
-from smallworld.engine.settings import DEFAULT_EDITION, make_settings
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.views import view_for
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions
+from smallworld.engine.model.actions import PICK
+from smallworld.engine.model.settings import DEFAULT_EDITION, make_settings
 
 
 class SimulationError(RuntimeError):

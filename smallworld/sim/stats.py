@@ -122,7 +122,7 @@ def summarise(results: list[dict[str, Any]], meta: dict[str, Any] | None = None)
 
 def _names(edition: str = "warcraft") -> dict[str, str]:
     """Display names of races and powers ("blood_elves" -> "Blood Elves") for the text report."""
-    from smallworld.engine.edition import get_edition
+    from smallworld.engine.model.edition import get_edition
 
     ed = get_edition(edition)
     return {k: e.name for table in (ed.races, ed.powers) for k, e in table.items()}

@@ -18,18 +18,29 @@ from pathlib import Path
 from typing import Any
 
 from smallworld.bots import BOT_NAMES, Bot, make_bot, public_game
-from smallworld.engine import Game, conquest, view_for
-from smallworld.engine import record as records
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.errors import PositionError, SmallworldError
-from smallworld.engine.files import load_options_file
-from smallworld.engine.jsonio import read_json
-from smallworld.engine.keyed_rng import KEYED, SPLITMIX
-from smallworld.engine.settings import make_settings
-from smallworld.engine.state import CONQUER as CONQUER_STEP
-from smallworld.engine.state import PICK as PICK_STEP
-from smallworld.engine.state import START as START_STEP
-from smallworld.engine.state import Phase, State
+from smallworld.engine import Game, view_for
+from smallworld.engine.api import record as records
+from smallworld.engine.api.files import load_options_file
+from smallworld.engine.model.actions import (
+    ABANDON,
+    CONQUER,
+    DECLINE,
+    DEPLOY,
+    END,
+    EXPAND,
+    FINAL,
+    PICK,
+    Action,
+)
+from smallworld.engine.model.errors import PositionError, SmallworldError
+from smallworld.engine.model.jsonio import read_json
+from smallworld.engine.model.keyed_rng import KEYED, SPLITMIX
+from smallworld.engine.model.settings import make_settings
+from smallworld.engine.model.state import CONQUER as CONQUER_STEP
+from smallworld.engine.model.state import PICK as PICK_STEP
+from smallworld.engine.model.state import START as START_STEP
+from smallworld.engine.model.state import Phase, State
+from smallworld.engine.rules import conquest
 from smallworld.tui import screen
 from smallworld.tui.events import event_text, prompt_rule, prompt_text, prompt_why, told
 from smallworld.tui.text import PATH_MAX, Entry, InputError, find_region, fold, number, parse_move, typed
@@ -1125,7 +1136,7 @@ def new_seed() -> int:
 
 
 def generator_of(seed: int) -> str:
-    """The generator of a seed: the keyed one (`engine/keyed_rng.py`, as the server's games) for the
+    """The generator of a seed: the keyed one (`engine/model/keyed_rng.py`, as the server's games) for the
     128-bit keys `play` draws, so that the opening position tells nothing of the stacks, the
     face-down markers or the dice to come; SplitMix64 for a seed below 2**64, so that every
     `--seed` given or told before keeps its game."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, FINAL, PICK
-from smallworld.engine.state import State
+from smallworld.engine.model.actions import ABANDON, CONQUER, DECLINE, FINAL, PICK
+from smallworld.engine.model.state import State
 from smallworld.words.describe import voice
 from smallworld.words.voice import Voice
 

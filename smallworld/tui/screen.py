@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from smallworld.engine import view_for
-from smallworld.engine.scoring import turn_score
-from smallworld.engine.state import State
+from smallworld.engine.model.state import State
+from smallworld.engine.rules.scoring import turn_score
 from smallworld.words.describe import combo_name, combo_tokens, region_label, say, where
 from smallworld.words.voice import Voice
 

@@ -7,9 +7,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from smallworld.engine.actions import ABANDON, CONQUER, DEPLOY, END, FINAL, PICK, READY, Action
-from smallworld.engine.protocol import Arg
-from smallworld.engine.state import State
+from smallworld.engine.model.actions import ABANDON, CONQUER, DEPLOY, END, FINAL, PICK, READY, Action
+from smallworld.engine.model.protocol import Arg
+from smallworld.engine.model.state import State
 from smallworld.words import CORE, DEFAULT, fill
 from smallworld.words.describe import describe, move_params, say, tui_catalogue
 from smallworld.words.voice import Voice
@@ -137,7 +137,7 @@ def parse_move(st: State, text: str) -> list[Action]:
     known = {a.kind for a in st.legal_actions()}
     if kind in known:
         # A kind that content added: accept its generic text form.
-        from smallworld.engine.notation import parse
+        from smallworld.engine.api.notation import parse
 
         if spec is not None and spec.region and rest:
             # The region is read as the screen numbers it (flat numbers, names), like the core

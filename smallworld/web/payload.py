@@ -18,12 +18,12 @@ from functools import cache
 from typing import Any
 
 from smallworld.boards import geometry
-from smallworld.engine import protocol
-from smallworld.engine.actions import DEPLOY
-from smallworld.engine.game import Game
-from smallworld.engine.plans import current_plan
-from smallworld.engine.state import Phase, State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.views import view_for
+from smallworld.engine.flow.plans import current_plan
+from smallworld.engine.model import protocol
+from smallworld.engine.model.actions import DEPLOY
+from smallworld.engine.model.state import Phase, State
 from smallworld.web import STATIC
 from smallworld.words import LANGS, for_edition
 from smallworld.words.describe import describe

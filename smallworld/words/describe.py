@@ -14,13 +14,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import ABANDON, DEPLOY, END, EXPAND, PICK, READY, Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.edition import get_edition
-from smallworld.engine.protocol import Arg
-from smallworld.engine.settings import DEFAULT_EDITION
-from smallworld.engine.state import CONQUER, State
+from smallworld.engine.model.actions import ABANDON, DEPLOY, END, EXPAND, PICK, READY, Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.protocol import Arg
+from smallworld.engine.model.settings import DEFAULT_EDITION
+from smallworld.engine.model.state import CONQUER, State
+from smallworld.engine.rules import conquest
 from smallworld.words import CORE, DEFAULT, fill, read_catalogue
 from smallworld.words.voice import Voice
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType
 from smallworld.words import CORE, DEFAULT, EDITION, Words, check_lang, for_edition
 
 OPTION_JOIN = "+"  # `conquer REF a+b`: two named options on one conquest

@@ -16,9 +16,9 @@ from smallworld.boards import geometry
 from smallworld.boards.cli import main
 from smallworld.boards.render import _label_font, _wrap
 from smallworld.engine import Game, view_for
-from smallworld.engine import record as records
-from smallworld.engine.edition import get_edition
-from smallworld.engine.settings import make_settings
+from smallworld.engine.api import record as records
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.settings import make_settings
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -25,10 +25,20 @@ from pathlib import Path
 from typing import Any
 
 from smallworld import scenario
-from smallworld.engine.actions import ABANDON, CONQUER, DECLINE, DEPLOY, END, EXPAND, FINAL, PICK, Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.errors import SmallworldError
-from smallworld.engine.state import Ph, State
+from smallworld.engine.model.actions import (
+    ABANDON,
+    CONQUER,
+    DECLINE,
+    DEPLOY,
+    END,
+    EXPAND,
+    FINAL,
+    PICK,
+    Action,
+)
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import SmallworldError
+from smallworld.engine.model.state import Ph, State
 
 TRACES = Path(__file__).parent / "traces"
 EDITION = "classic_core"

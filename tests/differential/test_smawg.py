@@ -14,8 +14,8 @@ import pytest
 
 from differential.smawg_replay import NO_CHOICE, SMAWG_OPTIONS, Replay, load_trace, trace_paths
 from smallworld.engine import Game, Settings
-from smallworld.engine.edition import get_edition
-from smallworld.engine.hooks import HOOK_NAMES
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.hooks import HOOK_NAMES
 
 PATHS = trace_paths()
 

@@ -13,7 +13,7 @@ import pytest
 
 from smallworld import scenario
 from smallworld.engine import Action
-from smallworld.engine.errors import IllegalActionError
+from smallworld.engine.model.errors import IllegalActionError
 
 T: dict[str, Any] = {
     "id": "T",

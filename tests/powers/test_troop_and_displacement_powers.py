@@ -16,7 +16,7 @@ import pytest
 from support import check_invariants
 
 from smallworld.engine import Action, Game, Settings
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.serialize import state_from_json
 
 POWERS = (
     "beast_master",

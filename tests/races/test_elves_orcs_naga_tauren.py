@@ -17,13 +17,13 @@ from support import apply_texts
 from smallworld import scenario
 from smallworld.editions.warcraft.races import draenei, night_elves
 from smallworld.engine import Game, Settings, State
-from smallworld.engine.board_map import bits
-from smallworld.engine.conquest import remove_defenders
-from smallworld.engine.edition import get_edition
-from smallworld.engine.hooks import Unit
-from smallworld.engine.invariants import check_invariants
-from smallworld.engine.losses import occupants
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.edition import get_edition
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.rules.conquest import remove_defenders
+from smallworld.engine.rules.losses import occupants
 
 FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from smallworld import scenario
-from smallworld.engine.errors import IllegalActionError
-from smallworld.engine.state import State
+from smallworld.engine.model.errors import IllegalActionError
+from smallworld.engine.model.state import State
 
 FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races"
 

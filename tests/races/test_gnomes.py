@@ -16,8 +16,8 @@ from support import play_file
 from smallworld import scenario
 from smallworld.editions.warcraft.races import gnomes
 from smallworld.engine import Game, IllegalActionError, Settings, view_for
-from smallworld.engine.board_map import bits
-from smallworld.engine.invariants import check_invariants
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.model.board_map import bits
 
 FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races" / "gnomes"
 

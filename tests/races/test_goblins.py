@@ -17,9 +17,9 @@ from support import play_file
 from smallworld import scenario
 from smallworld.editions.warcraft.races import goblins
 from smallworld.engine import Game, Settings, view_for
-from smallworld.engine.invariants import check_invariants
-from smallworld.engine.record import Record
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.api.record import Record
+from smallworld.engine.api.serialize import state_from_json
 
 FILES = Path(__file__).resolve().parent.parent / "scenarios" / "races" / "goblins"
 

@@ -19,11 +19,11 @@ from smallworld.editions.warcraft.races import naga
 from smallworld.editions.warcraft.races.forsaken import forced_losses
 from smallworld.editions.warcraft.races.humans import OBJECTIVE
 from smallworld.engine import Action, Game, Settings, State, view_for
-from smallworld.engine.hooks import CONQUEST_FIELDS, ConquestInfo, Unit
-from smallworld.engine.notation import parse
-from smallworld.engine.record import Record
-from smallworld.engine.scoring import effective_faction
-from smallworld.engine.serialize import state_from_json
+from smallworld.engine.api.notation import parse
+from smallworld.engine.api.record import Record
+from smallworld.engine.api.serialize import state_from_json
+from smallworld.engine.model.hooks import CONQUEST_FIELDS, ConquestInfo, Unit
+from smallworld.engine.rules.scoring import effective_faction
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "races"
 

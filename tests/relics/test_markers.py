@@ -16,9 +16,9 @@ import pytest
 
 from smallworld import cli, scenario
 from smallworld.engine import Game, PositionError, Settings, State, view_for
-from smallworld.engine.edition import get_edition
-from smallworld.engine.invariants import check_invariants
-from smallworld.engine.serialize import state_from_json, state_to_json
+from smallworld.engine.api.invariants import check_invariants
+from smallworld.engine.api.serialize import state_from_json, state_to_json
+from smallworld.engine.model.edition import get_edition
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

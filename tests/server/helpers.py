@@ -19,9 +19,9 @@ import httpx
 import psycopg
 from needs import require
 
-from smallworld.engine.game import Game
-from smallworld.engine.settings import Settings
-from smallworld.engine.state import State
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.settings import Settings
+from smallworld.engine.model.state import State
 from smallworld.server.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from server.helpers import assert_hides, replayed
-from smallworld.engine.views import view_for
+from smallworld.engine.api.views import view_for
 from smallworld.server.app import create_app
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from smallworld.engine.edition import known_ids
+from smallworld.engine.model.edition import known_ids
 
 REF = "#/components/schemas/"
 

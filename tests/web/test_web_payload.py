@@ -6,10 +6,10 @@ import json
 import random
 import re
 
-from smallworld.engine import protocol
-from smallworld.engine.game import Game
-from smallworld.engine.plans import current_plan
-from smallworld.engine.state import Phase, State
+from smallworld.engine.api.game import Game
+from smallworld.engine.flow.plans import current_plan
+from smallworld.engine.model import protocol
+from smallworld.engine.model.state import Phase, State
 from smallworld.web import STATIC, payload
 from smallworld.words import LANGS
 

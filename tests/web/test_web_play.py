@@ -14,8 +14,8 @@ from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_
 from web_fixture_server import Lobby
 
 from smallworld import scenario
-from smallworld.engine.game import Game
-from smallworld.engine.state import Phase
+from smallworld.engine.api.game import Game
+from smallworld.engine.model.state import Phase
 from smallworld.web import payload
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)

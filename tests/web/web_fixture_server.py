@@ -24,13 +24,13 @@ from urllib.parse import parse_qs, urlparse
 
 from smallworld.bots import make_bot
 from smallworld.bots.base import Bot
-from smallworld.engine import protocol
-from smallworld.engine.errors import SmallworldError
-from smallworld.engine.game import Game
-from smallworld.engine.protocol import redact_event
-from smallworld.engine.serialize import state_to_json
-from smallworld.engine.state import State
-from smallworld.engine.views import view_for
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_to_json
+from smallworld.engine.api.views import view_for
+from smallworld.engine.model import protocol
+from smallworld.engine.model.errors import SmallworldError
+from smallworld.engine.model.protocol import redact_event
+from smallworld.engine.model.state import State
 from smallworld.server.service import Move  # the real server's record of an applied action
 from smallworld.web import STATIC, payload
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import Field, FieldType
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import Field, FieldType
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 NONEMPTY_FIELDS = (Field("nonempty", FieldType.INT, "non-empty regions conquered this turn", optional=True),)
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from smallworld.boards.model import BoardSide
 from smallworld.editions._loading import Catalogue
-from smallworld.engine.edition import BoardSet, Edition, Entry, EntryRule, Natives
-from smallworld.engine.options import OptionSpec
-from smallworld.engine.rules import Rule
-from smallworld.engine.variants.standard import Standard
+from smallworld.engine.model.edition import BoardSet, Edition, Entry, EntryRule, Natives
+from smallworld.engine.model.options import OptionSpec
+from smallworld.engine.model.rule_ids import Rule
+from smallworld.engine.rules.variants.standard import Standard
 
 HERE = Path(__file__).parent
 DATA = HERE / "data"

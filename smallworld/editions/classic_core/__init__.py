@@ -13,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from smallworld.engine.edition import Edition
+    from smallworld.engine.model.edition import Edition
 
 ID = "classic_core"
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from smallworld.engine.edition import Edition, Entry, get_edition
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.edition import Edition, Entry, get_edition
+from smallworld.engine.model.hooks import Unit
 
 HERE = Path(__file__).parent
 ID = "classic_core"

@@ -9,9 +9,9 @@ from smallworld.boards.model import BoardSide
 from smallworld.editions._loading import Catalogue
 from smallworld.editions.warcraft.factions import FACTIONS, OPPOSED
 from smallworld.editions.warcraft.team import Team
-from smallworld.engine.edition import BoardSet, Edition, Entry, EntryRule, Natives
-from smallworld.engine.rules import Rule
-from smallworld.engine.variants.standard import Standard
+from smallworld.engine.model.edition import BoardSet, Edition, Entry, EntryRule, Natives
+from smallworld.engine.model.rule_ids import Rule
+from smallworld.engine.rules.variants.standard import Standard
 
 DATA = Path(__file__).parent / "data"
 UNIT_PACKAGES = ("races", "powers", "relics")

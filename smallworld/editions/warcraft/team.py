@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.factions import ALLIANCE, FACTIONS, HORDE, NEUTRAL
-from smallworld.engine.actions import PICK, Action
-from smallworld.engine.errors import PositionError
-from smallworld.engine.variants.base import Variant
+from smallworld.engine.model.actions import PICK, Action
+from smallworld.engine.model.errors import PositionError
+from smallworld.engine.rules.variants.base import Variant
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 POWERS = "powers"
 OFFER_KEYS = (*FACTIONS, POWERS)

@@ -11,7 +11,7 @@ import logging
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from smallworld.engine.errors import SmallworldError
+from smallworld.engine.model.errors import SmallworldError
 from smallworld.server import inputs, sockets, wire
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.limits import Limits

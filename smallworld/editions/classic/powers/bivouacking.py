@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
-from smallworld.engine.losses import note_withdrawn
+from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.rules.losses import note_withdrawn
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 CAMP = "encampment"
 

@@ -9,12 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    seat_field,
+)
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ALLY = "make_peace"
 

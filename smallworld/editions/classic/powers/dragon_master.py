@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine.actions import Action
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
-from smallworld.engine.protocol import Field, FieldType
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.model.protocol import Field, FieldType
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 DRAGON = "dragon"
 EVERYTHING = 1000  # reduces any cost to the minimum of 1

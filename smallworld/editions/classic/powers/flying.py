@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
-from smallworld.engine.options import OptionSpec
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.options import OptionSpec
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Flying(Unit):

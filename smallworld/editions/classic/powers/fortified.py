@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.protocol import ActionSpec, PromptSpec
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Piece, Unit
+from smallworld.engine.model.protocol import ActionSpec, PromptSpec
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 FORTRESS = "fortress"
 PLACE, SKIP = "fortress", "fortress_skip"

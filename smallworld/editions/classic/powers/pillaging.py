@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from smallworld.editions.classic._common import NonEmptyCounter
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Pillaging(NonEmptyCounter):

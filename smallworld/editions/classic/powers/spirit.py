@@ -6,7 +6,7 @@ that race leaves play (`badge_always_kept`), so it never comes back into the off
 
 from __future__ import annotations
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.hooks import Unit
 
 
 class Spirit(Unit):

@@ -4,7 +4,7 @@ turn starts with a pick."""
 
 from __future__ import annotations
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.hooks import Unit
 
 
 class Stout(Unit):

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Cause, Unit
-from smallworld.engine.losses import occupants
-from smallworld.engine.options import OptionSpec
+from smallworld.engine.model.hooks import Cause, Unit
+from smallworld.engine.model.options import OptionSpec
+from smallworld.engine.rules.losses import occupants
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Elves(Unit):

@@ -6,7 +6,7 @@ stay immune to them). A player who used the phase may not decline that turn."""
 
 from __future__ import annotations
 
-from smallworld.engine.hooks import ALL_TOKENS, Unit
+from smallworld.engine.model.hooks import ALL_TOKENS, Unit
 
 
 class Ghouls(Unit):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
-from smallworld.engine.protocol import Field, FieldType
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.model.protocol import Field, FieldType
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 HOLE = "hole_in_the_ground"
 HOLES = 2

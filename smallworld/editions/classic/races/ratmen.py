@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.hooks import Unit
 
 
 class Ratmen(Unit):

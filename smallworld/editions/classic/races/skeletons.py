@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.editions.classic._common import NonEmptyCounter
-from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Skeletons(NonEmptyCounter):

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 CONVERT = "convert"
 

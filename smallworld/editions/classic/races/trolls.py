@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 LAIR = "troll_lair"
 

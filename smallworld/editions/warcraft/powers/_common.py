@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.hooks import Unit
 
 if TYPE_CHECKING:
-    from smallworld.engine.board_map import Map
-    from smallworld.engine.state import State
+    from smallworld.engine.model.board_map import Map
+    from smallworld.engine.model.state import State
 
 
 class RegionScore(Unit):

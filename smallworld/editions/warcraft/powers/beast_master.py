@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Cause, Piece, Unit
-from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Cause, Piece, Unit
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 BEAST = "beast"
 SUPPLY = 5

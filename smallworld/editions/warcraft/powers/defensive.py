@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Piece, Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     EventSpec,
     Field,
@@ -31,7 +31,7 @@ from smallworld.engine.protocol import (
 )
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 TOWER = "watch_tower"
 PLACE_TOWER = "tower"  # the prompt answer: `tower REGION`

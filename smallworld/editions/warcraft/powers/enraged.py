@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.model.hooks import ConquestInfo, Unit
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Enraged(Unit):

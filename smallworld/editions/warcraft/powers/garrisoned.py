@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Piece, Unit
-from smallworld.engine.protocol import ActionSpec, EventSpec, PromptSpec, region_field, seat_field
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Piece, Unit
+from smallworld.engine.model.protocol import ActionSpec, EventSpec, PromptSpec, region_field, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 FORT = "fort"
 PLACE_FORT = "fort"  # the prompt answer: `fort REGION`

@@ -39,12 +39,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Cause, Effect, Unit
-from smallworld.engine.losses import lose_token, note_withdrawn, occupants, region_emptied
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Cause, Effect, Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     Arg,
     EventSpec,
@@ -54,9 +52,11 @@ from smallworld.engine.protocol import (
     region_field,
     seat_field,
 )
+from smallworld.engine.rules import conquest
+from smallworld.engine.rules.losses import lose_token, note_withdrawn, occupants, region_emptied
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "intimidating"
 TOKEN = "intimidate"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Effect, Unit
+from smallworld.engine.model.hooks import Effect, Unit
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Marshdweller(Unit):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from smallworld.editions.warcraft.powers._common import RegionScore
 
 if TYPE_CHECKING:
-    from smallworld.engine.board_map import Map
+    from smallworld.engine.model.board_map import Map
 
 
 class Mining(RegionScore):

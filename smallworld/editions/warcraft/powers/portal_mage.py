@@ -23,16 +23,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.options import OptionSpec
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, seat_field
-from smallworld.engine.state import CONQUER
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.options import OptionSpec
+from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, seat_field
+from smallworld.engine.model.state import CONQUER
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "portal_mage"
 PORTAL = "portal"

@@ -27,14 +27,22 @@ from smallworld.editions.warcraft.relics._common import (
     group,
     has_option,
 )
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Effect, Unit
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Effect, Unit
+from smallworld.engine.model.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    region_field,
+    seat_field,
+)
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "ethereals"
 STEAL = "steal"

@@ -17,14 +17,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine.actions import Action
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
-from smallworld.engine.state import Phase
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    seat_field,
+)
+from smallworld.engine.model.state import Phase
 
 if TYPE_CHECKING:
-    from smallworld.engine.game import Game
-    from smallworld.engine.state import State
+    from smallworld.engine.api.game import Game
+    from smallworld.engine.model.state import State
 
 ID = "forsaken"
 BUY = "buy"  # prompt answer: `buy k`

@@ -22,11 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action, at_regions
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action, at_regions
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     Arg,
     EventSpec,
@@ -36,9 +35,10 @@ from smallworld.engine.protocol import (
     region_field,
     seat_field,
 )
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "gnomes"
 AIRBORNE = "airborne"  # action kind, and the turn data of this turn's assault

@@ -43,12 +43,10 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Cause, Effect, Piece, Unit
-from smallworld.engine.losses import remove_defenders
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Cause, Effect, Piece, Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     EventSpec,
     Field,
@@ -57,9 +55,11 @@ from smallworld.engine.protocol import (
     region_field,
     seat_field,
 )
+from smallworld.engine.rules import conquest
+from smallworld.engine.rules.losses import remove_defenders
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "goblins"
 BOMB = "bomb"

@@ -23,11 +23,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.factions import ALLIANCE, HORDE
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import ConquestInfo, Effect, Piece, Unit
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import ConquestInfo, Effect, Piece, Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     EventSpec,
     Field,
@@ -36,10 +35,11 @@ from smallworld.engine.protocol import (
     region_field,
     seat_field,
 )
-from smallworld.engine.scoring import effective_faction
+from smallworld.engine.rules import conquest
+from smallworld.engine.rules.scoring import effective_faction
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 OBJECTIVE = "military_objective"
 PLACE, DONE = "objective", "objective_done"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import ConquestInfo, Piece, Unit
-from smallworld.engine.protocol import EventSpec, region_field, seat_field
+from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
+from smallworld.engine.model.protocol import EventSpec, region_field, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 WISP_WALL = "wisp_wall"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.factions import ALLIANCE
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class Orcs(Unit):

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Effect, Unit
-from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
+from smallworld.engine.model.hooks import Effect, Unit
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "pandaren"
 TOKENS = 4  # §1.1: one per opponent in a 5-player game

@@ -9,7 +9,7 @@ Active races).
 
 from __future__ import annotations
 
-from smallworld.engine.hooks import Unit
+from smallworld.engine.model.hooks import Unit
 
 
 class Tauren(Unit):

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     EventSpec,
     Field,
@@ -24,7 +24,7 @@ from smallworld.engine.protocol import (
 )
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ARTIFACT, PLACE = "artifact", "place"
 OPTION_JOIN = "+"  # `conquer REF ethereals+frostmourne`: two once-per-turn options on one conquest

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from smallworld.editions.warcraft.relics._common import Placed
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "aegis_of_aggramar"
 PRICE = 2

@@ -21,14 +21,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import USED_FIELD, use, used
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import ActionSpec, Arg
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import ActionSpec, Arg
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "ashes_of_alar"
 ASHES = "ashes"

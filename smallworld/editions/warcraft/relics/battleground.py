@@ -22,13 +22,21 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.factions import ALLIANCE, HORDE, NEUTRAL, OPPOSED
-from smallworld.engine.actions import Action
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec, seat_field
-from smallworld.engine.scoring import effective_faction
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import (
+    ActionSpec,
+    Arg,
+    EventSpec,
+    Field,
+    FieldType,
+    PromptSpec,
+    seat_field,
+)
+from smallworld.engine.rules.scoring import effective_faction
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "battleground"
 FIGHT_FOR = "fight_for"  # the prompt's answer kind

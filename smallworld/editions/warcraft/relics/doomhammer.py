@@ -21,13 +21,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import USED_FIELD, has_option, use, used
-from smallworld.engine import conquest
-from smallworld.engine.actions import Action
-from smallworld.engine.hooks import ConquestInfo, Unit
-from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.hooks import ConquestInfo, Unit
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.rules import conquest
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "doomhammer"
 PRICE = 2

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import USED_FIELD, has_option, use, used
-from smallworld.engine.hooks import ConquestInfo, Unit
+from smallworld.engine.model.hooks import ConquestInfo, Unit
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "frostmourne"
 REDUCTION = 2

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import Placed
-from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 PRICE = 1
 

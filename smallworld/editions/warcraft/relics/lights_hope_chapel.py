@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Cause, Unit
-from smallworld.engine.options import OptionSpec
-from smallworld.engine.protocol import EventSpec, Field, FieldType, region_field, seat_field
+from smallworld.engine.model.hooks import Cause, Unit
+from smallworld.engine.model.options import OptionSpec
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, region_field, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "lights_hope_chapel"
 

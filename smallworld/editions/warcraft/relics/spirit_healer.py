@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import EventSpec, Field, FieldType, seat_field
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import EventSpec, Field, FieldType, seat_field
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 
 class SpiritHealer(Unit):

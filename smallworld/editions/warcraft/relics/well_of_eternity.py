@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.relics._common import PLACE, group
-from smallworld.engine.actions import Action
-from smallworld.engine.board_map import bits
-from smallworld.engine.hooks import Unit
-from smallworld.engine.protocol import (
+from smallworld.engine.model.actions import Action
+from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.hooks import Unit
+from smallworld.engine.model.protocol import (
     ActionSpec,
     EventSpec,
     Field,
@@ -32,7 +32,7 @@ from smallworld.engine.protocol import (
 )
 
 if TYPE_CHECKING:
-    from smallworld.engine.state import State
+    from smallworld.engine.model.state import State
 
 ID = "well_of_eternity"
 MOVE = "well"  # the prompt's answer kind
