@@ -216,17 +216,25 @@ def fresh_combos(st: State, seat: int) -> list[tuple[int, int]]:
     return out
 
 
+def decline_outlook(st: State, seat: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """The turns `seat` still scores and the combos a decline leads to, or None when a decline
+    cannot pay: this is the last turn, or no combo is within reach."""
+    t = turns_left(st, seat)
+    if t <= 1:
+        return None
+    combos = fresh_combos(st, seat)
+    return (t, combos) if combos else None
+
+
 def should_decline(expanded: State, declined: State, st: State, me: int) -> bool:
     """Compare two plans over the turns left: expand now (this turn played out, `expanded`) and
     go on with the same race, or decline now (`declined`: the turn scored) and pick a fresh combo
     next turn. Each plan is scored now for real and afterwards with `plan_income`, which may itself
     decline later, so a race is kept while it can still grow and dropped when it runs thin."""
-    t = turns_left(st, me)
-    if t <= 1:
+    outlook = decline_outlook(st, me)
+    if outlook is None:
         return False
-    combos = fresh_combos(st, me)
-    if not combos:
-        return False
+    t, combos = outlook
     opp = len(opponents(st, me))
     coins0 = st.seats[me].coins
     s = st.seats[me]

@@ -42,8 +42,8 @@ from smallworld.bots.greedy import (
     HAND_DEFENCE,
     GreedyBot,
     active_tokens,
+    decline_outlook,
     deploy_action,
-    fresh_combos,
     horizon,
     light_action,
     opponents,
@@ -145,12 +145,10 @@ def _plan(
 def rollout_decline(st: State, seat: int) -> bool:
     """A cheap stand-in for `greedy.should_decline` in rollouts: the same model of the turns left,
     fed with the position as it stands (no played-out turn; conquests at `ROLLOUT_COST`)."""
-    t = turns_left(st, seat)
-    if t <= 1:
+    outlook = decline_outlook(st, seat)
+    if outlook is None:
         return False
-    combos = fresh_combos(st, seat)
-    if not combos:
-        return False
+    t, combos = outlook
     s = st.seats[seat]
     regions = st.occupied_mask(s.active).bit_count() if s.active else 0
     if regions == 0:

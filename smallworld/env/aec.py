@@ -11,20 +11,18 @@ from pettingzoo import AECEnv
 from smallworld.engine.api.views import view_for
 from smallworld.engine.flow.turn import apply_unchecked
 from smallworld.engine.model.actions import Action
-from smallworld.engine.model.edition import get_edition
 from smallworld.engine.model.settings import DEFAULT_EDITION
 from smallworld.engine.model.state import State
 from smallworld.env.core import (
     action_mask,
     check_modes,
+    encoders,
     final_rewards,
     make_game,
     render_text,
     resolve_action,
     spaces,
 )
-from smallworld.env.encoding import ActionEncoder
-from smallworld.env.observation import ObservationEncoder
 
 
 class SmallWorldAEC(AECEnv):
@@ -62,9 +60,7 @@ class SmallWorldAEC(AECEnv):
         self.render_mode = render_mode
         self.settings = settings
         self.edition = edition
-        ed = get_edition(edition)  # an unknown edition is refused here, naming the known ones
-        self.actions = ActionEncoder(max_regions, edition=ed)
-        self.observations = ObservationEncoder(self.actions.max_regions, edition=ed)
+        self.actions, self.observations = encoders(max_regions, edition)
         self.possible_agents = [f"seat_{i}" for i in range(players)]
         obs_space, act_space = spaces(self.observations, self.actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}

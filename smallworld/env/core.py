@@ -11,6 +11,7 @@ import numpy as np
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.views import view_for
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.edition import get_edition
 from smallworld.engine.model.settings import DEFAULT_EDITION, Settings
 from smallworld.engine.model.state import State
 from smallworld.env.encoding import ActionEncoder
@@ -67,6 +68,14 @@ def check_modes(reward: str, invalid_action: str, render_mode: str | None, rende
     check_choice("invalid_action", invalid_action, INVALID)
     if render_mode is not None:
         check_choice("render_mode", render_mode, tuple(render_modes))
+
+
+def encoders(max_regions: int | None, edition: str) -> tuple[ActionEncoder, ObservationEncoder]:
+    """The action and observation encoders of `edition`, sized for `max_regions` (both environments
+    build them alike); an unknown edition is refused here, naming the known ones."""
+    ed = get_edition(edition)
+    actions = ActionEncoder(max_regions, edition=ed)
+    return actions, ObservationEncoder(actions.max_regions, edition=ed)
 
 
 def action_mask(legal: dict[Action, int], num_actions: int) -> np.ndarray:

@@ -11,13 +11,13 @@ import numpy as np
 from smallworld.engine.api.views import view_for
 from smallworld.engine.flow.turn import apply_unchecked
 from smallworld.engine.model.actions import Action
-from smallworld.engine.model.edition import get_edition
 from smallworld.engine.model.settings import DEFAULT_EDITION
 from smallworld.engine.model.state import State
 from smallworld.env.core import (
     Policy,
     action_mask,
     check_modes,
+    encoders,
     final_rewards,
     make_game,
     random_policy,
@@ -25,8 +25,6 @@ from smallworld.env.core import (
     resolve_action,
     spaces,
 )
-from smallworld.env.encoding import ActionEncoder
-from smallworld.env.observation import ObservationEncoder
 
 
 class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
@@ -75,9 +73,7 @@ class SmallWorldEnv(gym.Env[dict[str, np.ndarray], int]):
         self.render_mode = render_mode
         self.settings = settings
         self.edition = edition
-        ed = get_edition(edition)  # an unknown edition is refused here, naming the known ones
-        self.actions = ActionEncoder(max_regions, edition=ed)
-        self.observations = ObservationEncoder(self.actions.max_regions, edition=ed)
+        self.actions, self.observations = encoders(max_regions, edition)
         self.observation_space, self.action_space = spaces(self.observations, self.actions)
         self._first_seed = seed
         self.state: State | None = None
