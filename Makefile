@@ -3,8 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# `make play` needs the package and its server (no development tools), `make tui` the package alone:
-# each has its own stamp.
+# `make play` needs the package and its server (no development tools), `make tui` the package alone,
+# each with mypyc for the compiled build they make and use (smallworld/compiled.py): each has its own stamp.
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
@@ -25,12 +25,12 @@ $(STAMP): pyproject.toml
 
 $(PLAY_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[server]'
+	$(BIN)/python -m pip install --quiet -e '.[server,speed]'
 	touch $(PLAY_STAMP)
 
 $(TUI_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[speed]'
 	touch $(TUI_STAMP)
 
 # The web app on 127.0.0.1 with its embedded SQLite store; prints its address and opens the browser.
@@ -72,9 +72,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/smallworld bench --players 3 --games 200
 
-# Optional, for speed only (docs/engine.md, "Optional compiled build"): the hot engine modules
-# compiled by mypyc into build/compiled/; nothing else uses them. `-P` keeps the working tree (the
-# current folder) off the front of sys.path, so the compiled copy is the one imported.
+# The compiled build by hand (docs/engine.md, "Compiled build"): the hot modules compiled by mypyc
+# into build/compiled/, for the tests and benchmarks (play, serve and simulate make their own in the
+# user's cache). `-P` keeps the working tree (the current folder) off the front of sys.path, so the
+# compiled copy is the one imported.
 compiled: $(STAMP)
 	sh tools/build-compiled
 

@@ -344,8 +344,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# The commands that run on the compiled build when one is ready (smallworld/compiled.py).
+COMPILED_COMMANDS = ("play", "serve", "simulate")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command in COMPILED_COMMANDS:
+        from smallworld import compiled
+
+        compiled.use(sys.argv[1:] if argv is None else argv)
     from smallworld.engine.model.errors import PositionError
 
     try:

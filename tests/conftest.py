@@ -3,8 +3,14 @@ on a machine that lacks it, and fails instead under CI=true (tests/needs.py)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from needs import in_ci, missing, require
+
+# Commands the tests start run on the build the suite runs on: none of them may build or switch to
+# a compiled build of its own (smallworld/compiled.py; tests/test_compiled.py tests that path).
+os.environ["SMALLWORLD_BUILD"] = "pure"
 
 NEEDS = ("postgres", "redis", "browser")
 

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from smallworld.compiled import running
 from smallworld.engine.api.game import Game
 from smallworld.engine.flow.turn import apply_unchecked, legal_actions
 from smallworld.engine.model.actions import Action
@@ -42,6 +43,7 @@ def bench(
         "games_per_second": round(games / elapsed, 2),
         "decisions_per_second": round(decisions / elapsed, 1),
         "listings_per_second": round(listings / elapsed, 1),
+        "build": running(),
     }
     if edition != DEFAULT_EDITION:
         out["edition"] = edition  # the Warcraft report keeps its shape

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from smallworld.bots import BOT_NAMES, SEARCH_BOTS
+from smallworld.compiled import running
 from smallworld.sim.runner import SimulationError, make_jobs, run_jobs
 from smallworld.sim.stats import summarise
 
@@ -75,6 +76,7 @@ def simulate(
         "seconds": round(elapsed, 3),
         "workers": workers,
         "ray": ray_address,
+        "build": running(),  # this process's: pure Python or the compiled build (smallworld/compiled.py)
         "game_seconds_mean": round(sum(r["seconds"] for r in results) / len(results), 4),
     }
     if plots is not None:
