@@ -261,8 +261,9 @@ TERRAIN_COLS = ("Farmland", "Forest", "Hill", "Mountain", "Swamp", "Sea", "Lake"
 
 def docs_outputs(texts: dict[int, str]) -> dict[Path, str]:
     """The pictures of the maps and the block of docs/boards.md that shows them."""
+    from smallworld.boards.labels import legend_items
     from smallworld.boards.model import BoardSide
-    from smallworld.boards.render import CLASSIC_LEGEND, render_side
+    from smallworld.boards.render import render_side
 
     out: dict[Path, str] = {}
     lines = [BEGIN, ""]
@@ -283,7 +284,7 @@ def docs_outputs(texts: dict[int, str]) -> dict[Path, str]:
     sections = []
     for players, text in sorted(texts.items()):
         side = BoardSide.from_json(json.loads(text))
-        out[IMG / f"{side.id}.svg"] = render_side(side, legend_items=CLASSIC_LEGEND)
+        out[IMG / f"{side.id}.svg"] = render_side(side, legend_items=legend_items("classic"))
         t = {
             k: sum(r.terrain == k for r in side.regions)
             for k in ("Farmland", "Forest", "Hill", "Mountain", "Swamp", "Sea", "Lake")

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from smallworld.boards.errors import BoardFormatError
+from smallworld.boards.labels import legend_items, say
 from smallworld.boards.loader import all_sides, load_file, load_side
 from smallworld.boards.model import BoardSide
-from smallworld.boards.render import BREAK, LEGEND_ITEMS, Overlay, render_side, render_table
+from smallworld.boards.render import BREAK, Overlay, render_side, render_table
 from smallworld.boards.setup import SIZES_BY_PLAYERS, draw_sides
 from smallworld.boards.validate import Problem, validate_set, validate_side
+from smallworld.words import LANGS
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -45,6 +47,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0, help="game seed: the table of the game with this seed")
     r.add_argument("-o", "--output", type=Path, required=True, help="SVG file to write")
     r.add_argument("--edition", default=WARCRAFT, help="whose boards: warcraft (islands) or classic (maps)")
+    r.add_argument("--lang", default="en", choices=LANGS, help="the language of the legend, titles and key")
     r.set_defaults(func=cmd_render)
     return p
 
@@ -159,7 +162,7 @@ def seeded_randbelow(seed: int) -> Callable[[int], int]:
 
 
 def saved_table(
-    path: Path,
+    path: Path, lang: str = "en"
 ) -> tuple[list[BoardSide], dict[tuple[str, int], Overlay], list[tuple[str, str]], str]:
     """The sides of a saved game, by region what it holds (its number in `smallworld play`, its
     holder's seat and tokens, whether that race is in decline, its pieces and markers), the key to
@@ -180,7 +183,7 @@ def saved_table(
     _rec, st = load(path)
     game = st.game
     m = game.map
-    v = Voice(game, "en", None)
+    v = Voice(game, lang, None)
     view = view_for(st, None)
     # Each race on the board and who holds it (the natives hold theirs for nobody).
     holders: dict[str, tuple[int, bool]] = {}
@@ -194,7 +197,7 @@ def saved_table(
             holders[race] = (i, True)
         if fallen:
             names = ", ".join(v.unit(r) for r in fallen)
-            key.append((f"declined:{i}", f"{v.seat(i)}: {names} (in decline)"))
+            key.append((f"declined:{i}", f"{v.seat(i)}: {names} ({say(lang, 'in_decline')})"))
     if game.natives is not None:
         key.append(("natives", v.unit(game.natives)))
     letters: dict[str, str] = {}  # piece kind or marker id -> its key on the drawing
@@ -214,7 +217,7 @@ def saved_table(
         )
         key.append((f"{kind}:{letters[name]}", word))
     if any(not mk["face_up"] for marks in view["markers"].values() for mk in marks):
-        key.append(("marker:?", "face-down marker"))
+        key.append(("marker:?", say(lang, "face_down")))
     overlays: dict[tuple[str, int], Overlay] = {}
     for reg in m.regions:
         here = view["regions"].get(reg.ref, {})
@@ -230,10 +233,11 @@ def saved_table(
         words = []
         if race:
             who = v.unit(race) if seat is None else f"{v.seat(seat)}: {v.unit(race)}"
-            words.append(f"{who}{' (in decline)' if declined else ''}, {here.get('tokens', 0)} tokens")
+            gone = f" ({say(lang, 'in_decline')})" if declined else ""
+            words.append(f"{who}{gone}, {say(lang, 'tokens', n=here.get('tokens', 0))}")
         held = sorted((here.get("pieces") or {}).items())
         words += [f"{v.piece(k, n)} ×{n}" if n > 1 else v.piece(k) for k, n in held if n]
-        words += [v.unit(mk["id"]) if mk["face_up"] and mk["id"] else "a face-down marker"
+        words += [v.unit(mk["id"]) if mk["face_up"] and mk["id"] else say(lang, "a_face_down")
                   for mk in view["markers"].get(reg.ref, [])]  # fmt: skip
         overlays[(reg.side, reg.local_id)] = Overlay(
             number=reg.index,
@@ -253,17 +257,18 @@ def cmd_render(args: argparse.Namespace) -> int:
         print("render: give a SIDE id, --players P (with --seed S) or --load FILE", file=sys.stderr)
         return 2
     if args.load is not None:
-        from smallworld.boards.render import CLASSIC_LEGEND
         from smallworld.engine.model.errors import SmallworldError
 
         try:
-            sides, overlays, key, edition = saved_table(args.load)
+            sides, overlays, key, edition = saved_table(args.load, args.lang)
         except SmallworldError as e:
             print(f"render: cannot load {args.load}: {e}", file=sys.stderr)
             return 2
-        legend = LEGEND_ITEMS if edition == WARCRAFT else CLASSIC_LEGEND
+        legend = legend_items(edition, args.lang)
         columns = None if edition == WARCRAFT else 1
-        svg = render_table(sides, columns, legend_items=[*legend, (BREAK, ""), *key], overlays=overlays)
+        svg = render_table(
+            sides, columns, legend_items=[*legend, (BREAK, ""), *key], overlays=overlays, lang=args.lang
+        )
         args.output.write_text(svg, encoding="utf-8")
         print(f"wrote {args.output}: {' '.join(s.id for s in sides)}, numbered as in smallworld play")
         return 0
@@ -271,10 +276,13 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render_edition(args)
     try:
         if args.side is not None:
-            svg = render_side(load_side(args.side))
+            items = legend_items(WARCRAFT, args.lang)
+            svg = render_side(load_side(args.side), legend_items=items, lang=args.lang)
         else:
             ids = draw_sides(args.players, seeded_randbelow(args.seed))
-            svg = render_table([load_side(i) for i in ids])
+            svg = render_table(
+                [load_side(i) for i in ids], legend_items=legend_items(WARCRAFT, args.lang), lang=args.lang
+            )
             print(f"{args.players} players, seed {args.seed}: {' '.join(ids)}")
     except KeyError as e:
         print(f"render: {e.args[0]}", file=sys.stderr)
@@ -286,15 +294,14 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def _render_edition(args: argparse.Namespace) -> int:
     """Another edition's map: by id, or the one a game of P players is played on."""
-    from smallworld.boards.render import CLASSIC_LEGEND
-
     boards = _edition_boards(args.edition)
     try:
         if args.side is not None:
             ids = [args.side]
         else:
             ids = boards.draw(args.players, seeded_randbelow(args.seed))
-        svg = render_table([boards.side(i) for i in ids], columns=1, legend_items=CLASSIC_LEGEND)
+        items = legend_items(args.edition, args.lang)
+        svg = render_table([boards.side(i) for i in ids], columns=1, legend_items=items, lang=args.lang)
     except KeyError as e:
         print(f"render: {e.args[0]}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from smallworld.boards import geometry
+from smallworld.boards import geometry, labels
 from smallworld.boards.model import BoardSide, Point, Region
 
 
@@ -349,9 +349,11 @@ def _region_marks(region: Region, size_letter: str, overlay: Overlay | None = No
     return "".join(parts)
 
 
-def side_group(side: BoardSide, overlays: Mapping[int, Overlay] | None = None) -> str:
+def side_group(
+    side: BoardSide, overlays: Mapping[int, Overlay] | None = None, names: Mapping[str, str] | None = None
+) -> str:
     """SVG elements for one side in its own 0..100 box (no title); `overlays` by region id (see
-    `render_table`)."""
+    `render_table`); `names` of the terrains in the reader's language (the legend's)."""
     outline = side.outline or tuple(
         geometry.chain_loop(geometry.boundary_segments([r.polygon for r in side.regions if r.polygon]))
     )
@@ -369,7 +371,8 @@ def side_group(side: BoardSide, overlays: Mapping[int, Overlay] | None = None) -
     for r in side.regions:
         if r.polygon:
             o = (overlays or {}).get(r.id)
-            what = f"{o.number}. {r.name} ({r.terrain})" if o else f"{r.id}. {r.name} ({r.terrain})"
+            terrain = (names or {}).get(r.terrain, r.terrain)
+            what = f"{o.number if o else r.id}. {r.name} ({terrain})"
             if o and o.title:
                 what += f": {o.title}"
             out.append(
@@ -389,42 +392,22 @@ def side_group(side: BoardSide, overlays: Mapping[int, Overlay] | None = None) -
     return "".join(out)
 
 
-def _title(side: BoardSide, x: float, y: float) -> str:
+def _title(side: BoardSide, x: float, y: float, lang: str) -> str:
     return (
         f'<text x="{_f(x + SIDE_W / 2)}" y="{_f(y + 6)}" font-size="4.6" font-weight="bold" '
         f'text-anchor="middle" fill="#1d2b3a" font-family="{FONT}">{escape(side.name)}'
         f'<tspan dx="2" font-size="3.4" font-weight="normal" fill="#4a5a6a">'
-        f"({escape(side.id)}, size {side.size})</tspan></text>"
+        f"{escape(labels.say(lang, 'side', id=side.id, size=side.size))}</tspan></text>"
     )
 
 
-LEGEND_ITEMS: tuple[tuple[str, str], ...] = (
-    *((t, t) for t in TERRAIN_FILL),
-    ("Entry", "Entry (anchor)"),
-    ("Magic", "Magic"),
-    ("Cavern", "Cavern"),
-    ("Murloc", "Murloc start"),
-    ("Size", "Size icon (S/M/L)"),
-    ("MountainMarker", "Mountain marker"),
-)
-# The legend of the classic Small World maps (`smallworld boards render --edition classic`).
-CLASSIC_LEGEND: tuple[tuple[str, str], ...] = (
-    ("Farmland", "Farmland"),
-    *((t, t) for t in TERRAIN_FILL if t != "Fields"),
-    ("Border", "Border region"),
-    ("Magic", "Magic"),
-    ("Mine", "Mine"),
-    ("Cavern", "Cavern"),
-    ("LostTribe", "Lost Tribe start"),
-    ("MountainMarker", "Mountain marker"),
-)
 BREAK = "break"  # a legend item that starts a new row
 LEGEND_FONT = 2.6
 LEGEND_ROW = 5.2
 
 
 def _legend_layout(
-    width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS
+    width: float, items: Sequence[tuple[str, str]]
 ) -> list[tuple[str, str, float, int]]:
     """(key, text, x offset, row) per item, flowing left to right and wrapping at `width`."""
     out = []
@@ -441,11 +424,11 @@ def _legend_layout(
     return out
 
 
-def legend_height(width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS) -> float:
+def legend_height(width: float, items: Sequence[tuple[str, str]]) -> float:
     return (max(r for *_, r in _legend_layout(width, items)) + 1) * LEGEND_ROW + 2
 
 
-def legend(x: float, y: float, width: float, items: Sequence[tuple[str, str]] = LEGEND_ITEMS) -> str:
+def legend(x: float, y: float, width: float, items: Sequence[tuple[str, str]]) -> str:
     """Terrain swatches then feature glyphs, wrapped into as many rows as the width needs."""
     out = [f'<g class="legend" font-family="{FONT}" font-size="{_f(LEGEND_FONT)}" fill="#1d1a16">']
     for key, text, dx, row in _legend_layout(width, items):
@@ -485,25 +468,34 @@ def _document(width: float, height: float, body: str, px_per_unit: float) -> str
 
 
 def render_side(
-    side: BoardSide, px_per_unit: float = 8.0, legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS
+    side: BoardSide,
+    px_per_unit: float = 8.0,
+    legend_items: Sequence[tuple[str, str]] | None = None,
+    lang: str = "en",
 ) -> str:
     """A standalone SVG document of one side, with title and legend."""
-    return render_table([side], columns=1, px_per_unit=px_per_unit, legend_items=legend_items)
+    return render_table([side], columns=1, px_per_unit=px_per_unit, legend_items=legend_items, lang=lang)
 
 
 def render_table(
     sides: Sequence[BoardSide],
     columns: int | None = None,
     px_per_unit: float = 6.0,
-    legend_items: Sequence[tuple[str, str]] = LEGEND_ITEMS,
+    legend_items: Sequence[tuple[str, str]] | None = None,
     overlays: Mapping[tuple[str, int], Overlay] | None = None,
+    lang: str = "en",
 ) -> str:
     """All sides of a game side by side in a grid (islands never touch: §2.1), one legend below.
     `overlays` by (side id, region id): the region's number in a game and what it holds (a game in
     progress: `smallworld boards render --load`, whose key goes into `legend_items`: "seat:N",
-    "declined:N", "natives", "piece:KEY" and "marker:KEY" draw the overlay's glyphs)."""
+    "declined:N", "natives", "piece:KEY" and "marker:KEY" draw the overlay's glyphs). The legend is
+    the Warcraft edition's in English unless `legend_items` says otherwise (`labels.legend_items`);
+    `lang` is the language of the titles."""
     if not sides:
         raise ValueError("nothing to render")
+    if legend_items is None:
+        legend_items = labels.legend_items()
+    names = dict(legend_items)
     cols = columns or min(3, len(sides))
     rows = math.ceil(len(sides) / cols)
     width = cols * CELL_W + 4
@@ -513,8 +505,9 @@ def render_table(
     for i, side in enumerate(sides):
         x = 6 + (i % cols) * CELL_W
         y = 2 + (i // cols) * CELL_H
-        body.append(_title(side, x, y))
+        body.append(_title(side, x, y, lang))
         mine = {rid: o for (sid, rid), o in (overlays or {}).items() if sid == side.id}
-        body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{side_group(side, mine)}</g>')
+        group = side_group(side, mine, names)
+        body.append(f'<g transform="translate({_f(x)},{_f(y + TITLE_H)})">{group}</g>')
     body.append(legend(4, grid_h + 2, width - 8, legend_items))
     return _document(width, height, "\n".join(body), px_per_unit)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -42,9 +43,9 @@ def saved(tmp_path: Path, edition: str, players: int, seed: int) -> tuple[Path, 
     return path, view
 
 
-def drawn(path: Path, tmp_path: Path) -> tuple[str, ET.Element]:
+def drawn(path: Path, tmp_path: Path, lang: str = "en") -> tuple[str, ET.Element]:
     out = tmp_path / "game.svg"
-    assert main(["render", "--load", str(path), "-o", str(out)]) == 0
+    assert main(["render", "--load", str(path), "-o", str(out), "--lang", lang]) == 0
     text = out.read_text(encoding="utf-8")
     return text, ET.fromstring(text)
 
@@ -68,7 +69,7 @@ def test_a_saved_game_is_drawn_with_its_editions_legend_holders_decline_and_piec
     assert "stroke-dasharray" in text
     # Each region's tooltip says who holds it and what stands there.
     titles = [t.text or "" for t in root.iter(f"{SVG}title")]
-    assert any("(in decline), " in t and " tokens" in t for t in titles)
+    assert any(re.search(r"\(in decline\), \d+ tokens?$", t) for t in titles)
     kinds = {k for r in view["regions"].values() for k in (r.get("pieces") or {})}
     assert kinds
     ed = get_edition(edition)
@@ -99,3 +100,26 @@ def test_labels_stay_inside_their_regions(edition: str) -> None:
                 font = _label_font(r, lines, cx, cy, room)
                 wide = 0.56 * font * max(len(line) for line in lines)
                 assert font == 1.3 or wide <= geometry.span_at(r.polygon, cx, cy) + 0.01, (side_id, r.name)
+
+
+@pytest.mark.parametrize(("edition", "players", "seed"), [("warcraft", 3, 4), ("classic", 3, 2)])
+def test_a_saved_game_is_drawn_in_the_readers_language(
+    tmp_path: Path, edition: str, players: int, seed: int
+) -> None:
+    """The legend, the titles, the key and the tooltips in German: the edition's words for terrains
+    and features, the renderer's own from words/boards.json; no English word of the English drawing
+    is left."""
+    path, _view = saved(tmp_path, edition, players, seed)
+    _text, root = drawn(path, tmp_path, "de")
+    words = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    words += " ".join(t.text or "" for t in root.iter(f"{SVG}tspan"))
+    titles = " ".join(t.text or "" for t in root.iter(f"{SVG}title"))
+    assert "Wald" in words and "Hügel" in words and "Größe" in words
+    if edition == "classic":
+        assert "Ackerland" in words and "Verlorener Stamm (Start)" in words and "Randregion" in words
+    else:
+        assert "Felder" in words and "Zugang (Anker)" in words and "Größensymbol (S/M/L)" in words
+    assert "(untergegangen)" in words and "(untergegangen), " in titles
+    # Region names are the boards' proper names, in every language; terrains are words.
+    for english in ("(Forest)", "(Hill)", "size ", "Entry", "anchor", "start", "in decline", "token", "face-down"):
+        assert english not in words and english not in titles, english
