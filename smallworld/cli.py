@@ -51,6 +51,35 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    from smallworld.sim.ladder import format_summary, run_ladder
+    from smallworld.sim.runner import SimulationError
+
+    options: dict[str, Any] = {}
+    if args.seconds is not None:
+        options = {"seconds": args.seconds, "playouts": None}
+    elif args.playouts is not None:
+        options = {"playouts": args.playouts}
+    try:
+        players = [int(p) for p in args.players.split(",")]
+        if not players or any(p not in (2, 3, 4, 5) for p in players):
+            raise ValueError
+    except ValueError:
+        print(f"smallworld ladder: --players takes 2..5, comma-separated: {args.players!r}", file=sys.stderr)
+        return 2
+    try:
+        summary = run_ladder(
+            [b.strip() for b in args.bots.split(",") if b.strip()], players, args.games, args.out,
+            seed=args.seed, options=options, workers=args.workers, edition=args.edition,
+            merge=args.merge or (), progress=not args.no_progress,
+        )  # fmt: skip
+    except SimulationError as e:
+        print(f"smallworld ladder: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=1) if args.json else format_summary(summary))
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from smallworld.sim import SimulationError, format_table, simulate
 
@@ -278,6 +307,24 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     sim.set_defaults(func=_simulate)
 
+    lad = sub.add_parser(
+        "ladder", help="rate bots on duplicate deals, every seating, resumable (docs/ladder.md)"
+    )
+    lad.add_argument("--bots", default="random,greedy,mcts", help="comma-separated bot names (at least two)")
+    lad.add_argument("--games", type=int, default=10, help="deals (seeds) per table, each in every seating")
+    lad.add_argument("--players", default="2", help="player counts, comma-separated: 2,4")
+    lad.add_argument("--seed", type=int, default=0, help="deal i uses seed S+i")
+    lad_budget = lad.add_mutually_exclusive_group()
+    lad_budget.add_argument("--seconds", type=float, default=None, help="search bots: time per decision")
+    lad_budget.add_argument("--playouts", type=int, default=None, help="search bots: playouts per decision")
+    lad.add_argument("--workers", type=int, default=1, help="worker processes")
+    lad.add_argument("--out", type=Path, required=True, metavar="DIR", help="results.jsonl, ladder.json")
+    lad.add_argument("--merge", type=Path, nargs="*", metavar="FILE", help="other results.jsonl to merge in")
+    lad.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
+    lad.add_argument("--json", action="store_true")
+    lad.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    lad.set_defaults(func=_ladder)
+
     sc = sub.add_parser("scenario", help="position files")
     scs = sc.add_subparsers(dest="scenario_command", required=True)
     run = scs.add_parser("run", help="load a position, apply its actions, print the result as JSON")
@@ -345,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # The commands that run on the compiled build when one is ready (smallworld/compiled.py).
-COMPILED_COMMANDS = ("play", "serve", "simulate")
+COMPILED_COMMANDS = ("play", "serve", "simulate", "ladder")
 
 
 def main(argv: list[str] | None = None) -> int:

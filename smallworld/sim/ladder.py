@@ -1,0 +1,219 @@
+"""`smallworld ladder`: bots rated against each other on duplicate deals (docs/ladder.md).
+
+Every table of the round robin (each pair of bots for 2 players, each set of P bots for P players)
+plays every deal (a game seed: boards, shuffles, dice) once in each seating: the seats rotated, so
+each bot sits in every seat of the same deal and luck of the deal cancels out. Each game is one line
+of `DIR/results.jsonl`, keyed by (players, table, seating, seed): a run that stops resumes where it
+stopped, and result files of several machines merge (`--merge`), each game counted once.
+
+Ratings are OpenSkill's Plackett-Luce model (made for free-for-all games of any number of players),
+each bot starting at mu 25, sigma 25/3, updated game by game in a fixed order (sorted by key, so a
+merged or resumed file gives the same ratings); a bot's interval is mu ± 2 sigma, and the table is
+ordered by the conservative rating mu - 3 sigma. Head-to-head win rates (2 players) come with their
+Wilson 95% intervals, the measure the strength targets of docs/bots.md are stated in.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from smallworld.bots import BOT_NAMES, SEARCH_BOTS
+from smallworld.compiled import running
+from smallworld.sim.runner import GameJob, SimulationError, run_jobs
+from smallworld.sim.stats import wilson
+
+RESULTS = "results.jsonl"
+
+
+def game_key(players: int, table: Sequence[str], seating: int, seed: int) -> str:
+    return f"{players}|{','.join(table)}|{seating}|{seed}"
+
+
+def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The round robin's tables: every set of `players` distinct bots (in the order given); with
+    fewer bots than seats, the bots fill the table in turn."""
+    if len(bots) >= players:
+        return list(itertools.combinations(bots, players))
+    return [tuple(bots[i % len(bots)] for i in range(players))]
+
+
+def ladder_jobs(
+    bots: Sequence[str], players: int, deals: int, seed: int, options: dict[str, Any], edition: str
+) -> list[tuple[str, GameJob]]:
+    """Every game of the ladder with its key: each table, each deal, each seating (rotation)."""
+    out: list[tuple[str, GameJob]] = []
+    for table in tables(bots, players):
+        for d in range(deals):
+            for rot in range(players):
+                seated = tuple(table[(s + rot) % players] for s in range(players))
+                job = GameJob(
+                    index=len(out), players=players, seed=seed + d, bots=seated,
+                    bot_options=dict(options), edition=edition,
+                )  # fmt: skip
+                out.append((game_key(players, table, rot, seed + d), job))
+    return out
+
+
+def read_results(paths: Iterable[Path]) -> dict[str, dict[str, Any]]:
+    """Every game of these result files by key (a game found twice is counted once)."""
+    games: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.exists():
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                games.setdefault(str(row["key"]), row)
+            except (ValueError, KeyError, TypeError) as e:
+                raise SimulationError(f"{path}:{n}: not a ladder result ({e})") from None
+    return games
+
+
+def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Places of a finished game, 0 first: the winners (after the tie-breaks) first, the others by
+    score, equal scores sharing a place."""
+    out = []
+    for seat, score in enumerate(scores):
+        if seat in winners:
+            out.append(0)
+        else:
+            out.append(1 + sum(1 for s, v in enumerate(scores) if v > score and s not in winners))
+    return out
+
+
+def rate(games: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """OpenSkill (Plackett-Luce) ratings of every bot over `games`, in key order."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise SimulationError("ratings need openskill: pip install 'smallworld[sim]'") from None
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    for key in sorted(games):
+        g = games[key]
+        teams = [[ratings.setdefault(b, model.rating(name=b))] for b in g["bots"]]
+        new = model.rate(teams, ranks=[float(r) for r in ranks(g["scores"], g["winners"])])
+        for b, (r,) in zip(g["bots"], new, strict=True):
+            ratings[b] = r
+            played[b] = played.get(b, 0) + 1
+    out = {}
+    for b, r in ratings.items():
+        out[b] = {"mu": r.mu, "sigma": r.sigma, "low": r.mu - 2 * r.sigma, "high": r.mu + 2 * r.sigma,
+                  "conservative": r.mu - 3 * r.sigma, "games": played[b]}  # fmt: skip
+    return out
+
+
+def head_to_head(games: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each pair of bots met at a 2-player table: the first's wins with a Wilson interval."""
+    tally: dict[tuple[str, str], list[int]] = {}
+    for g in games.values():
+        if len(g["bots"]) != 2 or g["bots"][0] == g["bots"][1]:
+            continue
+        a, b = sorted(g["bots"])
+        won = [g["bots"][w] for w in g["winners"]]
+        t = tally.setdefault((a, b), [0, 0])
+        t[0] += 1 if won == [a] else 0
+        t[1] += 1
+    out = []
+    for (a, b), (wins, n) in sorted(tally.items()):
+        lo, hi = wilson(wins, n)
+        out.append({"bot": a, "against": b, "wins": wins, "games": n, "rate": wins / n,
+                    "low": lo, "high": hi})  # fmt: skip
+    return out
+
+
+def summary(games: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    by_players: dict[int, dict[str, dict[str, Any]]] = {}
+    for k, g in games.items():
+        by_players.setdefault(len(g["bots"]), {})[k] = g
+    out: dict[str, Any] = {"games": len(games), "build": running(), "by_players": {}}
+    for p, gs in sorted(by_players.items()):
+        seeds = sorted({g["seed"] for g in gs.values()})
+        out["by_players"][str(p)] = {
+            "games": len(gs),
+            "seeds": [seeds[0], seeds[-1]] if seeds else [],
+            "ratings": dict(sorted(rate(gs).items(), key=lambda kv: -kv[1]["conservative"])),
+            "head_to_head": head_to_head(gs),
+        }
+    return out
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    lines = [f"{s['games']} games ({s['build']} build)"]
+    for p, part in s["by_players"].items():
+        lines.append(f"\n{p} players: {part['games']} games, seeds {part['seeds'][0]}..{part['seeds'][-1]}")
+        lines.append(f"  {'bot':<28} {'rating':>7} {'mu':>6} {'95% (mu ± 2σ)':>16} {'games':>6}")
+        for b, r in part["ratings"].items():
+            lines.append(
+                f"  {b:<28} {r['conservative']:7.2f} {r['mu']:6.2f} {r['low']:7.2f}..{r['high']:6.2f}"
+                f" {r['games']:6d}"
+            )
+        for h in part["head_to_head"]:
+            lines.append(
+                f"  {h['bot']} vs {h['against']}: {h['wins']}/{h['games']} = {h['rate']:.1%}"
+                f" (95% {h['low']:.1%}..{h['high']:.1%})"
+            )
+    return "\n".join(lines)
+
+
+def run_ladder(
+    bots: Sequence[str],
+    players: Sequence[int],
+    deals: int,
+    out_dir: Path,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    workers: int = 1,
+    edition: str = "warcraft",
+    merge: Sequence[Path] = (),
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play the games of the ladder not yet in `out_dir`'s results (after merging `merge` into
+    them), append each to the results as it ends, and return the summary of all of them."""
+    for b in bots:
+        if b not in BOT_NAMES:
+            raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
+    if len(set(bots)) < 2:
+        raise SimulationError("--bots needs at least two different bots")
+    if deals < 1 or workers < 1:
+        raise SimulationError("--games and --workers must be at least 1")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / RESULTS
+    games = read_results([path, *merge])
+    _write(path, games.values())  # the merged ones kept, each once
+    todo = [
+        (k, j) for p in players
+        for k, j in ladder_jobs(bots, p, deals, seed, options or {}, edition) if k not in games
+    ]  # fmt: skip
+    uses_search = any(b in SEARCH_BOTS for b in bots)
+    t0 = time.perf_counter()
+    # In chunks, each appended as soon as it is played: a stopped run loses at most one chunk.
+    step = max(1, workers * 4)
+    for i in range(0, len(todo), step):
+        chunk = todo[i : i + step]
+        results = run_jobs([j for _, j in chunk], workers=workers, progress=progress and not uses_search)
+        with path.open("a", encoding="utf-8") as f:
+            for (key, _job), res in zip(chunk, results, strict=True):
+                row = {"key": key, **{k: res[k] for k in ("seed", "bots", "scores", "winners", "decisions")}}
+                row["search"] = res["search"]
+                games[key] = row
+                f.write(json.dumps(row) + "\n")
+    s = summary(games)
+    s["run"] = {"played": len(todo), "seconds": round(time.perf_counter() - t0, 1), "workers": workers,
+                "options": options or {}, "edition": edition}  # fmt: skip
+    (out_dir / "ladder.json").write_text(json.dumps(s, indent=1) + "\n", encoding="utf-8")
+    return s
+
+
+def _write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,90 @@
+"""`smallworld ladder` (smallworld/sim/ladder.py): every table plays every deal in every seating, a
+stopped run resumes, result files merge with each game once, and ratings depend on the games only
+(not on the order they were played in). No strength is asserted here: docs/ladder.md measures it."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from smallworld.cli import main
+from smallworld.sim.ladder import RESULTS, game_key, ladder_jobs, ranks, rate, read_results, run_ladder
+from smallworld.sim.runner import SimulationError
+
+
+def test_every_table_plays_every_deal_in_every_seating() -> None:
+    jobs = ladder_jobs(["random", "greedy", "mcts"], 2, deals=3, seed=40, options={}, edition="warcraft")
+    assert len(jobs) == 3 * 3 * 2  # three pairs, three deals, two seatings
+    assert len({k for k, _ in jobs}) == len(jobs)
+    for seed in (40, 41, 42):
+        seated = [j.bots for _, j in jobs if j.seed == seed]
+        for bot in ("random", "greedy", "mcts"):
+            assert Counter(s.index(bot) for s in seated if bot in s) == {0: 2, 1: 2}
+    four = ladder_jobs(["a", "b", "c", "d", "e"], 4, deals=1, seed=0, options={}, edition="warcraft")
+    assert len(four) == 5 * 4  # every set of four bots, each rotated through the four seats
+    for table in {tuple(sorted(j.bots)) for _, j in four}:
+        rotations = [j.bots for _, j in four if tuple(sorted(j.bots)) == table]
+        for bot in table:
+            assert sorted(r.index(bot) for r in rotations) == [0, 1, 2, 3]
+
+
+def test_places_put_the_winners_first_and_share_equal_scores() -> None:
+    assert ranks([30, 41, 41, 12], [1]) == [2, 0, 1, 3]  # seat 2 lost the tie-break to seat 1
+    assert ranks([30, 41, 41, 30], [1, 2]) == [1, 0, 0, 1]
+
+
+def _game(a: str, b: str, seed: int, winner: int) -> dict:
+    scores = [50, 40] if winner == 0 else [40, 50]
+    return {"key": game_key(2, sorted((a, b)), 0 if a < b else 1, seed), "seed": seed, "bots": [a, b],
+            "scores": scores, "winners": [winner], "decisions": 1}  # fmt: skip
+
+
+def test_ratings_follow_the_results_not_the_order_they_came_in() -> None:
+    games = [_game("strong", "weak", s, 0) for s in range(8)]
+    games += [_game("weak", "strong", s, 1) for s in range(8)]
+    by_key = {g["key"]: g for g in games}
+    first = rate(by_key)
+    assert first["strong"]["mu"] > first["weak"]["mu"]
+    assert first["strong"]["low"] < first["strong"]["mu"] < first["strong"]["high"]
+    shuffled = list(by_key.items())
+    random.Random(3).shuffle(shuffled)
+    assert rate(dict(shuffled)) == first
+
+
+def test_a_stopped_run_resumes_and_files_merge_each_game_once(tmp_path: Path) -> None:
+    one = run_ladder(["random", "greedy"], [2], deals=2, out_dir=tmp_path / "a", seed=5, progress=False)
+    assert one["run"]["played"] == 4 and one["games"] == 4
+    path = tmp_path / "a" / RESULTS
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:2]) + "\n")  # stopped after two games
+    again = run_ladder(["random", "greedy"], [2], deals=2, out_dir=tmp_path / "a", seed=5, progress=False)
+    assert again["run"]["played"] == 2
+    assert again["by_players"] == one["by_players"]  # the same games, so the same ratings
+    # Another machine played later deals; merged in, each game counts once (its copy of deal 5 too).
+    other = run_ladder(["random", "greedy"], [2], deals=3, out_dir=tmp_path / "b", seed=5, progress=False)
+    assert other["games"] == 6
+    merged = run_ladder(["random", "greedy"], [2], deals=2, out_dir=tmp_path / "a", seed=5, progress=False,
+                        merge=[tmp_path / "b" / RESULTS])  # fmt: skip
+    assert merged["run"]["played"] == 0 and merged["games"] == 6
+    assert len(read_results([path])) == 6 == len(path.read_text().splitlines())
+
+
+def test_a_corrupt_results_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / RESULTS).write_text('{"key": "2|a,b|0|1", "bots": []}\nnot json\n')
+    with pytest.raises(SimulationError, match=r"results.jsonl:2: not a ladder result"):
+        read_results([tmp_path / RESULTS])
+
+
+def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--bots", "random,greedy", "--games", "1", "--out", str(tmp_path), "--json",
+                 "--no-progress"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 2 and set(out["by_players"]["2"]["ratings"]) == {"random", "greedy"}
+    assert json.loads((tmp_path / "ladder.json").read_text())["games"] == 2
+    assert main(["ladder", "--bots", "random", "--out", str(tmp_path)]) == 2
+    assert "at least two different bots" in capsys.readouterr().err
+    assert main(["ladder", "--players", "2,7", "--out", str(tmp_path)]) == 2
