@@ -81,6 +81,7 @@ class Variant:
         raise PositionError("position.offer", "only the team variant has faction columns")
 
     def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+        from smallworld.engine.model.errors import Why
         from smallworld.engine.model.rule_ids import Rule
 
-        return st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available"
+        return Why(st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available", "pick_unavailable")
