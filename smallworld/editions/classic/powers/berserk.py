@@ -58,7 +58,11 @@ class Berserk(Unit):
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if action.kind != ROLL:
             return None
-        return "§8", "the Berserk die is rolled once before a conquest, with at least 1 token in hand"
+        return self.why(
+            "§8",
+            "the Berserk die is rolled once before a conquest, with at least 1 token in hand",
+            "roll_when",
+        )
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return int(st.turn.data.get(self.id, {}).get("roll", 0))  # listing: read, never create

@@ -79,9 +79,10 @@ class Diplomat(Unit):
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if action.kind == ALLY:
-            return (
+            return self.why(
                 "§8",
                 "name an opponent whose Active race you did not attack this turn, at the end of your turn",
+                "ally_who",
             )
         return None
 

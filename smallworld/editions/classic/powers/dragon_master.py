@@ -50,7 +50,9 @@ class DragonMaster(Unit):
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if action.arg == self.id and st.turn.data.get(self.id, {}).get("used"):
-            return self.section, "the Dragon conquers once per turn, and it has conquered this turn"
+            return self.why(
+                self.section, "the Dragon conquers once per turn, and it has conquered this turn", "used"
+            )
         return None
 
 

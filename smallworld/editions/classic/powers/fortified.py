@@ -56,9 +56,10 @@ class Fortified(Unit):
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if action.kind in (PLACE, SKIP):
-            return (
+            return self.why(
                 "§8",
                 "a Fortress goes in a region of your Active race without one, at the end of your turn",
+                "place_where",
             )
         return None
 

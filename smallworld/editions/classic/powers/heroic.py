@@ -58,7 +58,11 @@ class Heroic(Unit):
 
     def explain(self, st: State, action: Action) -> tuple[str, str] | None:
         if action.kind == PLACE:
-            return "§8", "a Hero goes in a region of your Active race without one, at the end of your turn"
+            return self.why(
+                "§8",
+                "a Hero goes in a region of your Active race without one, at the end of your turn",
+                "place_where",
+            )
         return None
 
     def on_decline(self, st: State, seat: int) -> None:

@@ -65,8 +65,13 @@ class Doomhammer(Unit):
         if not has_option(action.arg if isinstance(action.arg, str) else None, ID):
             return None
         if used(st, ID):
-            return "§10.2", "the Doomhammer has already been used this turn"
-        return "§6.7", f"the Doomhammer needs {PRICE} VC for the occupant, plus any other dues, first"
+            return self.why("§10.2", "the Doomhammer has already been used this turn", "used")
+        return self.why(
+            "§6.7",
+            f"the Doomhammer needs {PRICE} VC for the occupant, plus any other dues, first",
+            "unpaid",
+            coins=PRICE,
+        )
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return EVERYTHING if has_option(option, ID) else 0
