@@ -118,9 +118,9 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         rule = _PHASE_RULE.get(Phase(st.phase), _KIND_RULE[a.kind])
         return Why(
             rule,
-            f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step",
+            f"'{a.kind}' is not possible now: seat {st.acting_seat} is in the {st.phase} step",
             "not_now",
-            kind=a.kind,
+            kind=str(a.kind),
             phase=str(st.phase),
         )
     seat = st.acting_seat
@@ -158,7 +158,7 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         )
     if a.kind in (RISE, SKIP):
         return Why(Rule.START, "no In-Decline race of yours may conquer this turn", "rise_none")
-    return Why(Rule.TURN, f"{a.kind!r} is not legal now", "not_legal", kind=a.kind)
+    return Why(Rule.TURN, f"'{a.kind}' is not legal now", "not_legal", kind=str(a.kind))
 
 
 def _explain_ready(st: State, a: Action) -> tuple[Rule | str, str]:
@@ -221,12 +221,12 @@ def _unit_why(st: State, a: Action) -> tuple[Rule | str, str]:
         name = entry.name if entry is not None else owner
         return Why(
             unit.section or Rule.TURN,
-            f"{a.kind!r} belongs to {name} ({kind}), which cannot use it now",
+            f"'{a.kind}' belongs to {name} ({kind}), which cannot use it now",
             "unit_cannot",
-            kind=a.kind,
+            kind=str(a.kind),
             unit=owner,
         )
-    return Why(Rule.TURN, f"unknown action kind {a.kind!r}", "unknown_kind", kind=a.kind)
+    return Why(Rule.TURN, f"unknown action kind '{a.kind}'", "unknown_kind", kind=str(a.kind))
 
 
 def _explain_conquest(st: State, a: Action) -> tuple[Rule | str, str]:

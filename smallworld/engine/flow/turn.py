@@ -329,10 +329,10 @@ def _unit_for_kind(st: State, kind: str) -> Unit:
             return u
     raise IllegalActionError(
         st.game.edition.cite(Rule.TURN),
-        f"no unit in play handles {kind!r}",
+        f"no unit in play handles '{kind}'",
         None,
         "unit_not_in_play",
-        {"kind": kind},
+        {"kind": str(kind)},
     )
 
 

@@ -361,11 +361,11 @@ def check_action(game: Any, data: Any) -> Action:
     r = None if region is None else _region(m, region, "action.region")
     if spec.region and r is None:
         raise MalformedActionError(
-            "action.region", f"{kind!r} names a region", "needs_region", {"kind": kind}
+            "action.region", f"'{kind}' names a region", "needs_region", {"kind": str(kind)}
         )
     if not spec.region and r is not None:
         raise MalformedActionError(
-            "action.region", f"{kind!r} names no region", "takes_no_region", {"kind": kind}
+            "action.region", f"'{kind}' names no region", "takes_no_region", {"kind": str(kind)}
         )
     return Action(kind, r, _arg(game, spec, arg))
 
@@ -411,7 +411,7 @@ def _arg(game: Any, spec: ActionSpec, arg: Any) -> Any:
         if spec.takes(Arg.NONE):
             return None
         raise MalformedActionError(
-            where, f"{spec.kind!r} needs an argument", "needs_arg", {"kind": spec.kind}
+            where, f"'{spec.kind}' needs an argument", "needs_arg", {"kind": str(spec.kind)}
         )
     if spec.takes(Arg.PLAN):
         return check_plan(game, arg)
@@ -436,7 +436,7 @@ def _arg(game: Any, spec: ActionSpec, arg: Any) -> Any:
         if spec.takes(Arg.COUNT):
             raise MalformedActionError(
                 where,
-                f"{spec.kind!r} takes 0..{spec.most}, got {i}",
+                f"'{spec.kind}' takes 0..{spec.most}, got {i}",
                 "count_range",
                 {"most": spec.most, "n": i},
             )
@@ -448,9 +448,9 @@ def _not_an_arg(where: str, spec: ActionSpec, arg: Any) -> Exception:
 
     return MalformedActionError(
         where,
-        f"{_short(arg)} is not an argument of {spec.kind!r}",
+        f"{_short(arg)} is not an argument of '{spec.kind}'",
         "bad_arg",
-        {"kind": spec.kind, "value": _plain(arg)},
+        {"kind": str(spec.kind), "value": _plain(arg)},
     )
 
 
