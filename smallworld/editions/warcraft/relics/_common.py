@@ -67,7 +67,6 @@ class Placed(Unit):
     section = "§10.2"
     verb: ClassVar[str] = ""  # the prompt's answer kind
     rule: ClassVar[str] = "§6.13"
-
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         if cls.verb:
