@@ -1,0 +1,196 @@
+"""Refusals in words (issue 26): every reason an engine or server error can give has its sentence
+in English, Portuguese and German, renders with sample parameters without Python's marks (reprs,
+enums, quoted ids, missing fields), shows the section once as a reference, and the terminal game
+tells a refused move in the player's language."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reasons import scan
+from test_tui import Script, joined, play_args, run
+
+from smallworld.engine import Game, Settings
+from smallworld.engine.model.edition import Edition, get_edition
+from smallworld.engine.model.errors import IllegalActionError, SmallworldError
+from smallworld.words import CORE, LANGS, placeholders
+from smallworld.words.voice import Voice
+from smallworld.words.why import owner_key
+
+RULE = "§6.12"
+REFERENCE = {"en": f"(Rules {RULE})", "pt": f"(Regras {RULE})", "de": f"(Regeln {RULE})"}
+# What must never reach a person: a repr, an enum, a quoted id, a field left unfilled, a message
+# id shown for a missing message, an id with underscores, Python's constants.
+NEVER = re.compile(r"<|>|Kind\.|Phase\.|'[a-z_]+'|[{}]|\bwhy\.|\b[a-z]+_[a-z_]+\b|\b(None|True|False)\b")
+# Words that mean a Portuguese or German sentence was left in English.
+ENGLISH = re.compile(r"\b(the|your|you|is|are|and|not|only|must|cannot|first|region)\b")
+
+GAMES = {ed: Game(Settings(players=3, seed=1, edition=ed)) for ed in ("warcraft", "classic")}
+ALL_UNITS = {uid for ed in GAMES for uid in get_edition(ed).units}
+
+
+def owned_by(ed: Edition, reason: str) -> tuple[str, str] | None:
+    """(owner, message id) of a reason in an edition; None for another edition's unit's reason."""
+    head, dot, _ = reason.partition(".")
+    if dot and head in ALL_UNITS and head not in ed.units:
+        return None
+    return owner_key(ed.units, reason)
+
+
+def editions_of(reason: str) -> list[str]:
+    """The editions whose words hold a reason: a unit's or the edition's in its own, the core's in
+    every one."""
+    return [ed_id for ed_id in GAMES if owned_by(get_edition(ed_id), reason) is not None]
+
+
+def samples(ed: Edition, game: Game, reason: str, names: set[str]) -> Iterator[dict[str, Any]]:
+    """Two sets of parameters: every number 1, every flag true and every seat the reader's; then
+    numbers 2, flags false and seats another's."""
+    m = game.map
+    races, powers = sorted(ed.races), sorted(ed.powers)
+    relics = sorted(ed.relics) or races
+    kinds = sorted(game.pieces)
+    for one in (True, False):
+        p: dict[str, Any] = {}
+        for name in names:
+            if name == "region" or name.endswith("_region"):
+                p[name] = m.ref(1 if one else 2)
+            elif name == "regions":
+                p[name] = [m.ref(1), m.ref(2)] if not one else [m.ref(3)]
+            elif name == "seat" or name.endswith("_seat"):
+                p[name] = 0 if one else 1
+            elif name in ("unit", "race"):
+                p[name] = races[0]
+            elif name == "power":
+                p[name] = powers[0]
+            elif name == "relic":
+                p[name] = relics[0]
+            elif name == "option":
+                p[name] = powers[0]
+            elif name == "piece":
+                p[name] = kinds[0]
+            elif name == "pieces":
+                p[name] = {kinds[0]: 1 if one else 2}
+            elif name == "phase":
+                p[name] = "conquer" if one else "redeploy"
+            elif name == "terrain":
+                p[name] = "Lake" if one else "Sea"
+            elif name == "faction":
+                p[name] = "Alliance" if one else "Horde"
+            elif name == "why":
+                p[name] = "own"
+            elif name == "kind":
+                p[name] = "conquer"
+            elif name in ("value", "name", "field"):
+                p[name] = "x7" if one else "action.arg"
+            elif name in ("final", "others"):
+                p[name] = one
+            else:
+                p[name] = 1 if one else 2
+        yield p
+
+
+def template_names(ed: Edition, reason: str) -> set[str]:
+    """The parameters the English sentence of a reason uses (flags of seats and lists left to the
+    renderer), plus the region a nested reason needs."""
+    game = GAMES[ed.id]
+    owner, key = owner_key(ed.units, reason)
+    template = Voice(game).words.template(owner, key) or ""
+    names = {n.removesuffix("_you").removesuffix("_any") for n in placeholders(template)}
+    return names | ({"region"} if "why" in names else set())
+
+
+def cases() -> Iterator[tuple[str, str]]:
+    """Each reason in each edition whose words hold it (the team variant's are Warcraft's, and of
+    the two Humans only Warcraft's refuses anything)."""
+    reasons, _ = scan()
+    for reason in sorted(reasons):
+        for ed_id in editions_of(reason):
+            owner, key = owner_key(get_edition(ed_id).units, reason)
+            if Voice(GAMES[ed_id]).has(owner, key):
+                yield reason, ed_id
+
+
+CASES = list(cases())
+
+
+def test_every_reason_in_the_code_is_read_and_has_words_in_every_language() -> None:
+    """The core's reasons in the core's words; a unit's (or an edition's) in the words of an edition
+    that has it (a unit id two editions share, Humans, gives its refusals in one of them)."""
+    reasons, odd = scan()
+    assert not odd, f"reasons that are not literals: {odd}"
+    assert len(reasons) > 150
+    missing = []
+    for reason in reasons:
+        found = False
+        for ed_id, game in GAMES.items():
+            found_in = owned_by(get_edition(ed_id), reason)
+            if found_in is None:
+                continue
+            owner, key = found_in
+            cat = Voice(game).words.catalogues.get(owner, {})
+            ok = all(key in cat.get(lang, {}) for lang in LANGS)
+            if owner == CORE and not ok:
+                missing.append(f"{reason} [{ed_id}]")
+            found |= ok
+        if not found:
+            missing.append(reason)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(("reason", "ed_id"), CASES, ids=[f"{r}-{e}" for r, e in CASES])
+def test_every_reason_renders_in_three_languages(reason: str, ed_id: str) -> None:
+    ed = get_edition(ed_id)
+    game = GAMES[ed_id]
+    owner, key = owner_key(ed.units, reason)
+    for params in samples(ed, game, reason, template_names(ed, reason)):
+        texts = {}
+        for lang in LANGS:
+            v = Voice(game, lang, 0)
+            error = {"code": "illegal_action", "reason": reason, "params": params, "rule": RULE}
+            text = v.error(error)
+            where = f"{reason} [{lang}] {params}: {text!r}"
+            assert text.strip() and not NEVER.search(text), where
+            assert text.count(RULE) == 1 and text.endswith(REFERENCE[lang]), where
+            assert text[: -len(REFERENCE[lang])].strip(), where  # a sentence, not only the section
+            texts[lang] = text
+            if lang != "en":
+                template = v.words.template(owner, key, lang) or ""
+                assert not ENGLISH.search(re.sub(r"\{[^{}]*\}", "", template)), where
+        assert texts["pt"] != texts["en"] and texts["de"] != texts["en"], texts
+
+
+def test_an_error_carries_its_reason_and_plain_params_and_keeps_its_english_message() -> None:
+    st = GAMES["warcraft"].new_initial_state()
+    with pytest.raises(IllegalActionError) as e:
+        st.apply(["deploy", 3])
+    out = e.value.to_json()
+    assert out["reason"] == "not_now" and out["params"] == {"kind": "deploy", "phase": "pick"}
+    assert out["rule"] == e.value.rule
+    assert out["message"].startswith(f"{e.value.rule}: 'deploy' is not possible")  # English, for programs
+    json.dumps(out)  # plain JSON
+    with pytest.raises(SmallworldError) as m:
+        st.apply(["pick", None, "seven"])
+    assert m.value.to_json()["reason"] == "bad_arg" and m.value.to_json()["params"]["value"] == "seven"
+    for lang, words in (("en", "does not fit"), ("pt", "não serve"), ("de", "passt nicht")):
+        text = Voice(st.game, lang, 0).error(m.value)
+        assert words in text and ("“seven”" in text or "„seven“" in text), text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refused_move_in_the_terminal_reads_in_the_players_language(lang: str, tmp_path: Path) -> None:
+    """`deploy 3` while picking a race: the terminal tells the catalogue's sentence and the section
+    as a reference, with no English message and no rule in front."""
+    rc, out = run(play_args(tmp_path, lang=lang), Script(["deploy 3"]))
+    text = joined(out)
+    template = Voice(GAMES["warcraft"], lang).words.template(CORE, "why.not_now", lang) or ""
+    fixed = template.split("{")[0].strip()
+    assert rc == 0 and fixed and f"✗ {fixed}" in text, text[-600:]
+    refusal = text[text.index(f"✗ {fixed}") :]
+    assert re.search(r"\((Rules|Regras|Regeln) §\d", refusal), refusal[:300]
+    assert "is not possible now" not in text and "'deploy'" not in text and "✗ §" not in text
