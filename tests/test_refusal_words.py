@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,3 +196,58 @@ def test_a_refused_move_in_the_terminal_reads_in_the_players_language(lang: str,
     refusal = text[text.index(f"✗ {fixed}") :]
     assert re.search(r"\((Rules|Regras|Regeln) §\d", refusal), refusal[:300]
     assert "is not possible now" not in text and "'deploy'" not in text and "✗ §" not in text
+
+
+NODE = shutil.which("node")
+RUN_JS = """
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+if (!globalThis.navigator) globalThis.navigator = { language: "en" };
+const [lib, data] = process.argv.slice(2);
+const W = await import(lib);
+const fs = await import("node:fs");
+const { catalogues, regions, pieces, natives, cases } = JSON.parse(fs.readFileSync(data, "utf8"));
+W.load(catalogues);
+const out = cases.map((c) => {
+  W.setLang(c.lang);
+  return W.refusal(c.body, { region: (ref) => regions[ref], pieces, natives, viewer: c.viewer });
+});
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="no node to run the browser's module")
+@pytest.mark.parametrize("ed_id", sorted(GAMES))
+def test_the_browser_tells_every_refusal_as_python_does(ed_id: str, tmp_path: Path) -> None:
+    """`static/i18n.js` (`refusal`) gives the text of `Voice.error` for every reason, sample and
+    language: the browser and the terminal say the same sentence for the same reason."""
+    from smallworld.web import STATIC, payload
+
+    game, ed = GAMES[ed_id], get_edition(ed_id)
+    m = game.map
+    cases = [
+        {"lang": lang, "viewer": 0, "body": {"code": code, "reason": reason, "params": params, "rule": RULE}}
+        for reason, e in CASES
+        if e == ed_id
+        for params in samples(ed, game, reason, template_names(ed, reason))
+        for lang in LANGS
+        for code in ("illegal_action", "malformed_action")
+    ]
+    assert len(cases) > 300
+    data = {
+        "catalogues": payload.words(game),
+        "regions": {m.ref(r): {"n": r, "name": m.regions[r].name} for r in range(m.n)},
+        "pieces": payload.board(game)["pieces"],
+        "natives": ed.natives.id if ed.natives is not None else None,
+        "cases": cases,
+    }
+    (tmp_path / "data.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "run.mjs").write_text(RUN_JS, encoding="utf-8")
+    lib = (STATIC / "i18n.js").resolve().as_uri()
+    done = subprocess.run(
+        [str(NODE), str(tmp_path / "run.mjs"), lib, str(tmp_path / "data.json")],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    browser = json.loads(done.stdout)
+    python = [Voice(game, c["lang"], c["viewer"]).error(c["body"]) for c in cases]
+    wrong = [(c, b, p) for c, b, p in zip(cases, browser, python, strict=True) if b != p]
+    assert not wrong, wrong[:3]

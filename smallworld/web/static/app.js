@@ -242,6 +242,10 @@ class GameScreen {
     const key = acting ?? held[0];
     return { key, st: this.states[key] };
   }
+  // What a refusal's words need from the table: region names, the pieces' units, the reader's seat.
+  names(viewer) {
+    return { region: (ref) => this.index[ref], pieces: this.board.pieces, viewer };
+  }
   seatLabel(i, viewer) {
     const s = this.info.seats[i];
     const name = s && s.name ? s.name : W.t("seat", { n: i + 1 });
@@ -255,7 +259,10 @@ class GameScreen {
       await api.act(this.id, token, Number(key), st.view.ply, action);
     } catch (e) {
       const b = e.body || {};
-      this.message = { error: true, text: `${W.t("error")}: ${b.rule ? `${b.rule} ` : ""}${e.message}` };
+      // The refusal's own words from its reason, in the player's language (the server's English
+      // message only when the answer is not a refusal at all).
+      const said = b.code ? W.refusal(b, this.names(Number(key))) : e.message;
+      this.message = { error: true, text: `${W.t("error")}: ${said}` };
       this.render();
       return;
     }
@@ -425,10 +432,10 @@ class GameScreen {
     let explainBox = null;
     if (ex && ex.reasons.length) {
       explainBox = h("div", { class: "explain refused", id: "explain" }, h("strong", {}, W.t("cannot_attack")),
-        // The reason in the player's language where the client knows its code; the engine's own
-        // sentence (English) stays as the tooltip and where the code is new to the client.
+        // The reason in the player's language, from its words and parameters as the terminal tells it;
+        // the engine's own sentence (English) stays as the tooltip.
         h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code }, title: r.message },
-          `${r.rule}: ${W.has("web", `reason.${r.code}`) && W.current() !== "en" ? W.t(`reason.${r.code}`) : r.message}`))));
+          W.told(r.reason, r.params, r.rule, this.names(st.seat))))));
     } else if (ex && ex.ways.length) {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
         ...ex.ways.map((w) => h("div", { class: "way" },
