@@ -38,6 +38,10 @@ async function useWords(edition) {
   relabel();
 }
 
+// A refusal of the server in the player's words (its reason and params; the message of anything
+// that is not a refusal, a lost connection, as it comes).
+const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : e.message);
+
 // ------------------------------------------------------------------------------- lobby
 class Lobby {
   constructor() {
@@ -94,7 +98,7 @@ class Lobby {
     const name = document.getElementById("name").value.trim() || "Player";
     await api.ensurePlayer(name);
     const seat = g.seats.find((s) => s.open && !s.joined).seat;
-    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(e.message); }
+    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
   }
   resize(n) {
     while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
@@ -114,7 +118,7 @@ class Lobby {
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
       localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
       location.hash = `#/game/${r.game}`;
-    } catch (e) { alert(e.message); }
+    } catch (e) { alert(refused(e)); }
   }
 }
 
@@ -124,7 +128,7 @@ async function joinRoute(gameId, invite) {
     e.preventDefault();
     await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
     const name = document.getElementById("name").value.trim() || "Player";
-    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(err.message); }
+    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(refused(err)); }
   } }, h("h2", {}, W.t("join")),
   h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
   h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
@@ -155,7 +159,7 @@ class GameScreen {
       this.info = await api.gameInfo(this.id);
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
     for (const k of keys) {
@@ -707,7 +711,7 @@ class Replay {
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
       this.data = await api.replay(this.id); // every state of the finished game
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.render();
   }
   close() {}
