@@ -216,7 +216,7 @@ class Team(Variant):
             for i in range(ROWS)
         ]
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         row = action.arg
         if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < ROWS:
             return Why(

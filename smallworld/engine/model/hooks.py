@@ -337,7 +337,7 @@ class Unit:
         """Apply an action of one of `action_kinds` (already known to be legal)."""
         raise NotImplementedError(action.kind)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         """Why an action of one of `action_kinds` is not legal now: (rule section, message), as a
         `Why` naming its reason (`why`)."""
         return None

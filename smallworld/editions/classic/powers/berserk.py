@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import ActionSpec, EventSpec, Field, FieldType, seat_field
 from smallworld.engine.rules import conquest
@@ -55,7 +56,7 @@ class Berserk(Unit):
         st.turn.die = roll
         st.event("berserk_roll", seat=seat, roll=roll)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != ROLL:
             return None
         return self.why(

@@ -124,7 +124,7 @@ class Sorcerers(Unit):
         )  # fmt: skip
         conquest.finish(st, seat, info)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != CONVERT or action.region is None:
             return None
         return self.why_not(st, st.acting_seat, action.region) or self.why(

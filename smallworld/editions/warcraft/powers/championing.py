@@ -104,7 +104,7 @@ class Championing(Unit):
     # --- the free conquest -------------------------------------------------------------------
     # One check answers both the listing and the errors: `_closed` (no free conquest at all now)
     # and `_why_not` (this region): the listing walks only the regions `_reach` lets through.
-    def _closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def _closed(self, st: State, seat: int) -> Why | None:
         s = st.seats[seat]
         if s.power != self.id:
             return self.why("§9.5", "only a race with Championing has the Champion", "not_yours")
@@ -129,7 +129,7 @@ class Championing(Unit):
 
     def _why_not(
         self, st: State, seat: int, att: conquest.Attack, r: int, defended: int = -1
-    ) -> tuple[str, str] | None:
+    ) -> Why | None:
         """Why the Champion may not conquer `r` now; `defended`: `conquest.defended_mask` of the seat
         when known (every region may ask dues else)."""
         name = st.game.map.regions[r].name
@@ -196,7 +196,7 @@ class Championing(Unit):
         st.turn_data(ID)["used"] = True
         conquest.free_conquest(st, att, r, _tokens_needed(att), {CHAMPION: 1}, event="champion_conquest")
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != FREE:
             return None
         seat = st.acting_seat

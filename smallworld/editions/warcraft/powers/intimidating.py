@@ -308,7 +308,7 @@ class Intimidating(Unit):
         _regroup(st, st.game.map.index(prompt["region"]), action.region, prompt["seat"])
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         seat = st.acting_seat
         s = st.seats[seat]
         if action.kind not in (TOKEN, TROOP, REMOVE):

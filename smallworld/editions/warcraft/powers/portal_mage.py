@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.options import OptionSpec
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, seat_field
@@ -114,7 +115,7 @@ class PortalMage(Unit):
                     out.append(Action(PORTAL, a, b))
         return out
 
-    def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> tuple[str, str] | None:
+    def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> Why | None:
         """The one answer to "may these two regions be swapped now" (listing and errors).
         `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
         m = st.game.map
@@ -157,7 +158,7 @@ class PortalMage(Unit):
             if owner is not None and st.seats[owner].active == race:
                 st.reveal(r, owner)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != PORTAL:
             return None
         seat = st.acting_seat

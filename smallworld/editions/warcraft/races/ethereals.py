@@ -142,7 +142,7 @@ class Ethereals(Unit):
             STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=before - st.seats[seat].coins
         )
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         opt = action.arg if isinstance(action.arg, str) else None
         if action.kind != STEAL and not has_option(opt, ID):
             return None  # another unit's option or action: its own answer fits

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -113,7 +114,7 @@ class Forsaken(Unit):
             st.event("forsaken_buy", seat=seat, tokens=k)
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         pending = st.pending[0] if st.pending else None
         if pending is not None and pending["unit"] == self.id:
             most = int(pending["most"])

@@ -105,7 +105,7 @@ class Gnomes(Unit):
     def _done(self, st: State) -> bool:
         return AIRBORNE in st.turn.data.get(ID, {})
 
-    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def why_closed(self, st: State, seat: int) -> Why | None:
         """Why no assault is possible now, whatever the target (None: one is)."""
         if st.seats[seat].active != self.id:
             return self.why("§8.6", "only the Active Gnomes make airborne assaults", "airborne_active_only")
@@ -206,7 +206,7 @@ class Gnomes(Unit):
         data[AIRBORNE] = record
         st.event(AIRBORNE, seat=seat, region=r, outcome=outcome)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         pending = st.pending[0] if st.pending else None
         if pending is not None:
             if pending["unit"] != self.id or action.kind in (FINAL, CANCEL):

@@ -166,7 +166,7 @@ class Goblins(Unit):
         own = st.occupied_mask(self.id)
         return bits(st.game.map.adjacent_to(own) & ~own & ~st.immune)
 
-    def _why_not(self, st: State, seat: int, r: int) -> tuple[str, str] | None:
+    def _why_not(self, st: State, seat: int, r: int) -> Why | None:
         """The one answer to "may the top bomb go into region `r` now" (listing and errors)."""
         name = st.game.map.regions[r].name
         race = st.race[r]
@@ -233,7 +233,7 @@ class Goblins(Unit):
         if not self._targets(st, seat):
             st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             if action.kind in (PLACE, DONE):
                 return self.why("§8.7", "bombs are placed at the end of an Active Goblin turn", "bomb_when")

@@ -64,7 +64,7 @@ def eligible(st: State, seat: int) -> int:
     return out
 
 
-def why_not(st: State, seat: int, r: int, defended: int = -1) -> tuple[str, str] | None:
+def why_not(st: State, seat: int, r: int, defended: int = -1) -> Why | None:
     """The one answer to "may a Military Objective go into region `r` now" (listing and errors).
     `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
     name = st.game.map.regions[r].name
@@ -161,7 +161,7 @@ class Humans(Unit):
                 return  # the prompt stays: one more may be placed
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             if action.kind in (PLACE, DONE):
                 return self.why(

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -79,7 +80,7 @@ class Worgen(Unit):
             if self._why(st, prompt, a) is None
         ]
 
-    def _why(self, st: State, prompt: dict[str, Any], action: Action) -> tuple[str, str] | None:
+    def _why(self, st: State, prompt: dict[str, Any], action: Action) -> Why | None:
         if action.kind != FORM or action.arg not in (HUMAN, WORGEN):
             return self.why(
                 "§8.16",
@@ -105,7 +106,7 @@ class Worgen(Unit):
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             return (
                 None

@@ -93,7 +93,7 @@ class Ashes(Unit):
                     out.append(Action(kind, r, opt))
         return out
 
-    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def why_closed(self, st: State, seat: int) -> Why | None:
         """Why the Ashes can take nothing now, whatever the region (None: they may)."""
         if not conquest.conquests_open(st, seat):
             return Why("§6.10", "conquests are over for this turn", "conquests_over")
@@ -122,7 +122,7 @@ class Ashes(Unit):
         if conquest.attempt(st, att, r, opt, c, final=action.kind == ASHES_FINAL):
             st.move_marker(ID, r)  # it stays where it was after a failed attempt (AMB-50)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind not in (ASHES, ASHES_FINAL):
             return None
         seat = st.acting_seat

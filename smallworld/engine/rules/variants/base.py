@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 
 if TYPE_CHECKING:
     from smallworld.engine.model.state import State
@@ -80,8 +81,7 @@ class Variant:
 
         raise PositionError("position.offer", "only the team variant has faction columns")
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
-        from smallworld.engine.model.errors import Why
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         from smallworld.engine.model.rule_ids import Rule
 
         return Why(st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available", "pick_unavailable")

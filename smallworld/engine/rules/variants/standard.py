@@ -106,7 +106,7 @@ class Standard(Variant):
         tie = {"rule": rule, "by": "race_tokens", "tied": tied, "shared": len(winners) > 1}
         return winners, {"tie_break": tie}
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         rule = st.game.edition.cite(Rule.PICK)
         if not isinstance(action.arg, int) or not 0 <= action.arg < len(st.row):
             return Why(
