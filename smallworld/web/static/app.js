@@ -436,9 +436,9 @@ class GameScreen {
     let explainBox = null;
     if (ex && ex.reasons.length) {
       explainBox = h("div", { class: "explain refused", id: "explain" }, h("strong", {}, W.t("cannot_attack")),
-        // The reason in the player's language, from its words and parameters as the terminal tells it;
-        // the engine's own sentence (English) stays as the tooltip.
-        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code }, title: r.message },
+        // The reason in the player's language, from its words and parameters as the terminal tells it
+        // (the engine's English sentence is for programs: never shown).
+        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code, reason: r.reason } },
           W.told(r.reason, r.params, r.rule, this.names(st.seat))))));
     } else if (ex && ex.ways.length) {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
