@@ -95,7 +95,7 @@ def why(v: Voice, reason: str, raw: Mapping[str, Any] | None = None) -> str:
 
 
 def reference(v: Voice, rule: str | None) -> str:
-    """" (Rules §6.12)": the section a refusal cites, as a reference ("" when none)."""
+    """The section a refusal cites, as a reference: " (Rules §6.12)" ("" when none)."""
     return v.core("rules.ref", rule=rule) if rule else ""
 
 
