@@ -6,6 +6,7 @@ tells a refused move in the player's language."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 from reasons import scan
 from test_tui import Script, joined, play_args, run
 
-from smallworld.engine import Game, Settings
+from smallworld.engine import Action, Game, Settings
 from smallworld.engine.model.edition import Edition, get_edition
 from smallworld.engine.model.errors import IllegalActionError, SmallworldError
 from smallworld.words import CORE, LANGS, placeholders
@@ -251,3 +252,40 @@ def test_the_browser_tells_every_refusal_as_python_does(ed_id: str, tmp_path: Pa
     python = [Voice(game, c["lang"], c["viewer"]).error(c["body"]) for c in cases]
     wrong = [(c, b, p) for c, b, p in zip(cases, browser, python, strict=True) if b != p]
     assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("ed_id", sorted(GAMES))
+def test_refusals_met_in_play_carry_plain_params_and_read_well(ed_id: str) -> None:
+    """Random games, and at every step moves of every kind that are not legal (the units' kinds
+    too): each refusal's JSON is plain, names a reason with words, and reads in every language
+    without Python's marks, the section once."""
+    rnd = random.Random(7)
+    st = Game(Settings(players=3, seed=4, edition=ed_id)).new_initial_state()
+    kinds = sorted(st.game.action_specs)
+    voices = {lang: Voice(st.game, lang, 0) for lang in LANGS}
+    told: set[str] = set()
+    while not st.is_over():
+        legal = st.legal_actions()
+        for _ in range(3):
+            spec = st.game.action_specs[rnd.choice(kinds)]
+            arg = rnd.choice([None, 0, 1, "all", *spec.choices, *sorted(st.game.pieces)[:2], *kinds[:2]])
+            cand = [str(spec.kind), rnd.choice([None, *range(st.game.map.n)]), arg]
+            try:
+                if Action(*cand) in legal:  # type: ignore[arg-type]
+                    continue
+                st.apply(cand)
+            except SmallworldError as e:
+                out = json.loads(json.dumps(e.to_json()))
+                assert out["reason"] and isinstance(out["params"], dict), out
+                for lang, v in voices.items():
+                    text = v.error(e)
+                    assert text.strip() and not NEVER.search(text), (lang, out, text)
+                    rule = getattr(e, "rule", None)
+                    assert not rule or text.count(rule) == 1, (lang, out, text)
+                told.add(out["reason"])
+                continue
+            legal = st.legal_actions()  # a move that turned out legal was played
+        if st.is_over():
+            break
+        st.apply(legal[rnd.randrange(len(legal))] if legal else st.legal_actions()[0])
+    assert len(told) >= 8, told
