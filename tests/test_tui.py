@@ -155,7 +155,7 @@ def test_bad_input_is_rejected_with_a_reason_and_the_game_goes_on(tmp_path: Path
     text = "\n".join(out)
     assert "not a number in 1..6" in text
     assert "no region 'nowhere'" in text
-    assert "✗ §" in text  # a well-formed but illegal move names its rule
+    assert "(Rules §" in text  # a well-formed but illegal move names its rule, as a reference
     assert "unknown move or command 'frobnicate'" in text
     assert "You pick " in text  # the valid answer afterwards was played
     assert len(script.prompts) >= 6  # asked again after each bad line

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import reasons
 from test_tui import WHICH, first_region
 
 from smallworld.engine import Game, Settings
@@ -274,9 +275,12 @@ def allowed(ed: Edition, owner: str) -> dict[str, set[str] | None]:
         out |= shared
         out |= {f"phase.{p.value}": set() for p in Phase}
         out |= {f"score.{k}": {"n"} for k in ("active_regions", "declined_regions", "faction_bonus")}
-        out |= {f"error.{c}": {"message", "rule", "field"} for c in error_codes()}
+        out |= {f"error.{c}": {"message", "ref"} for c in error_codes()}
+        out["rules.ref"] = {"rule"}
+        out |= refusals(ed, CORE)
         return out
     if owner == EDITION:
+        out |= refusals(ed, EDITION)
         out |= {k: set() for k in edition_needs(ed)}
         out |= {f"feature.{f}": {"size"} for f in ed.features}
         out["piece.mountain"] = {"n"}
@@ -285,6 +289,21 @@ def allowed(ed: Edition, owner: str) -> dict[str, set[str] | None]:
     out |= {"name": set(), "card": set(), "option": set()}
     out |= {f"piece.{p.id}": {"n"} for p in unit.pieces}
     out |= {f"choice.{c}": set() for c in declared_choices(ed, owner)}
+    out |= refusals(ed, owner)
+    return out
+
+
+def refusals(ed: Edition, owner: str) -> dict[str, set[str] | None]:
+    """The `why.<key>` ids of the reasons `owner` gives its refusals (tests/reasons.py), with the
+    parameters the code gives them."""
+    out: dict[str, set[str] | None] = {}
+    for reason, given in reasons.scan()[0].items():
+        head, dot, rest = reason.partition(".")
+        mine = rest if dot and (head == EDITION or head in ed.units) and head == owner else None
+        if owner == CORE and not (dot and (head == EDITION or head in ed.units)):
+            mine = reason
+        if mine is not None:
+            out[f"why.{mine}"] = None if given is None else reasons.shown_params(given)
     return out
 
 

@@ -1,7 +1,9 @@
 """The server's own error codes, next to the engine's (`SmallworldError.code`).
 
 Every refusal is answered with the same JSON shape as the engine's errors, `{"code", "message",
-"rule"?, "field"?}`, and an HTTP status that says which kind of refusal it is."""
+"rule"?, "field"?, "reason", "params"}`, and an HTTP status that says which kind of refusal it is.
+A server refusal's `reason` is its code (the words `why.<code>` of `smallworld/words/core.json`)
+and its `params` name the field, if any."""
 
 from __future__ import annotations
 
@@ -48,6 +50,8 @@ class ServerError(Exception):
         out: dict[str, Any] = {"code": self.code, "message": str(self)}
         if self.field is not None:
             out["field"] = self.field
+        out["reason"] = self.code
+        out["params"] = {"field": self.field} if self.field is not None else {}
         return out
 
 

@@ -422,3 +422,6 @@ class Error(Answer):
     message: str
     field: str | None = None
     rule: str | None = None
+    # The key of the refusal's words and their values (smallworld/engine/model/errors.py).
+    reason: str | None = None
+    params: dict[str, JsonValue] | None = None

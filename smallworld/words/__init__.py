@@ -23,7 +23,10 @@ Message ids of a unit
   `choice.<value>`       each value of a CHOICE argument or field it declares;
   `piece.<kind>`         each piece it brings (parameter `n`: how many, 1 when naming one);
   `option`               the named conquest option it offers, if it overrides `conquest_options`
-                         (as the object of "using ...": `clause.using`).
+                         (as the object of "using ...": `clause.using`);
+  `why.<key>`            each refusal it gives (`Unit.why(rule, message, key, **params)`, the reason
+                         `<unit>.<key>`): what is wrong and what to do (`words/why.py` names the
+                         parameters).
 Variants, tried before the plain id (the first that exists is used):
   `action.<kind>.<choice>` for a declared choice, `action.<kind>.<n>` for a count, and
   `action.<kind>.<type>` for another argument type (`region`, `piece`, `relic`, `option`, `plan`);
@@ -31,12 +34,15 @@ Variants, tried before the plain id (the first that exists is used):
   value of the first CHOICE field present (a BOOL field: `yes`/`no`), <field> each optional or
   nullable field present, in declaration order (`<field>_none` when it is null).
 The core owns the same ids for its own declarations, and `phase.<phase>`, `score.<item>` (`n`),
-`score.unit` and `score.unit_declined` (`n`, `name`), `error.<code>` (`message`, `rule`, `field`), and
+`score.unit` and `score.unit_declined` (`n`, `name`), `why.<reason>` for the engine's and the
+server's refusals, `error.<code>` (`message`: the reason's sentence, `ref`: `rules.ref` (`rule`), the
+section as a reference), and
 shared words: `seat.you`, `seat.you.listed`, `seat.other` (`n`), `seat.nobody`, `region` (`n`,
 `name`), `none`, `stash`, `list.sep`, `list.and` (`first`, `last`), `clause.using` (`option`),
 `clause.from` (`holder`), `clause.pay` (`coins`), `text.<value>` (a free-text field value), and
 `event.unknown`. The edition owns `name`, `natives`, `terrain.<T>`, `feature.<F>` (`size`),
-`size.<letter>`, `faction.<F>` and `piece.mountain`.
+`size.<letter>`, `faction.<F>`, `piece.mountain` and `why.<key>` for the refusals of its variants
+(`edition.<key>`).
 
 Parameters
   events:  every declared field present, as text (seats as "You"/"Seat 2", regions as "7 Ashen

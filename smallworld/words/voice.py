@@ -15,6 +15,7 @@ from typing import Any
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType
 from smallworld.words import CORE, DEFAULT, EDITION, Words, check_lang, for_edition
+from smallworld.words import why as refusal
 
 OPTION_JOIN = "+"  # `conquer REF a+b`: two named options on one conquest
 _LISTS = frozenset(
@@ -346,13 +347,12 @@ class Voice:
         params.update(extra)
         return self.text(spec.unit, self.action_key(spec, action), **params)
 
-    # --- errors ---------------------------------------------------------------------------------
-    def error(self, error: Exception) -> str:
-        code = getattr(error, "code", "error")
-        key = f"error.{code}" if self.has(CORE, f"error.{code}") else "error.error"
-        return self.core(
-            key,
-            message=str(error),
-            rule=getattr(error, "rule", "") or "",
-            field=getattr(error, "field", "") or "",
-        )
+    # --- refusals -------------------------------------------------------------------------------
+    def error(self, error: Exception | Mapping[str, Any]) -> str:
+        """An error (or its JSON) in words: its reason's sentence and the section it cites, never
+        its English message (`smallworld.words.why`)."""
+        return refusal.error(self, error)
+
+    def why(self, reason: str, params: Mapping[str, Any] | None = None, rule: str | None = None) -> str:
+        """A "why not" (`explain`'s reasons): the reason's sentence and, given, the section."""
+        return refusal.told(self, reason, params, rule)

@@ -326,6 +326,8 @@ def test_a_fault_of_the_server_answers_in_the_documented_shape_and_is_logged(
         assert (r.status_code, r.json()["code"]) == (500, "internal_error") and set(r.json()) == {
             "code",
             "message",
+            "reason",
+            "params",
         }
         assert "a bug of the server's own" in caplog.text and "Traceback" in caplog.text
         svc.view = broken_view

@@ -42,7 +42,7 @@ def _check(response: httpx.Response | object, label: str, curl: str) -> int:
     assert status < 500, f"{label}: {status}\n{curl}"
     if status >= 400:
         body = response.json()  # type: ignore[attr-defined]
-        assert set(body) <= {"code", "message", "field", "rule"}, (label, body, curl)
+        assert set(body) <= {"code", "message", "field", "rule", "reason", "params"}, (label, body, curl)
         assert isinstance(body["message"], str) and body["message"], (label, body)
         assert STATUS[body["code"]] == status, (label, status, body, curl)
     return status

@@ -70,7 +70,8 @@ METHODS = ["PUT", "DELETE", "PATCH"]
 def _status_ok(status: int, body: Any, what: Any) -> dict[str, Any]:
     """A refusal in the documented shape, with its code's status."""
     assert 400 <= status < 500, (what, status, body)
-    assert isinstance(body, dict) and set(body) <= {"code", "message", "field", "rule"}, (what, body)
+    shape = {"code", "message", "field", "rule", "reason", "params"}
+    assert isinstance(body, dict) and set(body) <= shape, (what, body)
     assert isinstance(body.get("message"), str) and body["message"], (what, body)
     assert STATUS.get(body["code"]) == status, (what, status, body)
     return body

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.editions.warcraft.factions import ALLIANCE, FACTIONS, HORDE, NEUTRAL
 from smallworld.engine.model.actions import PICK, Action
-from smallworld.engine.model.errors import PositionError
+from smallworld.engine.model.errors import PositionError, Why
 from smallworld.engine.rules.variants.base import Variant
 
 if TYPE_CHECKING:
@@ -216,10 +216,15 @@ class Team(Variant):
             for i in range(ROWS)
         ]
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         row = action.arg
         if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < ROWS:
-            return "§11.3", f"pick needs a row 0..{ROWS - 1} (rows 1-4 of the columns; cost = row number - 1)"
+            return Why(
+                "§11.3",
+                f"pick needs a row 0..{ROWS - 1} (rows 1-4 of the columns; cost = row number - 1)",
+                "edition.team_row",
+                most=ROWS - 1,
+            )
         offer = _offer(st)
         faction = seat_factions(st.game.players)[seat]
         if row >= len(offer[faction]):
@@ -230,11 +235,30 @@ class Team(Variant):
                 if others
                 else ""
             )
-            return "§11.3", f"row {row + 1} of the {faction} column (seat {seat}) is empty{elsewhere}"
+            return Why(
+                "§11.3",
+                f"row {row + 1} of the {faction} column (seat {seat}) is empty{elsewhere}",
+                "edition.team_row_empty",
+                row=row + 1,
+                faction=faction,
+                others=bool(others),
+            )
         if row >= len(offer[POWERS]):
-            return "§11.3", f"row {row + 1} of the power column is empty: a row needs a banner and a badge"
+            return Why(
+                "§11.3",
+                f"row {row + 1} of the power column is empty: a row needs a banner and a badge",
+                "edition.team_no_power",
+                row=row + 1,
+            )
         coins = st.seats[seat].coins
-        return "§11.3", f"row {row + 1} costs {row} VC (paid to the stash) and seat {seat} has {coins}"
+        return Why(
+            "§11.3",
+            f"row {row + 1} costs {row} VC (paid to the stash) and seat {seat} has {coins}",
+            "edition.team_row_cost",
+            row=row + 1,
+            cost=row,
+            coins=coins,
+        )
 
 
 def _offer(st: State) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from smallworld.engine.flow.diagnose import explain as explain_action
 from smallworld.engine.model.actions import CONQUER, FINAL
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.rule_ids import Rule
 from smallworld.engine.model.state import Phase, State
 from smallworld.engine.rules import conquest
@@ -34,11 +35,12 @@ def explain_region(st: State, region: int, seat: int | None = None) -> dict[str,
 
     `{"region", "name", "terrain", "holder": {"race", "seat", "tokens"}, "attackable",
       "ways": [{"option", "kind", "cost", "terms": [{"term", "value", "unit", ...}], "dues"}],
-      "reasons": [{"code", "rule", "message"}]}`
+      "reasons": [{"code", "rule", "message", "reason", "params"}]}`
 
     `ways` lists every way the region may be attacked now (plainly or with a named option), each
     with the action kind it takes (`conquer`, or `final` for a die attempt) and its cost's terms;
-    `reasons` says why it cannot be attacked (empty when it can)."""
+    `reasons` says why it cannot be attacked (empty when it can): `reason` and `params` are the
+    words' key and values, as on an error (`engine/model/errors.py`)."""
     game = st.game
     m = game.map
     if not isinstance(region, int) or isinstance(region, bool) or not 0 <= region < m.n:
@@ -58,32 +60,37 @@ def explain_region(st: State, region: int, seat: int | None = None) -> dict[str,
     }
     cite = game.edition.cite
 
-    def refuse(code: str, rule: Rule | str, message: str) -> dict[str, Any]:
-        out["reasons"].append({"code": code, "rule": cite(rule), "message": message})
+    def refuse(code: str, why: Why) -> dict[str, Any]:
+        out["reasons"].append(_reason(code, cite(why.rule), why))
         return out
 
     if st.phase == Phase.OVER:
-        return refuse("game_over", Rule.GAME_OVER, "the game is over")
+        return refuse("game_over", Why(Rule.GAME_OVER, "the game is over", "game_over"))
     if not 0 <= seat < game.players:
-        return refuse("no_seat", Rule.TURN, f"there is no seat {seat}")
+        return refuse("no_seat", Why(Rule.TURN, f"there is no seat {seat}", "no_seat", seat=seat))
     if st.pending or not conquest.conquests_open(st, seat):
-        return refuse("not_now", Rule.TARGETS, f"seat {seat} is not in its conquest step now")
+        return refuse(
+            "not_now",
+            Why(Rule.TARGETS, f"seat {seat} is not in its conquest step now", "not_conquering", seat=seat),
+        )
     hand = conquest.available(st, seat)
     if hand < 1:
-        return refuse(Refusal.NO_TOKEN, Rule.AT_LEAST_ONE, "a conquest needs at least 1 race token in hand")
+        return refuse(
+            Refusal.NO_TOKEN,
+            Why(Rule.AT_LEAST_ONE, "a conquest needs at least 1 race token in hand", "no_token"),
+        )
     att = conquest.Attack(st, seat)
     refusal = conquest.target_refusal(st, att, region)
     if refusal is not None:
         kind = FINAL if conquest.cost(st, att, region) > hand else CONQUER
-        rule, message = explain_action(st, _probe(kind, region))
-        return refuse(refusal, rule, message)
+        return refuse(refusal, explain_action(st, _probe(kind, region)))
     defended = conquest.defended_mask(st, seat)
     coins = st.seats[seat].coins
     for option in conquest.options(st, att, region):
         verdict = conquest.judge(st, att, region, option, hand, coins, defended)
         if verdict not in (CONQUER, FINAL):
-            rule, message = explain_action(st, _probe(CONQUER, region, option))
-            out["reasons"].append({"code": str(verdict), "rule": rule, "message": message, "option": option})
+            why = explain_action(st, _probe(CONQUER, region, option))
+            out["reasons"].append({**_reason(str(verdict), why.rule, why), "option": option})
             continue
         dues = conquest.payments(st, seat, region) if race is not None else []
         out["ways"].append(
@@ -97,6 +104,16 @@ def explain_region(st: State, region: int, seat: int | None = None) -> dict[str,
         )
     out["attackable"] = bool(out["ways"])
     return out
+
+
+def _reason(code: str, rule: str, why: Why) -> dict[str, Any]:
+    return {
+        "code": code,
+        "rule": rule,
+        "message": why.message,
+        "reason": why.reason,
+        "params": dict(why.params),
+    }
 
 
 def _probe(kind: str, region: int, option: str | None = None) -> Any:

@@ -68,5 +68,7 @@ def parse(st: State, text: str) -> Action:
         # A region-taking kind with an unknown region name: say so instead of "not legal".
         known = {a.kind for a in st.legal_actions() if a.region is not None}
         if kind in known:
-            raise IllegalActionError("§2.2", f"no region {words[1]!r} on this map")
+            raise IllegalActionError(
+                "§2.2", f"no region {words[1]!r} on this map", None, "no_region_named", {"name": words[1]}
+            )
     return Action(kind, region, arg)

@@ -21,6 +21,7 @@ from smallworld.engine.model.actions import (
     SKIP,
     Action,
 )
+from smallworld.engine.model.errors import Why, reason_of
 from smallworld.engine.model.rule_ids import Rule
 from smallworld.engine.model.state import Phase, State
 from smallworld.engine.rules import conquest
@@ -65,19 +66,25 @@ _KIND_RULE: dict[str, Rule] = {
 }
 
 
-def explain(st: State, a: Action) -> tuple[str, str]:
-    """(section, message): why `a` is not legal now."""
-    rule, message = _why(st, a)
-    return st.game.edition.cite(rule), message
+def explain(st: State, a: Action) -> Why:
+    """(section, message): why `a` is not legal now, with the reason's key and parameters."""
+    why = _why(st, a)
+    reason, params = reason_of(why)
+    return Why(st.game.edition.cite(why[0]), why[1], reason, **params)
+
+
+def _ref(st: State, r: int) -> str:
+    """A region as a reason's parameter: its "SIDE:ID" reference."""
+    return st.game.map.ref(r)
 
 
 def _why(st: State, a: Action) -> tuple[Rule | str, str]:
     game = st.game
     if st.phase == Phase.OVER:
-        return Rule.GAME_OVER, "the game is over"
+        return Why(Rule.GAME_OVER, "the game is over", "game_over")
     spec = game.action_specs.get(a.kind)
     if spec is not None and spec.conquest and _conquests_over(st):
-        return Rule.CONQUESTS_OVER, "conquests are over for this turn"
+        return Why(Rule.CONQUESTS_OVER, "conquests are over for this turn", "conquests_over")
     if st.pending:
         p = st.pending[0]
         unit = game.units[p["unit"]]
@@ -86,7 +93,13 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
             return why
         pspec = game.prompt_specs.get((p["unit"], p.get("prompt", "")))
         rule = pspec.rule if pspec is not None and pspec.rule else unit.section or Rule.TURN
-        return rule, f"seat {p['seat']} must first answer the {p['unit']} prompt ({p.get('prompt', '')})"
+        return Why(
+            rule,
+            f"seat {p['seat']} must first answer the {p['unit']} prompt ({p.get('prompt', '')})",
+            "answer_prompt",
+            seat=p["seat"],
+            unit=p["unit"],
+        )
     phases = _PHASE_OF.get(a.kind)
     if phases is None:
         return _unit_why(st, a)
@@ -95,12 +108,21 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         # action's own rule says when it may be taken. Abandoning belongs to readying troops, whose
         # rule says it never comes later in the turn (AMB-58): that is the rule cited.
         if a.kind == ABANDON:
-            return Rule.ABANDON, (
+            return Why(
+                Rule.ABANDON,
                 f"abandoning belongs to readying troops, before the turn's first conquest: seat "
-                f"{st.acting_seat} is in the {st.phase} step"
+                f"{st.acting_seat} is in the {st.phase} step",
+                "abandon_too_late",
+                phase=str(st.phase),
             )
         rule = _PHASE_RULE.get(Phase(st.phase), _KIND_RULE[a.kind])
-        return rule, f"{a.kind!r} is not possible now: seat {st.acting_seat} is in the {st.phase} step"
+        return Why(
+            rule,
+            f"'{a.kind}' is not possible now: seat {st.acting_seat} is in the {st.phase} step",
+            "not_now",
+            kind=str(a.kind),
+            phase=str(st.phase),
+        )
     seat = st.acting_seat
     s = st.seats[seat]
     if a.kind == PICK:
@@ -109,22 +131,34 @@ def _why(st: State, a: Action) -> tuple[Rule | str, str]:
         return _explain_conquest(st, a)
     if a.kind == ABANDON:
         if st.turn.conquests or st.turn.done:
-            return Rule.ABANDON, "regions can only be abandoned before the first conquest of the turn"
-        return Rule.ABANDON, "only a region of your race can be abandoned"
+            return Why(
+                Rule.ABANDON,
+                "regions can only be abandoned before the first conquest of the turn",
+                "abandon_after_conquest",
+            )
+        return Why(Rule.ABANDON, "only a region of your race can be abandoned", "abandon_not_yours")
     if a.kind == READY:
         return _explain_ready(st, a)
     if a.kind == DEPLOY:
         race = conquest.conquering_race(st, seat) if seat == st.turn_seat else s.active
         if a.region is None or not (st.occupied_mask(race) >> a.region) & 1:
-            return Rule.REDEPLOY, "tokens can only be redeployed into regions your race occupies"
+            return Why(
+                Rule.REDEPLOY,
+                "tokens can only be redeployed into regions your race occupies",
+                "deploy_not_yours",
+            )
         if isinstance(a.arg, str) and a.arg != "all":
-            return Rule.REDEPLOY, f"you hold no {a.arg} to place"
-        return Rule.REDEPLOY, "no token in hand to place"
+            return Why(Rule.REDEPLOY, f"you hold no {a.arg} to place", "deploy_no_piece", piece=a.arg)
+        return Why(Rule.REDEPLOY, "no token in hand to place", "deploy_no_token")
     if a.kind == DECLINE and st.turn.risen:
-        return Rule.DECLINE, "a player whose In-Decline race played its phase this turn cannot decline"
+        return Why(
+            Rule.DECLINE,
+            "a player whose In-Decline race played its phase this turn cannot decline",
+            "decline_after_rise",
+        )
     if a.kind in (RISE, SKIP):
-        return Rule.START, "no In-Decline race of yours may conquer this turn"
-    return Rule.TURN, f"{a.kind!r} is not legal now"
+        return Why(Rule.START, "no In-Decline race of yours may conquer this turn", "rise_none")
+    return Why(Rule.TURN, f"'{a.kind}' is not legal now", "not_legal", kind=str(a.kind))
 
 
 def _explain_ready(st: State, a: Action) -> tuple[Rule | str, str]:
@@ -134,17 +168,34 @@ def _explain_ready(st: State, a: Action) -> tuple[Rule | str, str]:
     r = a.region
     kind = str(a.arg)
     if st.turn.conquests or st.turn.done:
-        return Rule.ABANDON, "troops can only be readied before the first conquest of the turn"
+        return Why(
+            Rule.ABANDON, "troops can only be readied before the first conquest of the turn", "ready_too_late"
+        )
     if st.turn.race is not None:
-        return Rule.ABANDON, "only the Active race's troops are readied"
+        return Why(Rule.ABANDON, "only the Active race's troops are readied", "ready_active_only")
     if r is None or not (st.occupied_mask(s.active) >> r) & 1:
-        return Rule.ABANDON, "only a troop in a region of your Active race can be readied"
+        return Why(
+            Rule.ABANDON, "only a troop in a region of your Active race can be readied", "ready_not_yours"
+        )
     name = st.game.map.regions[r].name
+    at = {"piece": kind, "region": _ref(st, r)}
     if not st.troops_in(r).get(kind):
-        return Rule.ABANDON, f"there is no {kind} of yours in {name} to take into hand"
+        return Why(
+            Rule.ABANDON, f"there is no {kind} of yours in {name} to take into hand", "ready_no_troop", **at
+        )
     if st.tokens[r] >= st.min_per_region(s.active):
-        return Rule.ABANDON, f"{name} holds its minimum of race tokens without the {kind}: nothing to swap"
-    return Rule.ABANDON, f"a race token from hand must take the {kind}'s place in {name}: you have none"
+        return Why(
+            Rule.ABANDON,
+            f"{name} holds its minimum of race tokens without the {kind}: nothing to swap",
+            "ready_at_minimum",
+            **at,
+        )
+    return Why(
+        Rule.ABANDON,
+        f"a race token from hand must take the {kind}'s place in {name}: you have none",
+        "ready_no_token",
+        **at,
+    )
 
 
 def _conquests_over(st: State) -> bool:
@@ -168,8 +219,14 @@ def _unit_why(st: State, a: Action) -> tuple[Rule | str, str]:
         kind = ed.unit_kind(owner) or "unit"
         entry = {"race": ed.races, "power": ed.powers, "relic": ed.relics}.get(kind, {}).get(owner)
         name = entry.name if entry is not None else owner
-        return unit.section or Rule.TURN, f"{a.kind!r} belongs to {name} ({kind}), which cannot use it now"
-    return Rule.TURN, f"unknown action kind {a.kind!r}"
+        return Why(
+            unit.section or Rule.TURN,
+            f"'{a.kind}' belongs to {name} ({kind}), which cannot use it now",
+            "unit_cannot",
+            kind=str(a.kind),
+            unit=owner,
+        )
+    return Why(Rule.TURN, f"unknown action kind '{a.kind}'", "unknown_kind", kind=str(a.kind))
 
 
 def _explain_conquest(st: State, a: Action) -> tuple[Rule | str, str]:
@@ -178,11 +235,11 @@ def _explain_conquest(st: State, a: Action) -> tuple[Rule | str, str]:
     r = a.region
     game = st.game
     if r is None:
-        return Rule.TARGETS, "a conquest needs a target region"
+        return Why(Rule.TARGETS, "a conquest needs a target region", "conquest_no_target")
     name = game.map.regions[r].name
     hand = conquest.available(st, seat)
     if hand < 1:
-        return Rule.AT_LEAST_ONE, "a conquest needs at least 1 race token in hand"
+        return Why(Rule.AT_LEAST_ONE, "a conquest needs at least 1 race token in hand", "no_token")
     att = conquest.Attack(st, seat)
     refusal = conquest.target_refusal(st, att, r)
     if refusal is not None:
@@ -194,35 +251,64 @@ def _explain_conquest(st: State, a: Action) -> tuple[Rule | str, str]:
                 why = u.explain(st, a)
                 if why is not None:
                     return why
-        return Rule.COST, f"option {opt!r} is not available for {name}"
+        return Why(
+            Rule.COST, f"option {opt!r} is not available for {name}", "option", option=opt, region=_ref(st, r)
+        )
     c = conquest.cost(st, att, r, opt)
     verdict = conquest.judge(st, att, r, opt, hand, s.coins, conquest.defended_mask(st, seat))
     if verdict == Refusal.UNPAID:
         dues = sum(d[1] for d in conquest.payments(st, seat, r))
-        return Rule.PAYMENTS, f"the conquest of {name} requires paying {dues} VC first"
+        return Why(
+            Rule.PAYMENTS,
+            f"the conquest of {name} requires paying {dues} VC first",
+            "unpaid",
+            region=_ref(st, r),
+            coins=dues,
+        )
+    at = {"region": _ref(st, r), "cost": c, "hand": hand}
     if a.kind == CONQUER:
-        return Rule.COST, f"{name} costs {c} tokens and you have {hand} in hand (a final attempt is 'final')"
+        return Why(
+            Rule.COST,
+            f"{name} costs {c} tokens and you have {hand} in hand (a final attempt is 'final')",
+            "cost",
+            **at,
+        )
     if verdict == CONQUER:
-        return Rule.FINAL, f"{name} costs {c} and you have {hand}: conquer it without the die"
+        return Why(
+            Rule.FINAL, f"{name} costs {c} and you have {hand}: conquer it without the die", "no_die", **at
+        )
     most = game.options.max_final_shortfall
-    return Rule.FINAL, f"the final attempt must be 1 to {most} tokens short; {name} is {c - hand} short"
+    return Why(
+        Rule.FINAL,
+        f"the final attempt must be 1 to {most} tokens short; {name} is {c - hand} short",
+        "too_short",
+        most=most,
+        short=c - hand,
+        **at,
+    )
 
 
 def _target_words(st: State, att: conquest.Attack, r: int, refusal: Refusal) -> tuple[Rule | str, str]:
     name = st.game.map.regions[r].name
+    at = {"region": _ref(st, r)}
     if refusal == Refusal.OWN:
-        return Rule.TARGETS, f"{name} is already held by your race"
+        return Why(Rule.TARGETS, f"{name} is already held by your race", "own", **at)
     if refusal == Refusal.IMMUNE:
         if not (st.immune >> r) & 1:
             shield = _shield_words(st, att, r)
             if shield is not None:
                 return shield
-        return Rule.IMMUNE, f"{name} is immune to conquest"
+        return Why(Rule.IMMUNE, f"{name} is immune to conquest", "immune", **at)
     if refusal == Refusal.WATER:
-        return Rule.TARGETS, f"{name} is a {st.game.map.regions[r].terrain}: your race may not enter it"
+        terrain = st.game.map.regions[r].terrain
+        return Why(
+            Rule.TARGETS, f"{name} is a {terrain}: your race may not enter it", "water", terrain=terrain, **at
+        )
     if att.first:
-        return Rule.TARGETS, f"{name} is not a region your race may enter the map through"
-    return Rule.TARGETS, f"{name} is not a region your race can reach from where it stands"
+        return Why(Rule.TARGETS, f"{name} is not a region your race may enter the map through", "entry", **at)
+    return Why(
+        Rule.TARGETS, f"{name} is not a region your race can reach from where it stands", "unreachable", **at
+    )
 
 
 def _shield_words(st: State, att: conquest.Attack, r: int) -> tuple[Rule | str, str] | None:
@@ -237,8 +323,12 @@ def _shield_words(st: State, att: conquest.Attack, r: int) -> tuple[Rule | str, 
             if (u.shielded(st, owner, att.seat) >> r) & 1:
                 unit = game.edition.races.get(u.id) or game.edition.powers.get(u.id)
                 label = unit.name if unit is not None else u.id
-                return (
+                return Why(
                     u.section or Rule.TARGETS,
                     f"{name} is held by seat {owner}, whose {label} keeps your race from attacking it now",
+                    "shielded",
+                    region=st.game.map.ref(r),
+                    holder_seat=owner,
+                    unit=u.id,
                 )
     return None

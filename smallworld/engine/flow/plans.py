@@ -22,7 +22,10 @@ def expand_plan(st: State, action: Action) -> list[Action]:
     cite = game.edition.cite
     if st.pending or st.phase not in (Ph.REDEPLOY, Ph.WITHDRAWN):
         raise IllegalActionError(
-            cite(Rule.REDEPLOY), "a plan places tokens in hand: only during a redeployment", action
+            cite(Rule.REDEPLOY),
+            "a plan places tokens in hand: only during a redeployment",
+            action,
+            "plan_not_now",
         )
     seat = st.acting_seat
     s = st.seats[seat]
@@ -34,27 +37,43 @@ def expand_plan(st: State, action: Action) -> list[Action]:
     held = dict(s.held) if (st.turn.race is None or seat != st.turn_seat) else {}
     for r, tokens, troops in action.arg:
         if not (mine >> r) & 1:
-            raise IllegalActionError(cite(Rule.REDEPLOY), f"{name(r)} is not a region of your race", action)
+            raise IllegalActionError(
+                cite(Rule.REDEPLOY),
+                f"{name(r)} is not a region of your race",
+                action,
+                "plan_not_yours",
+                {"region": name(r)},
+            )
         add = tokens - st.tokens[r]
         if add < 0:
             raise IllegalActionError(
                 cite(Rule.REDEPLOY),
                 f"{name(r)} holds {st.tokens[r]} tokens that stay there: a plan can only add to it",
                 action,
+                "plan_removes",
+                {"region": name(r), "tokens": st.tokens[r]},
             )
         now = st.pieces[r] or {}
         for kind, n in troops:
             more = n - now.get(kind, 0)
             if more < 0 or more > held.get(kind, 0):
                 raise IllegalActionError(
-                    cite(Rule.REDEPLOY), f"{name(r)}: {n} {kind} is not what you have to place", action
+                    cite(Rule.REDEPLOY),
+                    f"{name(r)}: {n} {kind} is not what you have to place",
+                    action,
+                    "plan_troops",
+                    {"region": name(r), "piece": kind, "n": n},
                 )
             if more:
                 held[kind] -= more
             steps.extend(Action(DEPLOY, r, kind) for _ in range(more))
         if add > hand:
             raise IllegalActionError(
-                cite(Rule.REDEPLOY), f"the plan places more than the {s.hand} tokens in hand", action
+                cite(Rule.REDEPLOY),
+                f"the plan places more than the {s.hand} tokens in hand",
+                action,
+                "plan_too_many",
+                {"hand": s.hand},
             )
         hand -= add
         if add > 1 and hand == 0:  # the last tokens in hand: one step
@@ -68,6 +87,8 @@ def expand_plan(st: State, action: Action) -> list[Action]:
             cite(Rule.REDEPLOY),
             f"every token and troop in hand must be placed; left: {', '.join(left)}",
             action,
+            "plan_left",
+            {"tokens": hand, "pieces": {k: n for k, n in sorted(held.items()) if n}},
         )
     return steps
 

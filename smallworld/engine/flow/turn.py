@@ -232,7 +232,7 @@ def apply(st: State, action: Any, seat: int | None = None) -> None:
     error and changes nothing: `GameOverError`, `NotYourTurnError`, `MalformedActionError` (not an
     action of this game) or `IllegalActionError` (the rule it breaks)."""
     if st.phase == Ph.OVER:
-        raise GameOverError(st.game.edition.cite(Rule.GAME_OVER), "the game is over", action)
+        raise GameOverError(st.game.edition.cite(Rule.GAME_OVER), "the game is over", action, "game_over")
     if seat is not None and seat != st.acting_seat:
         raise NotYourTurnError(seat, st.acting_seat)
     action = check_action(st.game, action)
@@ -241,8 +241,13 @@ def apply(st: State, action: Any, seat: int | None = None) -> None:
         trial = st.clone()  # every step must be legal when its turn comes: tried on a copy first
         for step in steps:
             if not is_legal(trial, step):
+                why = explain(trial, step)
                 raise IllegalActionError(
-                    st.game.edition.cite(Rule.REDEPLOY), f"the plan's step {step} is not possible", action
+                    st.game.edition.cite(Rule.REDEPLOY),
+                    f"the plan's step {step} is not possible",
+                    action,
+                    "plan_step",
+                    {"why": why.reason, **why.params},
                 )
             _apply_step(trial, step)
         st.ply += 1
@@ -322,7 +327,13 @@ def _unit_for_kind(st: State, kind: str) -> Unit:
     for u in st.units(st.acting_seat):
         if kind in u.action_kinds:
             return u
-    raise IllegalActionError(st.game.edition.cite(Rule.TURN), f"no unit in play handles {kind!r}")
+    raise IllegalActionError(
+        st.game.edition.cite(Rule.TURN),
+        f"no unit in play handles '{kind}'",
+        None,
+        "unit_not_in_play",
+        {"kind": str(kind)},
+    )
 
 
 def _pick(st: State, pos: int) -> None:
@@ -662,5 +673,4 @@ def _leave_play(st: State, seat: int) -> None:
 # --- errors ----------------------------------------------------------------------------------
 def diagnose(st: State, action: Action) -> IllegalActionError:
     """Why `action` is not legal now, naming the rule it breaks."""
-    rule, message = explain(st, action)
-    return IllegalActionError(rule, message, action)
+    return IllegalActionError.of(explain(st, action), action)

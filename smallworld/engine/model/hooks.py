@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.options import OptionSpec
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
 
@@ -336,9 +337,15 @@ class Unit:
         """Apply an action of one of `action_kinds` (already known to be legal)."""
         raise NotImplementedError(action.kind)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
-        """Why an action of one of `action_kinds` is not legal now: (rule section, message)."""
+    def explain(self, st: State, action: Action) -> Why | None:
+        """Why an action of one of `action_kinds` is not legal now: (rule section, message), as a
+        `Why` naming its reason (`why`)."""
         return None
+
+    def why(self, rule: str, message: str, key: str, **params: Any) -> Why:
+        """A refusal of this unit: the reason `<id>.<key>`, whose words are `why.<key>` in the unit's
+        catalogue (`smallworld.words`), with `params` as plain JSON values."""
+        return Why(rule, message, f"{self.id}.{key}", **params)
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
         """The answers to a prompt this unit raised with `State.push_prompt`."""

@@ -337,23 +337,36 @@ def check_action(game: Any, data: Any) -> Action:
     if isinstance(data, dict):
         extra = sorted(str(k) for k in data if k not in _ACTION_KEYS)
         if extra:
-            raise MalformedActionError(f"action.{extra[0]}", "unknown field; an action has kind, region, arg")
+            raise MalformedActionError(
+                f"action.{extra[0]}",
+                "unknown field; an action has kind, region, arg",
+                "malformed_field",
+                {"name": extra[0]},
+            )
         kind, region, arg = data.get("kind"), data.get("region"), data.get("arg")
     elif isinstance(data, tuple | list) and 1 <= len(data) <= 3:
         kind, region, arg = [*list(data), None, None][:3]
     else:
-        raise MalformedActionError("action", f"expected {{kind, region, arg}}, got {_short(data)}")
+        raise MalformedActionError(
+            "action", f"expected {{kind, region, arg}}, got {_short(data)}", "malformed_shape"
+        )
     if not isinstance(kind, str):
-        raise MalformedActionError("action.kind", f"must be a string, got {_short(kind)}")
+        raise MalformedActionError("action.kind", f"must be a string, got {_short(kind)}", "malformed_kind")
     spec = game.action_specs.get(kind)
     if spec is None:
-        raise MalformedActionError("action.kind", f"unknown action kind {kind!r}")
+        raise MalformedActionError(
+            "action.kind", f"unknown action kind {kind!r}", "unknown_kind", {"kind": _plain(kind)}
+        )
     m = game.map
     r = None if region is None else _region(m, region, "action.region")
     if spec.region and r is None:
-        raise MalformedActionError("action.region", f"{kind!r} names a region")
+        raise MalformedActionError(
+            "action.region", f"'{kind}' names a region", "needs_region", {"kind": str(kind)}
+        )
     if not spec.region and r is not None:
-        raise MalformedActionError("action.region", f"{kind!r} names no region")
+        raise MalformedActionError(
+            "action.region", f"'{kind}' names no region", "takes_no_region", {"kind": str(kind)}
+        )
     return Action(kind, r, _arg(game, spec, arg))
 
 
@@ -369,14 +382,24 @@ def _region(m: Any, value: Any, where: str) -> int:
         try:
             return int(m.index(value))
         except KeyError:
-            raise MalformedActionError(where, f"no region {_short(value)} on this map") from None
+            raise MalformedActionError(
+                where, f"no region {_short(value)} on this map", "no_region_named", {"name": _plain(value)}
+            ) from None
     i = _as_int(value)
     if i is None:
         raise MalformedActionError(
-            where, f'must be a region ("SIDE:ID" or 0..{m.n - 1}), got {_short(value)}'
+            where,
+            f'must be a region ("SIDE:ID" or 0..{m.n - 1}), got {_short(value)}',
+            "not_a_region",
+            {"value": _plain(value), "most": m.n - 1},
         )
     if not 0 <= i < m.n:
-        raise MalformedActionError(where, f"there is no region {i} on this map (0..{m.n - 1})")
+        raise MalformedActionError(
+            where,
+            f"there is no region {i} on this map (0..{m.n - 1})",
+            "no_region_number",
+            {"n": i, "most": m.n - 1},
+        )
     return i
 
 
@@ -387,7 +410,9 @@ def _arg(game: Any, spec: ActionSpec, arg: Any) -> Any:
     if arg is None:
         if spec.takes(Arg.NONE):
             return None
-        raise MalformedActionError(where, f"{spec.kind!r} needs an argument")
+        raise MalformedActionError(
+            where, f"'{spec.kind}' needs an argument", "needs_arg", {"kind": str(spec.kind)}
+        )
     if spec.takes(Arg.PLAN):
         return check_plan(game, arg)
     if isinstance(arg, str):
@@ -401,7 +426,7 @@ def _arg(game: Any, spec: ActionSpec, arg: Any) -> Any:
             return arg
         if spec.takes(Arg.REGION) and ":" in arg:
             return _region(game.map, arg, where)
-        raise MalformedActionError(where, f"{_short(arg)} is not an argument of {spec.kind!r}")
+        raise _not_an_arg(where, spec, arg)
     i = _as_int(arg)
     if i is not None:
         if spec.takes(Arg.COUNT) and 0 <= i <= max(spec.most, 0):
@@ -409,8 +434,31 @@ def _arg(game: Any, spec: ActionSpec, arg: Any) -> Any:
         if spec.takes(Arg.REGION):
             return _region(game.map, i, where)
         if spec.takes(Arg.COUNT):
-            raise MalformedActionError(where, f"{spec.kind!r} takes 0..{spec.most}, got {i}")
-    raise MalformedActionError(where, f"{_short(arg)} is not an argument of {spec.kind!r}")
+            raise MalformedActionError(
+                where,
+                f"'{spec.kind}' takes 0..{spec.most}, got {i}",
+                "count_range",
+                {"most": spec.most, "n": i},
+            )
+    raise _not_an_arg(where, spec, arg)
+
+
+def _not_an_arg(where: str, spec: ActionSpec, arg: Any) -> Exception:
+    from smallworld.engine.model.errors import MalformedActionError
+
+    return MalformedActionError(
+        where,
+        f"{_short(arg)} is not an argument of '{spec.kind}'",
+        "bad_arg",
+        {"kind": str(spec.kind), "value": _plain(arg)},
+    )
+
+
+def _plain(x: Any) -> str:
+    """What was sent, as a reason's parameter: text, cut to 40 characters, without control bytes."""
+    text = x if isinstance(x, str) else repr(x)
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def check_plan(game: Any, plan: Any) -> tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]:
@@ -426,48 +474,61 @@ def check_plan(game: Any, plan: Any) -> tuple[tuple[int, int, tuple[tuple[str, i
             where = f"action.arg.{ref}"
             r = _region(game.map, ref, where)
             if not isinstance(entry, dict):
-                raise MalformedActionError(where, "must be {tokens, <piece>: n, ...}")
+                raise MalformedActionError(where, "must be {tokens, <piece>: n, ...}", "plan_entry")
             tokens = entry.get("tokens", 0)
             t = _as_int(tokens)
             if t is None or not 0 <= t <= 1000:
-                raise MalformedActionError(f"{where}.tokens", "must be an integer 0..1000")
+                raise MalformedActionError(f"{where}.tokens", "must be an integer 0..1000", "plan_tokens")
             troops = []
             for k, v in entry.items():
                 if k == "tokens":
                     continue
                 n = _as_int(v)
                 if k not in game.pieces or n is None or not 0 <= n <= 1000:
-                    raise MalformedActionError(f"{where}.{k}", "must be a troop piece kind with a count")
+                    raise MalformedActionError(
+                        f"{where}.{k}",
+                        "must be a troop piece kind with a count",
+                        "plan_piece",
+                        {"name": _plain(k)},
+                    )
                 if n:
                     troops.append((str(k), n))
             if r in out:
-                raise MalformedActionError(where, "a region is named twice")
+                raise MalformedActionError(where, "a region is named twice", "plan_twice")
             out[r] = (t, tuple(sorted(troops)))
     elif isinstance(plan, tuple):
         for i, row in enumerate(plan):
             if not (isinstance(row, tuple) and len(row) == 3 and isinstance(row[2], tuple)):
-                raise MalformedActionError(f"action.arg[{i}]", "must be (region, tokens, ((piece, n), ...))")
+                raise MalformedActionError(
+                    f"action.arg[{i}]", "must be (region, tokens, ((piece, n), ...))", "plan_row"
+                )
             r = _region(game.map, row[0], f"action.arg[{i}]")
             t = _as_int(row[1])
             if t is None or t < 0:
-                raise MalformedActionError(f"action.arg[{i}]", "tokens must be an integer >= 0")
+                raise MalformedActionError(
+                    f"action.arg[{i}]", "tokens must be an integer >= 0", "plan_tokens"
+                )
             troops = []
             for pair in row[2]:
                 if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
-                    raise MalformedActionError(f"action.arg[{i}]", "troops must be (piece kind, count) pairs")
+                    raise MalformedActionError(
+                        f"action.arg[{i}]", "troops must be (piece kind, count) pairs", "plan_row"
+                    )
                 k, n = pair
                 c = _as_int(n)
                 if k not in game.pieces or c is None or c < 0:
-                    raise MalformedActionError(f"action.arg[{i}]", "troops must be (piece kind, count) pairs")
+                    raise MalformedActionError(
+                        f"action.arg[{i}]", "troops must be (piece kind, count) pairs", "plan_row"
+                    )
                 if c:
                     troops.append((str(k), c))
             if r in out:
-                raise MalformedActionError(f"action.arg[{i}]", "a region is named twice")
+                raise MalformedActionError(f"action.arg[{i}]", "a region is named twice", "plan_twice")
             out[r] = (t, tuple(sorted(troops)))
     else:
-        raise MalformedActionError("action.arg", "a plan is an object keyed by region")
+        raise MalformedActionError("action.arg", "a plan is an object keyed by region", "plan_shape")
     if not out:
-        raise MalformedActionError("action.arg", "a plan names at least one region")
+        raise MalformedActionError("action.arg", "a plan names at least one region", "plan_empty")
     return tuple((r, t, troops) for r, (t, troops) in sorted(out.items()))
 
 

@@ -38,6 +38,10 @@ async function useWords(edition) {
   relabel();
 }
 
+// A refusal of the server in the player's words (its reason and params; the message of anything
+// that is not a refusal, a lost connection, as it comes).
+const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : e.message);
+
 // ------------------------------------------------------------------------------- lobby
 class Lobby {
   constructor() {
@@ -94,7 +98,7 @@ class Lobby {
     const name = document.getElementById("name").value.trim() || "Player";
     await api.ensurePlayer(name);
     const seat = g.seats.find((s) => s.open && !s.joined).seat;
-    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(e.message); }
+    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
   }
   resize(n) {
     while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
@@ -114,7 +118,7 @@ class Lobby {
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
       localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
       location.hash = `#/game/${r.game}`;
-    } catch (e) { alert(e.message); }
+    } catch (e) { alert(refused(e)); }
   }
 }
 
@@ -124,7 +128,7 @@ async function joinRoute(gameId, invite) {
     e.preventDefault();
     await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
     const name = document.getElementById("name").value.trim() || "Player";
-    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(err.message); }
+    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(refused(err)); }
   } }, h("h2", {}, W.t("join")),
   h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
   h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
@@ -155,7 +159,7 @@ class GameScreen {
       this.info = await api.gameInfo(this.id);
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
     for (const k of keys) {
@@ -242,6 +246,10 @@ class GameScreen {
     const key = acting ?? held[0];
     return { key, st: this.states[key] };
   }
+  // What a refusal's words need from the table: region names, the pieces' units, the reader's seat.
+  names(viewer) {
+    return { region: (ref) => this.index[ref], pieces: this.board.pieces, viewer };
+  }
   seatLabel(i, viewer) {
     const s = this.info.seats[i];
     const name = s && s.name ? s.name : W.t("seat", { n: i + 1 });
@@ -255,7 +263,10 @@ class GameScreen {
       await api.act(this.id, token, Number(key), st.view.ply, action);
     } catch (e) {
       const b = e.body || {};
-      this.message = { error: true, text: `${W.t("error")}: ${b.rule ? `${b.rule} ` : ""}${e.message}` };
+      // The refusal's own words from its reason, in the player's language (the server's English
+      // message only when the answer is not a refusal at all).
+      const said = b.code ? W.refusal(b, this.names(Number(key))) : e.message;
+      this.message = { error: true, text: `${W.t("error")}: ${said}` };
       this.render();
       return;
     }
@@ -425,10 +436,10 @@ class GameScreen {
     let explainBox = null;
     if (ex && ex.reasons.length) {
       explainBox = h("div", { class: "explain refused", id: "explain" }, h("strong", {}, W.t("cannot_attack")),
-        // The reason in the player's language where the client knows its code; the engine's own
-        // sentence (English) stays as the tooltip and where the code is new to the client.
-        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code }, title: r.message },
-          `${r.rule}: ${W.has("web", `reason.${r.code}`) && W.current() !== "en" ? W.t(`reason.${r.code}`) : r.message}`))));
+        // The reason in the player's language, from its words and parameters as the terminal tells it
+        // (the engine's English sentence is for programs: never shown).
+        h("ul", {}, ...ex.reasons.map((r) => h("li", { dataset: { rule: r.rule, code: r.code, reason: r.reason } },
+          W.told(r.reason, r.params, r.rule, this.names(st.seat))))));
     } else if (ex && ex.ways.length) {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
         ...ex.ways.map((w) => h("div", { class: "way" },
@@ -700,7 +711,7 @@ class Replay {
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
       this.data = await api.replay(this.id); // every state of the finished game
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.render();
   }
   close() {}

@@ -114,3 +114,83 @@ export function piece(owner, kind, n = 1) {
 }
 // A text sent by the server in every language ({en, pt, de}).
 export const pick = (texts) => (texts ? texts[lang] ?? texts.en : "");
+
+// --- refusals ------------------------------------------------------------------------------------
+// An engine or server refusal (or a "why not" of `explain`) from its reason and params, as
+// smallworld/words/why.py tells it, line for line: the words `why.<reason>` of the core, or
+// `why.<key>` of the unit or edition for `<unit>.<key>`; parameters shown by their names; the
+// section once, as a reference. `names` gives what the catalogues do not hold: `region(ref)` ->
+// {n, name} (the board's), `pieces` {kind: unit} (the board's), `natives` (their unit id) and
+// `viewer` (the reader's seat).
+const join = (items, last = false) => {
+  const xs = items.filter((x) => x);
+  if (last && xs.length > 1) return text("core", "list.and", { first: xs.slice(0, -1).join(text("core", "list.sep")), last: xs[xs.length - 1] });
+  return xs.join(text("core", "list.sep"));
+};
+const named = (owner, key, fallback) => (has(owner, key) ? text(owner, key) : fallback);
+function unitWord(uid, names) {
+  if (names.natives && uid === names.natives) return text("edition", "natives");
+  return own(catalogues, uid) && has(uid, "name") ? text(uid, "name") : String(uid).replace(/_/g, " ");
+}
+function regionWord(ref, names) {
+  const r = names.region ? names.region(ref) : null;
+  return r ? text("core", "region", { n: r.n, name: r.name }) : String(ref);
+}
+function pieceWord(kind, n, names) {
+  const owner = (names.pieces || {})[kind] || "edition";
+  return has(owner, `piece.${kind}`) ? text(owner, `piece.${kind}`, { n }) : String(kind).replace(/_/g, " ");
+}
+const isA = (name, kind) => name === kind || name.endsWith(`_${kind}`);
+
+export function whyParams(raw, names = {}) {
+  const out = {};
+  for (const [name, value] of Object.entries(raw || {})) {
+    if (value === null || value === undefined || name === "why") continue;
+    if (isA(name, "region")) out[name] = regionWord(value, names);
+    else if (name === "regions") { out[name] = join(value.map((r) => regionWord(r, names)), true); out.regions_any = value.length > 0; }
+    else if (isA(name, "seat")) {
+      out[name] = value === names.viewer ? text("core", "seat.you") : text("core", "seat.other", { n: value });
+      out[`${name}_you`] = value === names.viewer;
+    } else if (["unit", "race", "power", "relic"].includes(name)) out[name] = unitWord(value, names);
+    else if (name === "piece") out[name] = pieceWord(value, raw.n ?? 1, names);
+    else if (name === "pieces") {
+      const items = Array.isArray(value) ? value.map((k) => [k, null]) : Object.entries(value);
+      out[name] = join(items.map(([k, n]) => (n === null ? pieceWord(k, 1, names) : `${n} ${pieceWord(k, n, names)}`)), true);
+      out.pieces_any = items.length > 0;
+    } else if (name === "phase") out[name] = named("core", `phase.${value}`, String(value).replace(/_/g, " "));
+    else if (name === "terrain") out[name] = named("edition", `terrain.${value}`, value);
+    else if (name === "faction") out[name] = named("edition", `faction.${value}`, value);
+    else if (name === "option") out[name] = join(String(value).split("+").map((u) => (has(u, "option") ? text(u, "option") : unitWord(u, names))), true);
+    else out[name] = value;
+  }
+  if (typeof (raw || {}).why === "string") {
+    const rest = { ...raw };
+    delete rest.why;
+    out.why = why(raw.why, rest, names);
+  }
+  return out;
+}
+
+function whyKey(reason) {
+  const dot = reason.indexOf(".");
+  const head = dot < 0 ? "" : reason.slice(0, dot);
+  if (dot >= 0 && (head === "edition" || (own(catalogues, head) && !["core", "web"].includes(head)))) return [head, `why.${reason.slice(dot + 1)}`];
+  return ["core", `why.${reason}`];
+}
+
+// The sentence of a reason (no section).
+export function why(reason, params, names = {}) {
+  let [owner, key] = whyKey(reason || "refused");
+  if (!has(owner, key)) [owner, key] = ["core", "why.refused"];
+  return text(owner, key, whyParams(params, names));
+}
+export const reference = (rule) => (rule ? text("core", "rules.ref", { rule }) : "");
+// A "why not" of `explain` (a reason with its section).
+export const told = (reason, params, rule, names = {}) => why(reason, params, names) + reference(rule);
+// An error's JSON ({code, reason?, params?, rule?}) as a person reads it.
+export function refusal(body, names = {}) {
+  const code = String((body && body.code) || "error");
+  const key = has("core", `error.${code}`) ? `error.${code}` : "error.error";
+  const sentence = why(String(body.reason || code), body.params && typeof body.params === "object" ? body.params : {}, names);
+  return text("core", key, { message: sentence, ref: reference(body.rule) });
+}

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import ActionSpec, EventSpec, Field, FieldType, seat_field
 from smallworld.engine.rules import conquest
@@ -55,10 +56,14 @@ class Berserk(Unit):
         st.turn.die = roll
         st.event("berserk_roll", seat=seat, roll=roll)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != ROLL:
             return None
-        return "§8", "the Berserk die is rolled once before a conquest, with at least 1 token in hand"
+        return self.why(
+            "§8",
+            "the Berserk die is rolled once before a conquest, with at least 1 token in hand",
+            "roll_when",
+        )
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return int(st.turn.data.get(self.id, {}).get("roll", 0))  # listing: read, never create

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -77,11 +78,12 @@ class Diplomat(Unit):
         st.event("peace", seat=seat, ally=int(action.arg))
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind == ALLY:
-            return (
+            return self.why(
                 "§8",
                 "name an opponent whose Active race you did not attack this turn, at the end of your turn",
+                "ally_who",
             )
         return None
 

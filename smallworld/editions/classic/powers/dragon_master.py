@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Piece, Unit
 from smallworld.engine.model.protocol import Field, FieldType
 
@@ -48,9 +49,11 @@ class DragonMaster(Unit):
     def on_decline(self, st: State, seat: int) -> None:
         _remove_dragon(st)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.arg == self.id and st.turn.data.get(self.id, {}).get("used"):
-            return self.section, "the Dragon conquers once per turn, and it has conquered this turn"
+            return self.why(
+                self.section, "the Dragon conquers once per turn, and it has conquered this turn", "used"
+            )
         return None
 
 

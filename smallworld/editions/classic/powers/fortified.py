@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Piece, Unit
 from smallworld.engine.model.protocol import ActionSpec, PromptSpec
 
@@ -54,11 +55,12 @@ class Fortified(Unit):
             st.add_piece(action.region, FORTRESS)
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind in (PLACE, SKIP):
-            return (
+            return self.why(
                 "§8",
                 "a Fortress goes in a region of your Active race without one, at the end of your turn",
+                "place_where",
             )
         return None
 

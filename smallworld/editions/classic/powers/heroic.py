@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Piece, Unit
 from smallworld.engine.model.protocol import ActionSpec, PromptSpec
 
@@ -56,9 +57,13 @@ class Heroic(Unit):
         if not st.supply.get(HERO, 0) or not self._free(st, prompt["seat"]):
             st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind == PLACE:
-            return "§8", "a Hero goes in a region of your Active race without one, at the end of your turn"
+            return self.why(
+                "§8",
+                "a Hero goes in a region of your Active race without one, at the end of your turn",
+                "place_where",
+            )
         return None
 
     def on_decline(self, st: State, seat: int) -> None:

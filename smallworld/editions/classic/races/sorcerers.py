@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
 from smallworld.engine.rules import conquest
@@ -51,28 +52,44 @@ class Sorcerers(Unit):
         ),
     )
 
-    def why_not(self, st: State, seat: int, region: int) -> str | None:
+    def why_not(self, st: State, seat: int, region: int) -> Why | None:
         """The one answer to "may the Sorcerers convert `region` now" (listing and errors)."""
         if st.seats[seat].active != self.id or not conquest.conquests_open(st, seat) or st.turn.race:
-            return "conversions happen during the Sorcerers' conquests"
+            return self.why("§7", "conversions happen during the Sorcerers' conquests", "convert_when")
         if st.seats[seat].hand < 1:
-            return "a conversion needs at least 1 token in hand (§5.2, CL-AMB-08)"
+            return self.why(
+                "§7", "a conversion needs at least 1 token in hand (§5.2, CL-AMB-08)", "convert_token"
+            )
         if st.tray[self.id] < 1:
-            return "no Sorcerer token is left in the tray (§1)"
+            return self.why("§7", "no Sorcerer token is left in the tray (§1)", "convert_tray")
         own = st.occupied_mask(self.id)
         if not (st.game.map.adj[region] & own):
-            return "the region must be adjacent to a Sorcerer region (never a first conquest)"
+            return self.why(
+                "§7",
+                "the region must be adjacent to a Sorcerer region (never a first conquest)",
+                "convert_adjacent",
+            )
         race = st.race[region]
         owner = st.owner_seat(race)
         if race is None or owner is None or owner == seat or st.seats[owner].active != race:
-            return "only a token of an opponent's Active race may be converted"
+            return self.why(
+                "§7", "only a token of an opponent's Active race may be converted", "convert_opponent"
+            )
         if st.tokens[region] != 1 or _protected(st, region):
-            return "the token must be alone in its region (an Encampment counts as a token)"
+            return self.why(
+                "§7",
+                "the token must be alone in its region (an Encampment counts as a token)",
+                "convert_alone",
+            )
         att = conquest.Attack(st, seat)
         if (st.immune >> region) & 1 or (att.shield >> region) & 1:
-            return "the region is immune (§6, CL-AMB-30) or at peace with the Sorcerers (Diplomat)"
+            return self.why(
+                "§7",
+                "the region is immune (§6, CL-AMB-30) or at peace with the Sorcerers (Diplomat)",
+                "convert_immune",
+            )
         if owner in st.turn.data.get(self.id, {}).get("converted", []):
-            return "one conversion per opponent per turn"
+            return self.why("§7", "one conversion per opponent per turn", "convert_once")
         return None
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
@@ -107,10 +124,12 @@ class Sorcerers(Unit):
         )  # fmt: skip
         conquest.finish(st, seat, info)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != CONVERT or action.region is None:
             return None
-        return "§7", self.why_not(st, st.acting_seat, action.region) or "not possible now"
+        return self.why_not(st, st.acting_seat, action.region) or self.why(
+            "§7", "not possible now", "convert_not_now"
+        )
 
 
 UNIT = Sorcerers()

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Cause, Piece, Unit
 from smallworld.engine.model.options import OptionSpec
 from smallworld.engine.model.protocol import ActionSpec, EventSpec, Field, FieldType, region_field, seat_field
@@ -103,41 +104,75 @@ class Championing(Unit):
     # --- the free conquest -------------------------------------------------------------------
     # One check answers both the listing and the errors: `_closed` (no free conquest at all now)
     # and `_why_not` (this region): the listing walks only the regions `_reach` lets through.
-    def _closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def _closed(self, st: State, seat: int) -> Why | None:
         s = st.seats[seat]
         if s.power != self.id:
-            return "§9.5", "only a race with Championing has the Champion"
+            return self.why("§9.5", "only a race with Championing has the Champion", "not_yours")
         if not st.in_conquest_step(seat):
-            return "§9.5", "the Champion's free conquest is only possible in your conquest step"
+            return self.why(
+                "§9.5", "the Champion's free conquest is only possible in your conquest step", "when"
+            )
         if _used(st):
-            return "§9.5", "the Champion conquers for free once per turn"
+            return self.why("§9.5", "the Champion conquers for free once per turn", "used")
         if not s.held.get(CHAMPION):
-            return "§9.5", "the Champion must be in hand"
+            return self.why("§9.5", "the Champion must be in hand", "not_in_hand")
         att = conquest.current_attack(st, seat)
         if att.first:
-            return "§9.5", "the Champion's free conquest cannot be the race's first conquest"
+            return self.why(
+                "§9.5", "the Champion's free conquest cannot be the race's first conquest", "not_first"
+            )
         if s.hand < _tokens_needed(att):
-            return "§8.14", "Tauren need a token in hand to go with the Champion (2 per region)"
+            return self.why(
+                "§8.14", "Tauren need a token in hand to go with the Champion (2 per region)", "tauren_token"
+            )
         return None
 
     def _why_not(
         self, st: State, seat: int, att: conquest.Attack, r: int, defended: int = -1
-    ) -> tuple[str, str] | None:
+    ) -> Why | None:
         """Why the Champion may not conquer `r` now; `defended`: `conquest.defended_mask` of the seat
         when known (every region may ask dues else)."""
         name = st.game.map.regions[r].name
         if (st.immune >> r) & 1:
-            return "§9.6", f"{name} is immune to all powers and conquest attempts"
+            return Why(
+                "§9.6",
+                f"{name} is immune to all powers and conquest attempts",
+                "immune",
+                region=st.game.map.ref(r),
+            )
         if not (_reach(st, att) >> r) & 1:
             if (att.own >> r) & 1:
-                return "§6.5", f"{name} is already held by your Active race"
+                return Why(
+                    "§6.5", f"{name} is already held by your Active race", "own", region=st.game.map.ref(r)
+                )
             if (st.game.map.water >> r) & 1:
-                return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
+                return Why(
+                    "§6.5",
+                    f"{name} is a Sea or Lake: only the Naga may conquer it",
+                    "water",
+                    region=st.game.map.ref(r),
+                    terrain=st.game.map.regions[r].terrain,
+                )
             if (st.game.reach_mask >> r) & 1:
-                return "§9.5", f"{name} is an Entry region reached only by travel, not adjacent (AMB-47)"
-            return "§6.5", f"{name} is not adjacent to your Active race"
+                return self.why(
+                    "§9.5",
+                    f"{name} is an Entry region reached only by travel, not adjacent (AMB-47)",
+                    "entry_travel",
+                    region=st.game.map.ref(r),
+                )
+            return Why(
+                "§6.5",
+                f"{name} is not adjacent to your Active race",
+                "unreachable",
+                region=st.game.map.ref(r),
+            )
         if (defended >> r) & 1 and not conquest.can_pay(st, seat, r):
-            return "§6.7", f"the conquest of {name} requires paying first"
+            return Why(
+                "§6.7",
+                f"the conquest of {name} requires paying first",
+                "unpaid_any",
+                region=st.game.map.ref(r),
+            )
         return None
 
     def free_conquest_left(self, st: State, seat: int) -> bool:
@@ -161,7 +196,7 @@ class Championing(Unit):
         st.turn_data(ID)["used"] = True
         conquest.free_conquest(st, att, r, _tokens_needed(att), {CHAMPION: 1}, event="champion_conquest")
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != FREE:
             return None
         seat = st.acting_seat
@@ -169,9 +204,11 @@ class Championing(Unit):
         if closed is not None:
             return closed
         if action.region is None:
-            return "§9.5", "the Champion's free conquest needs a target region"
+            return self.why("§9.5", "the Champion's free conquest needs a target region", "no_target")
         why = self._why_not(st, seat, conquest.Attack(st, seat), action.region)
-        return why or ("§9.5", "the Champion's free conquest is not possible there now")
+        return why or (
+            self.why("§9.5", "the Champion's free conquest is not possible there now", "not_there")
+        )
 
     # --- capture -------------------------------------------------------------------------------
     def prevent_loss(self, st: State, owner: int, region: int, cause: str) -> bool:

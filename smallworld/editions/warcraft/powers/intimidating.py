@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Cause, Effect, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -307,41 +308,86 @@ class Intimidating(Unit):
         _regroup(st, st.game.map.index(prompt["region"]), action.region, prompt["seat"])
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         seat = st.acting_seat
         s = st.seats[seat]
         if action.kind not in (TOKEN, TROOP, REMOVE):
             return None
         if s.power != self.id:
-            return "§9.13", "only a race with the Intimidating power may intimidate"
+            return self.why("§9.13", "only a race with the Intimidating power may intimidate", "not_yours")
         if not st.in_conquest_step(seat):
-            return "§6.11", "Intimidating is only used in your conquest step, before conquests end"
+            return self.why(
+                "§6.11", "Intimidating is only used in your conquest step, before conquests end", "when"
+            )
         if _uses(st) >= USES:
-            return "§9.13", "Intimidating is used at most 3 times per turn"
+            return self.why("§9.13", "Intimidating is used at most 3 times per turn", "used_up", most=USES)
         r = action.region
         if r is None:
-            return "§9.13", "Intimidating needs a target region"
+            return self.why("§9.13", "Intimidating needs a target region", "no_target")
         name = st.game.map.regions[r].name
         if (st.immune >> r) & 1:
-            return "§9.6", f"{name} is immune to all powers"
+            return Why("§9.6", f"{name} is immune to all powers", "immune_powers", region=st.game.map.ref(r))
         if r not in self._targets(st, seat):
             if not conquest.can_affect(st, seat, [r], _effect(st, r)) and st.race[r] is not None:
-                return "§6.7", f"using Intimidating on {name} requires paying first"
-            return "§9.13", f"{name} is not an opponent's region adjacent to your Active race"
+                return Why(
+                    "§6.7",
+                    f"using Intimidating on {name} requires paying first",
+                    "unpaid_any",
+                    region=st.game.map.ref(r),
+                )
+            return self.why(
+                "§9.13",
+                f"{name} is not an opponent's region adjacent to your Active race",
+                "not_target",
+                region=st.game.map.ref(r),
+            )
         walls = _walls(st, r)
         if action.kind == REMOVE:
             if not walls:
-                return "§9.13", f"{name} holds no Wisp Wall or Fort to remove"
-            return "§9.13", f"the piece to remove from {name} is one of: " + ", ".join(walls)
+                return self.why(
+                    "§9.13",
+                    f"{name} holds no Wisp Wall or Fort to remove",
+                    "no_wall",
+                    region=st.game.map.ref(r),
+                )
+            return self.why(
+                "§9.13",
+                f"the piece to remove from {name} is one of: " + ", ".join(walls),
+                "remove_which",
+                region=st.game.map.ref(r),
+                pieces=list(walls),
+            )
         if walls:
-            return "§9.13", f"the Wisp Wall or Fort in {name} must be removed first (one use each)"
+            return self.why(
+                "§9.13",
+                f"the Wisp Wall or Fort in {name} must be removed first (one use each)",
+                "wall_first",
+                region=st.game.map.ref(r),
+            )
         if action.kind == TROOP and not _troops(st, r):
-            return "§9.13", f"{name} holds no troop that may be taken (the Champion cannot be moved)"
+            return self.why(
+                "§9.13",
+                f"{name} holds no troop that may be taken (the Champion cannot be moved)",
+                "no_troop",
+                region=st.game.map.ref(r),
+            )
         if action.kind == TOKEN and not st.tokens[r]:
-            return "§9.13", f"{name} holds no race token to take (the Champion cannot be moved)"
+            return self.why(
+                "§9.13",
+                f"{name} holds no race token to take (the Champion cannot be moved)",
+                "no_token",
+                region=st.game.map.ref(r),
+            )
         m = st.game.map
-        dests = ", ".join(d if isinstance(d, str) else m.ref(d) for d in self._destinations(st, r))
-        return "§9.13", f"what is taken from {name} goes to another region of the same race: {dests}"
+        refs = [d if isinstance(d, str) else m.ref(d) for d in self._destinations(st, r)]
+        dests = ", ".join(refs)
+        return self.why(
+            "§9.13",
+            f"what is taken from {name} goes to another region of the same race: {dests}",
+            "where_to",
+            region=m.ref(r),
+            regions=[d for d in refs if ":" in d],
+        )
 
 
 UNIT = Intimidating()

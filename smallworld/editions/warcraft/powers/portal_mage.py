@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.options import OptionSpec
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, seat_field
@@ -114,27 +115,29 @@ class PortalMage(Unit):
                     out.append(Action(PORTAL, a, b))
         return out
 
-    def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> tuple[str, str] | None:
+    def _why_not(self, st: State, seat: int, a: int, b: int, defended: int = -1) -> Why | None:
         """The one answer to "may these two regions be swapped now" (listing and errors).
         `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
         m = st.game.map
         magic = m.feature("Magic")
         if not ((magic >> a) & 1 and (magic >> b) & 1) or a == b:
-            return "§9.17", "both regions must be different Magic regions"
+            return self.why("§9.17", "both regions must be different Magic regions", "magic_only")
         if ((st.immune >> a) | (st.immune >> b)) & 1:
-            return "§9.6", "a Watch Tower region is immune to all powers"
+            return self.why("§9.6", "a Watch Tower region is immune to all powers", "immune_tower")
         if not (_movable(st, a) or _movable(st, b)):
-            return "§9.17", "nothing to swap between two empty regions"
+            return self.why("§9.17", "nothing to swap between two empty regions", "both_empty")
         if _into_water(st, a, b):
-            return "§8.10", "only Naga tokens may end up in a Sea or Lake"
+            return self.why("§8.10", "only Naga tokens may end up in a Sea or Lake", "into_water")
         if a > b:
-            return "§9.17", "name the region with the lower index first"
+            return self.why("§9.17", "name the region with the lower index first", "order")
         own = st.occupied_mask(st.seats[seat].active)
         # AMB-16 option: one of the two regions must be the Portal Mage race's own.
         if st.game.options.portal_pairs == "one_own" and not ((own >> a) & 1 or (own >> b) & 1):
-            return "§9.17", "with this game's rule option one of the two regions must be your own"
+            return self.why(
+                "§9.17", "with this game's rule option one of the two regions must be your own", "one_own"
+            )
         if ((defended >> a) | (defended >> b)) & 1 and not conquest.can_affect(st, seat, [a, b]):
-            return "§6.7", "this swap requires paying first"
+            return self.why("§6.7", "this swap requires paying first", "unpaid")
         return None
 
     def apply_action(self, st: State, action: Action) -> None:
@@ -155,20 +158,22 @@ class PortalMage(Unit):
             if owner is not None and st.seats[owner].active == race:
                 st.reveal(r, owner)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind != PORTAL:
             return None
         seat = st.acting_seat
         if st.seats[seat].power != self.id:
-            return "§9.17", "only a race with the Portal Mage power swaps regions"
+            return self.why("§9.17", "only a race with the Portal Mage power swaps regions", "not_yours")
         if not self._ready(st, seat):
             if _uses(st) >= USES and st.phase == CONQUER:
-                return "§9.17", "Portal Mage swaps at most twice per turn"
-            return "§6.11", "Portal Mage swaps only during your conquest step"
+                return self.why("§9.17", "Portal Mage swaps at most twice per turn", "used_up", most=USES)
+            return self.why("§6.11", "Portal Mage swaps only during your conquest step", "when")
         a, b = action.region, action.arg
         if a is None or not isinstance(b, int) or not 0 <= b < st.game.map.n:
-            return "§9.17", "a swap names two Magic regions: portal REF OTHER"
-        return self._why_not(st, seat, a, b) or ("§9.17", "this swap is not possible now")
+            return self.why("§9.17", "a swap names two Magic regions: portal REF OTHER", "two_regions")
+        return self._why_not(st, seat, a, b) or (
+            self.why("§9.17", "this swap is not possible now", "not_now")
+        )
 
 
 UNIT = PortalMage()

@@ -29,6 +29,7 @@ from smallworld.editions.warcraft.relics._common import (
 )
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Effect, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -141,36 +142,71 @@ class Ethereals(Unit):
             STEAL, seat=seat, relic=rid, source=src, region=action.region, paid=before - st.seats[seat].coins
         )
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         opt = action.arg if isinstance(action.arg, str) else None
         if action.kind != STEAL and not has_option(opt, ID):
             return None  # another unit's option or action: its own answer fits
         seat = st.acting_seat
         if st.seats[seat].active != ID:
-            return "§8.4", "only the Active Ethereals may steal an Artifact or use their Place discount"
+            return self.why(
+                "§8.4",
+                "only the Active Ethereals may steal an Artifact or use their Place discount",
+                "steal_active_only",
+            )
         if _used(st):
-            return "§8.4", "the Ethereals already stole or used their discount this turn (once per turn)"
+            return self.why(
+                "§8.4",
+                "the Ethereals already stole or used their discount this turn (once per turn)",
+                "steal_used",
+            )
         if action.kind != STEAL:
-            return "§8.4", (
+            return self.why(
+                "§8.4",
                 "the Ethereals' discount is only for a region next to one of theirs that holds a face-up "
-                "Legendary Place (AMB-29)"
+                "Legendary Place (AMB-29)",
+                "discount_where",
             )
         if not st.in_conquest_step(seat):
-            return "§8.4", "the Ethereals steal only during their conquests"
+            return self.why("§8.4", "the Ethereals steal only during their conquests", "steal_when")
         rid = str(action.arg)
         src = st.marker_region(rid)
         m = st.game.map
         if src is None or group(st, rid) != ARTIFACT or rid not in face_up(st, src):
-            return "§8.4", f"{rid!r} is not a face-up Artifact on the boards (AMB-29: not a face-down one)"
+            return self.why(
+                "§8.4",
+                f"{rid!r} is not a face-up Artifact on the boards (AMB-29: not a face-down one)",
+                "steal_not_artifact",
+                relic=rid,
+            )
         if action.region is None or not (st.occupied_mask(ID) >> action.region) & 1:
-            return "§8.4", "a stolen Artifact goes into one of the Ethereals' own regions"
+            return self.why(
+                "§8.4", "a stolen Artifact goes into one of the Ethereals' own regions", "steal_into_own"
+            )
         if (st.occupied_mask(ID) >> src) & 1:
-            return "§8.4", f"{rid!r} already lies in a region of the Ethereals"
+            return self.why(
+                "§8.4", f"{rid!r} already lies in a region of the Ethereals", "steal_already_own", relic=rid
+            )
         if not (m.adj[src] >> action.region) & 1:
-            return "§8.4", f"{m.regions[src].name} is not next to {m.regions[action.region].name}"
+            return self.why(
+                "§8.4",
+                f"{m.regions[src].name} is not next to {m.regions[action.region].name}",
+                "steal_not_adjacent",
+                source_region=m.ref(src),
+                region=m.ref(action.region),
+            )
         if (st.immune >> src) & 1:
-            return "§9.6", f"{m.regions[src].name} is immune to all powers (Watch Tower)"
-        return "§6.7", f"stealing from {m.regions[src].name} requires paying the Aegis's 2 VC first"
+            return Why(
+                "§9.6",
+                f"{m.regions[src].name} is immune to all powers (Watch Tower)",
+                "immune_powers",
+                region=m.ref(src),
+            )
+        return Why(
+            "§6.7",
+            f"stealing from {m.regions[src].name} requires paying the Aegis's 2 VC first",
+            "unpaid_any",
+            region=m.ref(src),
+        )
 
 
 def _used(st: State) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -113,36 +114,51 @@ class Forsaken(Unit):
             st.event("forsaken_buy", seat=seat, tokens=k)
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         pending = st.pending[0] if st.pending else None
         if pending is not None and pending["unit"] == self.id:
             most = int(pending["most"])
             if action.kind == BUY:
-                return "§8.5", (
+                return self.why(
+                    "§8.5",
                     f"at most {most} token(s) may be bought now: one per token whose loss the Forsaken "
-                    f"forced this turn, at {PRICE} VC each, while the tray has them (§1.2)"
+                    f"forced this turn, at {PRICE} VC each, while the tray has them (§1.2)",
+                    "buy_most",
+                    most=most,
+                    price=PRICE,
                 )
-            return "§8.5", f"decide the Forsaken purchase first: '{BUY} k' with k from 0 to {most}"
+            return self.why(
+                "§8.5",
+                f"decide the Forsaken purchase first: '{BUY} k' with k from 0 to {most}",
+                "buy_prompt",
+                most=most,
+            )
         if action.kind != BUY:
             return None
         # No purchase is being asked: say why (a purchase step that is not available).
         seat = st.acting_seat
         s = st.seats[seat]
         if s.active != self.id:
-            return "§8.5", "only the Active Forsaken buy tokens"
+            return self.why("§8.5", "only the Active Forsaken buy tokens", "buy_active_only")
         if (
             seat != st.turn_seat
             or st.phase in (Phase.PICK, Phase.START)
             or (st.phase == Phase.CONQUER and not st.turn.done)
         ):
-            return "§8.5", "the Forsaken buy tokens after their last conquest, before redeployment"
+            return self.why(
+                "§8.5", "the Forsaken buy tokens after their last conquest, before redeployment", "buy_when"
+            )
         if not self.losses(st):
-            return "§8.5", "the Forsaken forced no loss this turn: there is nothing to buy"
+            return self.why(
+                "§8.5", "the Forsaken forced no loss this turn: there is nothing to buy", "buy_no_loss"
+            )
         if st.tray.get(self.id, 0) <= 0:
-            return "§1.2", "no Forsaken token is left in the tray"
+            return self.why("§1.2", "no Forsaken token is left in the tray", "buy_tray_empty")
         if s.coins < PRICE:
-            return "§8.5", f"a Forsaken token costs {PRICE} VC and you have none"
-        return "§8.5", "the Forsaken purchase of this turn is over"
+            return self.why(
+                "§8.5", f"a Forsaken token costs {PRICE} VC and you have none", "buy_no_coins", price=PRICE
+            )
+        return self.why("§8.5", "the Forsaken purchase of this turn is over", "buy_over")
 
 
 UNIT = Forsaken()

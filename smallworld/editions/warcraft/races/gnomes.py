@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action, at_regions
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -104,17 +105,21 @@ class Gnomes(Unit):
     def _done(self, st: State) -> bool:
         return AIRBORNE in st.turn.data.get(ID, {})
 
-    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def why_closed(self, st: State, seat: int) -> Why | None:
         """Why no assault is possible now, whatever the target (None: one is)."""
         if st.seats[seat].active != self.id:
-            return "§8.6", "only the Active Gnomes make airborne assaults"
+            return self.why("§8.6", "only the Active Gnomes make airborne assaults", "airborne_active_only")
         if not conquest.conquests_open(st, seat):
-            return "§6.10", "conquests are over for this turn"
+            return Why("§6.10", "conquests are over for this turn", "conquests_over")
         if self._done(st):
-            return "§8.6", "the airborne assault is made once per turn (a cancelled one is used up too)"
+            return self.why(
+                "§8.6",
+                "the airborne assault is made once per turn (a cancelled one is used up too)",
+                "airborne_used",
+            )
         att = conquest.Attack(st, seat)
         if conquest.available(st, seat) < max(1, att.minimum):
-            return "§6.4", "a conquest needs at least 1 race token in hand"
+            return Why("§6.4", "a conquest needs at least 1 race token in hand", "no_token")
         return None
 
     def actions(self, st: State, seat: int) -> Iterable[Action]:
@@ -201,14 +206,18 @@ class Gnomes(Unit):
         data[AIRBORNE] = record
         st.event(AIRBORNE, seat=seat, region=r, outcome=outcome)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         pending = st.pending[0] if st.pending else None
         if pending is not None:
             if pending["unit"] != self.id or action.kind in (FINAL, CANCEL):
                 return None  # the prompt's own text says what is awaited
-            return "§8.6", f"answer the airborne assault first: '{FINAL}' (roll again) or '{CANCEL}'"
+            return self.why(
+                "§8.6",
+                f"answer the airborne assault first: '{FINAL}' (roll again) or '{CANCEL}'",
+                "airborne_prompt",
+            )
         if action.kind in (FINAL, CANCEL):
-            return "§8.6", "no airborne assault is waiting for a second roll"
+            return self.why("§8.6", "no airborne assault is waiting for a second roll", "airborne_no_roll")
         if action.kind != AIRBORNE:
             return None
         seat = st.acting_seat
@@ -219,18 +228,36 @@ class Gnomes(Unit):
         r = action.region
         m = st.game.map
         if r is None:
-            return "§8.6", "the airborne assault needs a target region"
+            return self.why("§8.6", "the airborne assault needs a target region", "airborne_no_target")
         name = m.regions[r].name
         if (m.water >> r) & 1:
-            return "§6.5", f"{name} is a Sea or Lake: only the Naga may conquer it"
+            return Why(
+                "§6.5",
+                f"{name} is a Sea or Lake: only the Naga may conquer it",
+                "water",
+                region=m.ref(r),
+                terrain=m.regions[r].terrain,
+            )
         if (att.own >> r) & 1:
-            return "§6.5", f"{name} is already held by your Active race"
+            return Why("§6.5", f"{name} is already held by your Active race", "own", region=m.ref(r))
         if (st.immune >> r) & 1:
-            return "§9.6", f"{name} is immune to conquest"
+            return Why("§9.6", f"{name} is immune to conquest", "immune", region=m.ref(r))
         dues = conquest.payments(st, seat, r) if st.race[r] is not None else []
         if sum(d[1] for d in dues) > st.seats[seat].coins:
-            return "§6.7", f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first"
-        return "§6.6", f"option {action.arg!r} is not available for {name}"
+            return Why(
+                "§6.7",
+                f"the conquest of {name} requires paying {sum(d[1] for d in dues)} VC first",
+                "unpaid",
+                region=m.ref(r),
+                coins=sum(d[1] for d in dues),
+            )
+        return Why(
+            "§6.6",
+            f"option {action.arg!r} is not available for {name}",
+            "option",
+            option=str(action.arg),
+            region=m.ref(r),
+        )
 
 
 UNIT = Gnomes()

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Cause, Effect, Piece, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -165,7 +166,7 @@ class Goblins(Unit):
         own = st.occupied_mask(self.id)
         return bits(st.game.map.adjacent_to(own) & ~own & ~st.immune)
 
-    def _why_not(self, st: State, seat: int, r: int) -> tuple[str, str] | None:
+    def _why_not(self, st: State, seat: int, r: int) -> Why | None:
         """The one answer to "may the top bomb go into region `r` now" (listing and errors)."""
         name = st.game.map.regions[r].name
         race = st.race[r]
@@ -175,16 +176,41 @@ class Goblins(Unit):
             or not st.is_active_race(race)
             or st.owner_seat(race) == seat
         ):
-            return "§8.7", f"{name} holds no opponent's Active race"
+            return self.why(
+                "§8.7",
+                f"{name} holds no opponent's Active race",
+                "bomb_no_opponent",
+                region=st.game.map.ref(r),
+            )
         if not (st.game.map.adjacent_to(st.occupied_mask(self.id)) >> r) & 1:
-            return "§8.7", f"{name} is not next to a Goblin region"
+            return self.why(
+                "§8.7",
+                f"{name} is not next to a Goblin region",
+                "bomb_not_adjacent",
+                region=st.game.map.ref(r),
+            )
         if (st.immune >> r) & 1:
-            return "§9.6", f"{name} is immune to all powers (Watch Tower)"
+            return Why(
+                "§9.6",
+                f"{name} is immune to all powers (Watch Tower)",
+                "immune_powers",
+                region=st.game.map.ref(r),
+            )
         pieces = st.pieces[r]
         if pieces and BOMB in pieces:
-            return "§8.7", f"{name} already holds a bomb (at most one per region)"
+            return self.why(
+                "§8.7",
+                f"{name} already holds a bomb (at most one per region)",
+                "bomb_there",
+                region=st.game.map.ref(r),
+            )
         if not conquest.can_affect(st, seat, [r], Effect.PLACEMENT):
-            return "§6.7", f"a bomb in {name} requires paying the Aegis of Aggramar's 2 VC first"
+            return Why(
+                "§6.7",
+                f"a bomb in {name} requires paying the Aegis of Aggramar's 2 VC first",
+                "unpaid_any",
+                region=st.game.map.ref(r),
+            )
         return None
 
     def prompt_actions(self, st: State, prompt: dict[str, Any]) -> Iterable[Action]:
@@ -207,18 +233,20 @@ class Goblins(Unit):
         if not self._targets(st, seat):
             st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             if action.kind in (PLACE, DONE):
-                return "§8.7", "bombs are placed at the end of an Active Goblin turn"
+                return self.why("§8.7", "bombs are placed at the end of an Active Goblin turn", "bomb_when")
             return None
         if action.kind != PLACE or action.region is None:
-            return "§8.7", f"place a bomb first ('{PLACE} REGION') or stop placing ('{DONE}')"
+            return self.why(
+                "§8.7", f"place a bomb first ('{PLACE} REGION') or stop placing ('{DONE}')", "bomb_prompt"
+            )
         seat = st.pending[0]["seat"]
         if not st.seats[seat].ext.get(ID, {}).get("stack"):
-            return "§8.7", "no bomb is left in the stack"
+            return self.why("§8.7", "no bomb is left in the stack", "bomb_stack_empty")
         why = self._why_not(st, seat, action.region)
-        return why or ("§8.7", "no bomb is left in the box")
+        return why or (self.why("§8.7", "no bomb is left in the box", "bomb_box_empty"))
 
     # --- start of the next turn: resolving ---------------------------------------------------------
     def turn_start(self, st: State, seat: int, owner: int) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from smallworld.editions.warcraft.factions import ALLIANCE, HORDE
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Effect, Piece, Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -63,19 +64,40 @@ def eligible(st: State, seat: int) -> int:
     return out
 
 
-def why_not(st: State, seat: int, r: int, defended: int = -1) -> tuple[str, str] | None:
+def why_not(st: State, seat: int, r: int, defended: int = -1) -> Why | None:
     """The one answer to "may a Military Objective go into region `r` now" (listing and errors).
     `defended`: `conquest.defended_mask` of the seat when known (every region may ask dues else)."""
     name = st.game.map.regions[r].name
     race = st.race[r]
     if race is not None and st.game.faction.get(race) == ALLIANCE:
-        return "§8.8", f"{name} is occupied by an Alliance race ({race}): no Military Objective there"
+        return Why(
+            "§8.8",
+            f"{name} is occupied by an Alliance race ({race}): no Military Objective there",
+            "humans.objective_alliance",
+            region=st.game.map.ref(r),
+            race=race,
+        )
     if (st.immune >> r) & 1:
-        return "§9.6", f"{name} is immune to all powers (Watch Tower, AMB-36)"
+        return Why(
+            "§9.6",
+            f"{name} is immune to all powers (Watch Tower, AMB-36)",
+            "immune_powers",
+            region=st.game.map.ref(r),
+        )
     if _has_objective(st, r):
-        return "§8.8", f"{name} already holds a Military Objective (each goes to a different region)"
+        return Why(
+            "§8.8",
+            f"{name} already holds a Military Objective (each goes to a different region)",
+            "humans.objective_there",
+            region=st.game.map.ref(r),
+        )
     if (defended >> r) & 1 and not conquest.can_affect(st, seat, [r], Effect.PLACEMENT):
-        return "§6.7", f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first"
+        return Why(
+            "§6.7",
+            f"a Military Objective in {name} requires paying the Aegis of Aggramar's 2 VC first",
+            "unpaid_any",
+            region=st.game.map.ref(r),
+        )
     return None
 
 
@@ -139,15 +161,23 @@ class Humans(Unit):
                 return  # the prompt stays: one more may be placed
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             if action.kind in (PLACE, DONE):
-                return "§8.8", "Military Objectives are placed at the end of an Active Human turn"
+                return self.why(
+                    "§8.8",
+                    "Military Objectives are placed at the end of an Active Human turn",
+                    "objective_when",
+                )
             return None
         if action.kind != PLACE or action.region is None:
-            return "§8.8", f"place a Military Objective first ('{PLACE} REGION') or stop ('{DONE}')"
+            return self.why(
+                "§8.8",
+                f"place a Military Objective first ('{PLACE} REGION') or stop ('{DONE}')",
+                "objective_prompt",
+            )
         why = why_not(st, st.pending[0]["seat"], action.region)
-        return why or ("§8.8", "both Military Objectives are on the boards")
+        return why or (self.why("§8.8", "both Military Objectives are on the boards", "objective_none_left"))
 
     def any_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         r = info.region

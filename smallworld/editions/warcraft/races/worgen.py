@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.protocol import (
     ActionSpec,
@@ -79,11 +80,19 @@ class Worgen(Unit):
             if self._why(st, prompt, a) is None
         ]
 
-    def _why(self, st: State, prompt: dict[str, Any], action: Action) -> tuple[str, str] | None:
+    def _why(self, st: State, prompt: dict[str, Any], action: Action) -> Why | None:
         if action.kind != FORM or action.arg not in (HUMAN, WORGEN):
-            return "§8.16", f"choose the form first: '{FORM} {HUMAN}' (+2 VC) or '{FORM} {WORGEN}' (pay 1 VC)"
+            return self.why(
+                "§8.16",
+                f"choose the form first: '{FORM} {HUMAN}' (+2 VC) or '{FORM} {WORGEN}' (pay 1 VC)",
+                "form_prompt",
+            )
         if action.arg == WORGEN and st.seats[prompt["seat"]].coins < WORGEN_PRICE:  # AMB-24
-            return "§8.16", "the Worgen form costs 1 VC and you have none: choose the human form (AMB-24)"
+            return self.why(
+                "§8.16",
+                "the Worgen form costs 1 VC and you have none: choose the human form (AMB-24)",
+                "form_no_coin",
+            )
         return None
 
     def apply_prompt(self, st: State, prompt: dict[str, Any], action: Action) -> None:
@@ -97,10 +106,12 @@ class Worgen(Unit):
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not st.pending or st.pending[0]["unit"] != self.id:
             return (
-                None if action.kind != FORM else ("§8.16", "the Worgen choose a form only when they expand")
+                None
+                if action.kind != FORM
+                else (self.why("§8.16", "the Worgen choose a form only when they expand", "form_when"))
             )
         return self._why(st, st.pending[0], action)
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from smallworld.editions.warcraft.relics._common import USED_FIELD, use, used
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.board_map import bits
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import Unit
 from smallworld.engine.model.protocol import ActionSpec, Arg
 from smallworld.engine.rules import conquest
@@ -92,14 +93,14 @@ class Ashes(Unit):
                     out.append(Action(kind, r, opt))
         return out
 
-    def why_closed(self, st: State, seat: int) -> tuple[str, str] | None:
+    def why_closed(self, st: State, seat: int) -> Why | None:
         """Why the Ashes can take nothing now, whatever the region (None: they may)."""
         if not conquest.conquests_open(st, seat):
-            return "§6.10", "conquests are over for this turn"
+            return Why("§6.10", "conquests are over for this turn", "conquests_over")
         if used(st, ID):
-            return "§10.2", "the Ashes of Al'ar were already used this turn"
+            return self.why("§10.2", "the Ashes of Al'ar were already used this turn", "used")
         if conquest.available(st, seat) < 1:
-            return "§6.4", "a conquest needs at least 1 race token in hand"
+            return Why("§6.4", "a conquest needs at least 1 race token in hand", "no_token")
         return None
 
     def _kind(self, st: State, att: conquest.Attack, r: int, opt: str | None, hand: int) -> str | None:
@@ -121,7 +122,7 @@ class Ashes(Unit):
         if conquest.attempt(st, att, r, opt, c, final=action.kind == ASHES_FINAL):
             st.move_marker(ID, r)  # it stays where it was after a failed attempt (AMB-50)
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if action.kind not in (ASHES, ASHES_FINAL):
             return None
         seat = st.acting_seat
@@ -129,9 +130,10 @@ class Ashes(Unit):
         if closed is not None:
             return closed
         if self not in st.units(seat):
-            return (
+            return self.why(
                 "§10.2",
                 "only the owner of the face-up Ashes of Al'ar (its region's Active race) may use them",
+                "owner_only",
             )
         r = action.region
         assert r is not None
@@ -139,19 +141,49 @@ class Ashes(Unit):
         att = self._attack(st, seat)
         if not (self._reach(st, seat, att) >> r) & 1:
             if (att.own >> r) & 1:
-                return "§6.5", f"{name} is already held by your Active race"
+                return Why(
+                    "§6.5", f"{name} is already held by your Active race", "own", region=st.game.map.ref(r)
+                )
             if (st.immune >> r) & 1:
-                return "§9.6", f"{name} is immune to conquest"
-            return "§6.5", f"{name} is a Sea or Lake: your race may not enter it"
+                return Why("§9.6", f"{name} is immune to conquest", "immune", region=st.game.map.ref(r))
+            return Why(
+                "§6.5",
+                f"{name} is a Sea or Lake: your race may not enter it",
+                "water",
+                region=st.game.map.ref(r),
+                terrain=st.game.map.regions[r].terrain,
+            )
         if not conquest.can_pay(st, seat, r):
-            return "§6.7", f"the conquest of {name} requires paying first"
+            return Why(
+                "§6.7",
+                f"the conquest of {name} requires paying first",
+                "unpaid_any",
+                region=st.game.map.ref(r),
+            )
         opt = action.arg if isinstance(action.arg, str) else None
         if opt not in conquest.options(st, att, r):
-            return "§6.6", f"option {opt!r} is not available for {name}"
+            return Why(
+                "§6.6",
+                f"option {opt!r} is not available for {name}",
+                "option",
+                option=str(opt),
+                region=st.game.map.ref(r),
+            )
         kind = self._kind(st, att, r, opt, conquest.available(st, seat))
         if kind is None:
-            return "§6.10", f"{name} is more tokens short than a final attempt allows"
-        return "§10.2", f"{name} takes '{kind}', not '{action.kind}'"
+            return self.why(
+                "§6.10",
+                f"{name} is more tokens short than a final attempt allows",
+                "too_far",
+                region=st.game.map.ref(r),
+            )
+        return self.why(
+            "§10.2",
+            f"{name} takes '{kind}', not '{action.kind}'",
+            "other_kind",
+            region=st.game.map.ref(r),
+            final=kind == ASHES_FINAL,
+        )
 
 
 UNIT = Ashes()

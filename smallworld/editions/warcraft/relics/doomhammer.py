@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from smallworld.editions.warcraft.relics._common import USED_FIELD, has_option, use, used
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.hooks import ConquestInfo, Unit
 from smallworld.engine.model.protocol import EventSpec, Field, FieldType, region_field, seat_field
 from smallworld.engine.rules import conquest
@@ -61,12 +62,17 @@ class Doomhammer(Unit):
         dues = sum(d[1] for d in conquest.payments(st, seat, region)) if st.race[region] else 0
         return (ID,) if st.seats[seat].coins >= PRICE + dues else ()
 
-    def explain(self, st: State, action: Action) -> tuple[str, str] | None:
+    def explain(self, st: State, action: Action) -> Why | None:
         if not has_option(action.arg if isinstance(action.arg, str) else None, ID):
             return None
         if used(st, ID):
-            return "§10.2", "the Doomhammer has already been used this turn"
-        return "§6.7", f"the Doomhammer needs {PRICE} VC for the occupant, plus any other dues, first"
+            return self.why("§10.2", "the Doomhammer has already been used this turn", "used")
+        return self.why(
+            "§6.7",
+            f"the Doomhammer needs {PRICE} VC for the occupant, plus any other dues, first",
+            "unpaid",
+            coins=PRICE,
+        )
 
     def cost_reduction(self, st: State, seat: int, region: int, option: str | None) -> int:
         return EVERYTHING if has_option(option, ID) else 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import Action
+from smallworld.engine.model.errors import Why
 
 if TYPE_CHECKING:
     from smallworld.engine.model.state import State
@@ -80,7 +81,7 @@ class Variant:
 
         raise PositionError("position.offer", "only the team variant has faction columns")
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         from smallworld.engine.model.rule_ids import Rule
 
-        return st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available"
+        return Why(st.game.edition.cite(Rule.PICK), f"pick {action.arg} is not available", "pick_unavailable")

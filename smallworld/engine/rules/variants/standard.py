@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.model.actions import PICK, Action
+from smallworld.engine.model.errors import Why
 from smallworld.engine.model.rule_ids import Rule
 from smallworld.engine.rules.variants.base import Variant
 
@@ -105,12 +106,21 @@ class Standard(Variant):
         tie = {"rule": rule, "by": "race_tokens", "tied": tied, "shared": len(winners) > 1}
         return winners, {"tie_break": tie}
 
-    def explain_pick(self, st: State, seat: int, action: Action) -> tuple[str, str]:
+    def explain_pick(self, st: State, seat: int, action: Action) -> Why:
         rule = st.game.edition.cite(Rule.PICK)
         if not isinstance(action.arg, int) or not 0 <= action.arg < len(st.row):
-            return rule, f"pick needs a position 0..{len(st.row) - 1}"
+            return Why(
+                rule, f"pick needs a position 0..{len(st.row) - 1}", "pick_position", most=len(st.row) - 1
+            )
         coins = st.seats[seat].coins
-        return rule, f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}"
+        return Why(
+            rule,
+            f"position {action.arg} costs {action.arg} VC and seat {seat} has {coins}",
+            "pick_cost",
+            position=action.arg,
+            cost=action.arg,
+            coins=coins,
+        )
 
 
 def _withdraw(st: State, in_play: set[str], slot: int) -> None:
