@@ -294,6 +294,8 @@ class _Builder:
                 "message": {"type": "string", "description": "what is wrong, in words"},
                 "rule": {"type": "string", "description": "the rule section an illegal action breaks"},
                 "field": {"type": "string", "description": "the part of the input that is wrong"},
+                "reason": {"type": "string", "description": "the key of the refusal's words: why.<reason>"},
+                "params": {"type": "object", "description": "the values the refusal's words are filled with"},
             },
             ["code", "message"],
         )
