@@ -132,6 +132,25 @@ def build(out: Path, modules: list[str] | None = None, package: Path = PACKAGE) 
         shutil.rmtree(work, ignore_errors=True)
 
 
+KEEP = 3  # builds kept in the cache: the newest, so that a few checkouts or versions need not rebuild
+
+
+def prune(root: Path, keep: int = KEEP, stale_hours: float = 6.0) -> list[Path]:
+    """Remove all but the `keep` newest builds under `root` (with their logs, locks and failure
+    marks) and temporary folders of builds that died more than `stale_hours` ago; returns them."""
+    import time
+
+    builds = sorted((d for d in root.iterdir() if (d / READY).is_file()), key=lambda d: d.stat().st_mtime)
+    gone = builds[:-keep] if keep else builds
+    now = time.time()
+    gone += [d for d in root.glob(".building-*") if now - d.stat().st_mtime > stale_hours * 3600]
+    for d in gone:
+        shutil.rmtree(d, ignore_errors=True)
+        for suffix in (".log", ".lock", FAILED):
+            (root / f"{d.name}{suffix}").unlink(missing_ok=True)
+    return gone
+
+
 def _say(line: str) -> None:
     print(f"smallworld: {line}", file=sys.stderr, flush=True)
 
@@ -215,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             (out.parent / f"{out.name}{FAILED}").write_text(f"{e}\n", encoding="utf-8")
         print(f"compiled build failed: {e}", file=sys.stderr)
         return 1
+    if args.out is None:
+        prune(out.parent)
     print(f"compiled: {count} modules in {out}")
     return 0
 

@@ -148,3 +148,26 @@ def test_status_names_the_build_for_this_source(builds: Path, capsys: pytest.Cap
     out = capsys.readouterr().out
     assert f"running: {compiled.running()}" in out
     assert str(builds / compiled.digest()) in out and "(none)" in out
+
+
+def test_the_cache_keeps_the_newest_builds(tmp_path: Path) -> None:
+    import os
+    import time
+
+    now = time.time()
+    for i, name in enumerate(["a1", "b2", "c3", "d4"]):
+        d = tmp_path / name
+        d.mkdir()
+        (d / compiled.READY).write_text("x 1\n")
+        (tmp_path / f"{name}.log").write_text("log\n")
+        os.utime(d, (now - 100 + i, now - 100 + i))
+    dead = tmp_path / ".building-x"
+    dead.mkdir()
+    os.utime(dead, (now - 7 * 3600, now - 7 * 3600))
+    live = tmp_path / ".building-y"  # a build under way now
+    live.mkdir()
+    gone = compiled.prune(tmp_path, keep=3)
+    assert sorted(p.name for p in gone) == [".building-x", "a1"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".building-y", "b2", "b2.log", "c3", "c3.log", "d4", "d4.log"
+    ]
