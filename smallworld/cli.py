@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ def _ladder(args: argparse.Namespace) -> int:
             [b.strip() for b in args.bots.split(",") if b.strip()], players, args.games, args.out,
             seed=args.seed, options=options, workers=args.workers, edition=args.edition,
             merge=args.merge or (), progress=not args.no_progress,
+            command="smallworld ladder " + " ".join(shlex.quote(a) for a in sys.argv[1:][1:]),
         )  # fmt: skip
     except SimulationError as e:
         print(f"smallworld ladder: {e}", file=sys.stderr)

@@ -85,6 +85,8 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and set(out["by_players"]["2"]["ratings"]) == {"random", "greedy"}
     assert json.loads((tmp_path / "ladder.json").read_text())["games"] == 2
+    report = (tmp_path / "ladder.md").read_text()
+    assert "## 2 players" in report and "| greedy |" in report and "| greedy vs random |" in report
     assert main(["ladder", "--bots", "random", "--out", str(tmp_path)]) == 2
     assert "at least two different bots" in capsys.readouterr().err
     assert main(["ladder", "--players", "2,7", "--out", str(tmp_path)]) == 2

@@ -175,6 +175,7 @@ def run_ladder(
     edition: str = "warcraft",
     merge: Sequence[Path] = (),
     progress: bool = True,
+    command: str = "smallworld ladder",
 ) -> dict[str, Any]:
     """Play the games of the ladder not yet in `out_dir`'s results (after merging `merge` into
     them), append each to the results as it ends, and return the summary of all of them."""
@@ -210,6 +211,7 @@ def run_ladder(
     s["run"] = {"played": len(todo), "seconds": round(time.perf_counter() - t0, 1), "workers": workers,
                 "options": options or {}, "edition": edition}  # fmt: skip
     (out_dir / "ladder.json").write_text(json.dumps(s, indent=1) + "\n", encoding="utf-8")
+    write_report(out_dir, s, command)
     return s
 
 
@@ -217,3 +219,59 @@ def _write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     tmp.replace(path)
+
+
+def write_report(out_dir: Path, s: dict[str, Any], command: str) -> list[Path]:
+    """`ladder.md` (the command, the seeds, a table per player count) and, when matplotlib is there,
+    `ladder.png` (each bot's rating with its interval) in `out_dir`; returns the files written."""
+    lines = ["# Ladder", "", f"Made with `{command}` ({s['games']} games, {s['build']} build).", ""]
+    for p, part in s["by_players"].items():
+        lo, hi = part["seeds"]
+        lines += [f"## {p} players", ""]
+        lines += [f"{part['games']} games, deals (seeds) {lo} to {hi}, each in every seating.", ""]
+        lines += ["| bot | rating (mu - 3σ) | mu | interval (mu ± 2σ) | games |", "|---|---:|---:|---:|---:|"]
+        for b, r in part["ratings"].items():
+            lines.append(
+                f"| {b} | {r['conservative']:.1f} | {r['mu']:.1f} | {r['low']:.1f} to {r['high']:.1f}"
+                f" | {r['games']} |"
+            )
+        if part["head_to_head"]:
+            lines += ["", "| head to head | wins | rate | 95% interval |", "|---|---:|---:|---:|"]
+            for h in part["head_to_head"]:
+                lines.append(
+                    f"| {h['bot']} vs {h['against']} | {h['wins']}/{h['games']} | {h['rate']:.1%}"
+                    f" | {h['low']:.1%} to {h['high']:.1%} |"
+                )
+        lines.append("")
+    written = [out_dir / "ladder.md"]
+    png = _plot(out_dir / "ladder.png", s)
+    if png is not None:
+        lines += ["![ratings with their intervals](ladder.png)", ""]
+        written.append(png)
+    written[0].write_text("\n".join(lines), encoding="utf-8")
+    return written
+
+
+def _plot(path: Path, s: dict[str, Any]) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    parts = list(s["by_players"].items())
+    fig, axes = plt.subplots(1, len(parts), figsize=(5 * len(parts), 3.2), squeeze=False)
+    for ax, (p, part) in zip(axes[0], parts, strict=True):
+        bots = list(part["ratings"])[::-1]
+        mus = [part["ratings"][b]["mu"] for b in bots]
+        err = [2 * part["ratings"][b]["sigma"] for b in bots]
+        ax.errorbar(mus, range(len(bots)), xerr=err, fmt="o", capsize=4)
+        ax.set_yticks(range(len(bots)), bots)
+        ax.set_title(f"{p} players ({part['games']} games)")
+        ax.set_xlabel("OpenSkill mu ± 2σ")
+        ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
