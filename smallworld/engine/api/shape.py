@@ -43,6 +43,7 @@ class ListOf:
     item: Type
     per_seat: bool = False  # one item per seat
     min_items: int = 0
+    lone: bool = False  # a position may give a single item for a list of one
 
 
 @dataclass(frozen=True)
@@ -245,14 +246,19 @@ STATE = Shape(
             "the regions that hold a race or pieces",
         ),
         F("tray", TableOf("occupant", COUNT), "dict(sorted(st.tray.items()))", "race tokens in each tray"),
-        F("row", ListOf(Obj(COMBO)), "[write_combo(c) for c in st.row]", "the combos on offer, 0 first"),
+        F(
+            "row",
+            ListOf(Obj(COMBO)),
+            "[write_combo(c) for c in st.row]",
+            "the combos on offer, position 0 first (empty in the team variant)",
+        ),
         F("race_stack", ListOf(RACE), "list(st.race_stack)", "the banners stacked, top first"),
         F("power_stack", ListOf(POWER), "list(st.power_stack)", "the badges stacked, top first"),
         F("power_discard", ListOf(POWER), "list(st.power_discard)", "the badges discarded"),
         F("supply", TableOf("piece", COUNT), "dict(sorted(st.supply.items()))", "pieces left in the box"),
         F(
             "markers",
-            TableOf("region", ListOf(Obj(MARKER), min_items=1)),
+            TableOf("region", ListOf(Obj(MARKER), min_items=1, lone=True)),
             "{m.ref(r): [write_marker(mk) for mk in here] for r, here in sorted(st.markers.items())}",
             "Artifact and Legendary Place markers by region (§10.1)",
         ),
@@ -265,7 +271,7 @@ STATE = Shape(
             "format(st.rng.state, '016x')",
             "the state of the seeded generator, in hexadecimal",
         ),
-        F("rolls", ListOf(INT), "list(st.rolls)", "die results used before the generator, first first"),
+        F("rolls", ListOf(COUNT), "list(st.rolls)", "die results used before the generator, first first"),
         F("result", Declared("result", "object"), "jcopy(st.result)", "the final result", nullable=True),
         F("events", Declared("events", "array"), "jcopy(st.events)", "what the last action set off"),
         F(
