@@ -27,6 +27,7 @@ from smallworld.engine.api.schema import POSITION_SCHEMA, position_defs, state_s
 from smallworld.engine.api.serialize import state_from_json, state_to_json
 from smallworld.engine.api.shape import Declared, ListOf, Obj, Scalar, Shape, TableOf, Type
 from smallworld.engine.model.errors import PositionError
+from smallworld.engine.model.state import jcopy
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = json.loads((ROOT / POSITION_SCHEMA).read_text(encoding="utf-8"))
@@ -226,6 +227,21 @@ def test_the_position_schema_file_is_made_from_the_declaration() -> None:
         assert POSITION["$defs"][name] == definition, (
             f"{POSITION_SCHEMA} is out of date ({name}): python tools/regenerate_docs.py --fast"
         )
+
+
+def _plain_writer() -> Any:
+    """The writers compiled without inlining the nested ones: each a literal of its fields."""
+    space: dict[str, Any] = {"jcopy": jcopy}
+    for sh in shape.SHAPES:
+        exec(compile(shape.writer_source(sh), f"<plain {sh.name}>", "exec"), space)
+    return space["write_state"]
+
+
+def test_the_inlined_writer_writes_what_the_plain_one_does() -> None:
+    plain = _plain_writer()
+    for edition, variant, players, seed in (GAMES[1], GAMES[4], GAMES[7]):
+        for st in _states(edition, variant, players, seed):
+            assert json.dumps(plain(st)) == json.dumps(state_to_json(st))
 
 
 def test_the_writer_is_generated_from_the_declaration() -> None:

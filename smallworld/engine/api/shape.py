@@ -289,28 +289,64 @@ SHAPES: tuple[Shape, ...] = (MARKER, COMBO, DECLINED, SEAT, REGION, TURN, STATE)
 
 
 # --- the writer ---------------------------------------------------------------------------------------
-def writer_source(shape: Shape) -> str:
-    """The source of `write_<shape>`: the fields' `get` in order, each `when` an `if`."""
-    lines = [f"def write_{shape.name}({shape.args}):", *(f"    {s}" for s in shape.setup)]
-    n = 0  # the fields before the first `when` make the literal
+def _leading(shape: Shape) -> int:
+    """How many fields come before the first one with a `when`."""
+    n = 0
     while n < len(shape.fields) and shape.fields[n].when is None:
         n += 1
-    items = ", ".join(f"{f.name!r}: {f.get}" for f in shape.fields[:n])
+    return n
+
+
+def _literal(shape: Shape, n: int, inline: dict[str, str]) -> str:
+    return "{" + ", ".join(f"{f.name!r}: {_get(f, inline)}" for f in shape.fields[:n]) + "}"
+
+
+def _get(f: StateField, inline: dict[str, str]) -> str:
+    text = f.get
+    for call, expr in inline.items():
+        text = text.replace(call, expr)
+    return text
+
+
+def inline_form(shape: Shape, inline: dict[str, str]) -> str | None:
+    """`write_<shape>(args)` as an expression for its callers, where it can be one: the literal of
+    its fields, or, where some have a `when`, the literal unless one of them is true (then the call).
+    A call per region or combo costs about a twentieth of the whole writer."""
+    n = _leading(shape)
+    if shape.setup or any(f.when is None for f in shape.fields[n:]):
+        return None
+    literal = _literal(shape, n, inline)
     if n == len(shape.fields):
-        return "\n".join([*lines, f"    return {{{items}}}"]) + "\n"
-    lines.append(f"    out = {{{items}}}")
+        return literal
+    some = " or ".join(f"({f.when})" for f in shape.fields[n:])
+    return f"(write_{shape.name}({shape.args}) if {some} else {literal})"
+
+
+def writer_source(shape: Shape, inline: dict[str, str] | None = None) -> str:
+    """The source of `write_<shape>`: the fields' `get` in order, each `when` an `if`; the calls of
+    the writers in `inline` (a call's text, as its caller writes it) replaced by their expressions."""
+    inline = inline or {}
+    lines = [f"def write_{shape.name}({shape.args}):", *(f"    {s}" for s in shape.setup)]
+    n = _leading(shape)
+    if n == len(shape.fields):
+        return "\n".join([*lines, f"    return {_literal(shape, n, inline)}"]) + "\n"
+    lines.append(f"    out = {_literal(shape, n, inline)}")
     for f in shape.fields[n:]:
         if f.when is None:
-            lines.append(f"    out[{f.name!r}] = {f.get}")
+            lines.append(f"    out[{f.name!r}] = {_get(f, inline)}")
         else:
-            lines += [f"    if {f.when}:", f"        out[{f.name!r}] = {f.get}"]
+            lines += [f"    if {f.when}:", f"        out[{f.name!r}] = {_get(f, inline)}"]
     return "\n".join([*lines, "    return out"]) + "\n"
 
 
 def _compile() -> dict[str, Any]:
     space: dict[str, Any] = {"jcopy": jcopy}
-    for shape in SHAPES:  # nested shapes first: each writer calls the ones before it by name
-        exec(compile(writer_source(shape), f"<shape {shape.name}>", "exec"), space)
+    inline: dict[str, str] = {}
+    for shape in SHAPES:  # nested shapes first: each writer calls (or inlines) the ones before it
+        exec(compile(writer_source(shape, inline), f"<shape {shape.name}>", "exec"), space)
+        form = inline_form(shape, inline)
+        if form is not None:
+            inline[f"write_{shape.name}({shape.args})"] = form
     return space
 
 
