@@ -75,8 +75,9 @@ Type = Scalar | ListOf | TableOf | Obj | Declared
 class StateField:
     """A field of an object of the state's JSON. `get` is the writer: a Python expression over the
     shape's parameters, compiled once with the other fields'. `when` (an expression too) leaves the key
-    out where it is false. `required`: a position that gives the object must give the field (every
-    other field of a position may be left out: the loader keeps the base state's value)."""
+    out where it is false. `required`: a position that gives the object must give the field, as its
+    schema says (the loader names it where it is missing); any other field of a position may be left
+    out, and the loader keeps the base state's value."""
 
     name: str
     type: Type
@@ -360,7 +361,7 @@ def _short(x: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-_PY: dict[str, type | tuple[type, ...]] = {"integer": int, "boolean": bool, "string": str}
+_PY: dict[str, type] = {"boolean": bool, "string": str}
 
 
 def json_kind(t: Type) -> str:
@@ -397,7 +398,9 @@ def words(t: Type) -> str:
         return "true or false" if t.json == "boolean" else "a string"
     if isinstance(t, ListOf):
         item = t.item
-        return "a list" + (f" of {words(item)[2:]}s" if isinstance(item, Scalar) and item.ids else "")
+        if isinstance(item, Scalar) and item.ids is not None:
+            return f"a list of {_IDS[item.ids].split(' ', 1)[1]}s"
+        return "a list"
     return "a list" if json_kind(t) == "array" else "an object"
 
 
