@@ -12,7 +12,9 @@ The generated parts:
   (`smallworld.env.layout_doc.markdown`) and the greedy-against-random table of docs/bots.md (a
   seeded `smallworld simulate` run, the same on any machine and for any number of workers: slow);
 - figures in the text, `<!-- figure NAME -->VALUE<!-- /figure -->` (`FIGURES` below), in any
-  docs/*.md.
+  docs/*.md;
+- the definitions of a position in docs/position.schema.json (`position`, `seat`, `region_state`,
+  ...), made from the state's shape (`smallworld.engine.api.schema.position_defs`).
 """
 
 from __future__ import annotations
@@ -167,6 +169,15 @@ def refresh(slow: bool = True, write: bool = True) -> list[str]:
         for path, text in new.items():
             if text != texts[path]:
                 path.write_text(text, encoding="utf-8")
+    from smallworld.engine.api import schema
+
+    path = ROOT / schema.POSITION_SCHEMA
+    text = path.read_text(encoding="utf-8")
+    updated = schema.position_schema_text(text)
+    if updated != text:
+        stale.append(f"{schema.POSITION_SCHEMA}: the position's definitions")
+        if write:
+            path.write_text(updated, encoding="utf-8")
     return stale
 
 

@@ -11,9 +11,11 @@ Five documents per edition (`schemas(edition)`): `action` (what a client sends),
 action set off), `prompt` (a decision a unit asks for), `view` (what a seat sees: `view_for`) and
 `error` (what a refused action or input gives back). Each document is self-contained: the shared
 pieces (region references, unit ids, every event and prompt) are copied into its own `$defs`, so
-a client needs no registry to resolve a reference. Where the state has no declaration (the
-skeleton of a view: seats, regions, the turn), the shape is written here after
-`serialize.state_to_json` and `views.view_for`, and the tests keep the two in step.
+a client needs no registry to resolve a reference. The skeleton of a view (seats, regions, the
+turn, ...) comes from the state's shape (`engine/api/shape.py`) with what `views.view_for` changes
+(hidden coins, stacks as counts, face-down markers); so do `state_schema` (what
+`serialize.state_to_json` writes) and `position_defs` (the `position` of a position file,
+docs/position.schema.json).
 
 `python -m smallworld.engine.api.schema [EDITION]` prints the tables of docs/protocol.md.
 """
@@ -27,13 +29,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from smallworld.engine.api.shape import (
+    STATE,
+    Declared,
+    ListOf,
+    Obj,
+    Scalar,
+    Shape,
+    StateField,
+    TableOf,
+    Type,
+)
 from smallworld.engine.model import errors
-from smallworld.engine.model.edition import Edition, get_edition
+from smallworld.engine.model.edition import Edition, get_edition, known_ids
 
 # The declaration of `turn.resume` (a conquest waiting for a prompt) lives with the loader.
 from smallworld.engine.model.hooks import CONQUEST_FIELDS
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType, PromptSpec
-from smallworld.engine.model.state import Phase
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 REGION_PATTERN = r"^[A-Za-z0-9_-]+:[0-9]+$"  # "SIDE:ID": a board side id and a region number
@@ -307,7 +319,7 @@ class _Builder:
         ]
         return out
 
-    # --- views ------------------------------------------------------------------------------------
+    # --- unit data --------------------------------------------------------------------------------
     def _unit_data(self, which: str, doc: str) -> dict[str, Any]:
         """Seat or turn data: keyed by unit id, each unit's object its declared fields (a unit with
         none may only hold an empty object, as `State.seat_data` creates one on first use)."""
@@ -324,76 +336,91 @@ class _Builder:
             "additionalProperties": {"type": "object", "maxProperties": 0},
         }
 
+    # --- the state's shape -------------------------------------------------------------------------
+    def _declared(self, t: Declared, prefix: str) -> dict[str, Any]:
+        """The values whose shape the protocol's and the units' declarations give."""
+        if t.name == "seat_data":
+            return self._unit_data("seat_fields", "each unit's data for this seat (`Unit.seat_fields`)")
+        if t.name == "turn_data":
+            return self._unit_data("turn_fields", "each unit's data for this turn (`Unit.turn_fields`)")
+        if t.name == "tags":
+            tagged = {
+                p.id: {"type": "array", "items": self.fields(p.tag_fields, {}, [])}
+                for p in self.ed.pieces.values()
+                if p.tag_fields
+            }
+            return _obj(tagged, [], description="one tag per tagged piece (`Piece.tag_fields`)")
+        if t.name == "resume":
+            resume = self.fields(CONQUEST_FIELDS, {}, [])
+            resume["properties"]["region"]["description"] = "the region as a flat index of the map"
+            return resume
+        if t.name == "prompts":
+            return {"type": "array", "items": _ref("prompt")}
+        if t.name == "events":
+            return {"type": "array", "items": _ref("event")}
+        if t.name == "items":
+            return _ref("items")
+        # result, offer: definitions of their own (`_view_defs`)
+        return _ref(f"view.{t.name}")
+
+    def _shape_type(self, t: Type, prefix: str) -> dict[str, Any]:
+        if isinstance(t, Scalar):
+            if t.ids is not None:
+                return _ref(t.ids)
+            if t.enum:
+                return {"enum": list(t.enum)}
+            out: dict[str, Any] = {"type": t.json}
+            if t.lo is not None:
+                out["minimum"] = t.lo
+            if t.hi_seat:
+                out["maximum"] = self.max_seat
+            if t.pattern is not None:
+                out["pattern"] = t.pattern
+            return out
+        if isinstance(t, ListOf):
+            out = {"type": "array", "items": self._shape_type(t.item, prefix)}
+            if t.per_seat:
+                out["minItems"], out["maxItems"] = self.min_players, self.max_players
+            elif t.min_items:
+                out["minItems"] = t.min_items
+            return out
+        if isinstance(t, TableOf):
+            return _table(t.key, self._shape_type(t.value, prefix))
+        if isinstance(t, Obj):
+            return _ref(self.shape_def(t.shape, prefix))
+        return self._declared(t, prefix)
+
+    def shape_field(self, f: StateField, prefix: str) -> dict[str, Any]:
+        s = self._shape_type(f.type, prefix)
+        if f.nullable:
+            s = _or_null(s)
+        return {**s, "description": f.doc} if f.doc else s
+
+    def shape_props(self, shape: Shape, prefix: str) -> tuple[dict[str, Any], list[str]]:
+        """The properties of a shape's object and the required ones (every field the writer always
+        writes); a view replaces what it hides (`_VIEW`)."""
+        props: dict[str, Any] = {}
+        for f in shape.fields:
+            key = f"{shape.name}.{f.name}"
+            if prefix == "view" and key in _VIEW:
+                if _VIEW[key] is not None:
+                    props[f.name] = _VIEW[key]
+                continue
+            props[f.name] = self.shape_field(f, prefix)
+        return props, [f.name for f in shape.fields if f.when is None and f.name in props]
+
+    def shape_def(self, shape: Shape, prefix: str) -> str:
+        """The definition `<prefix>.<shape>`, built once."""
+        name = f"{prefix}.{shape.name}"
+        if name not in self.defs:
+            props, required = self.shape_props(shape, prefix)
+            self.defs[name] = _obj(props, required, description=shape.doc)
+        return name
+
+    # --- views ------------------------------------------------------------------------------------
     def _view_defs(self) -> None:
         d = self.defs
-        race_or_null, power_or_null = _or_null(_ref("race")), _or_null(_ref("power"))
-        d["view.seat"] = _obj(
-            {
-                "coins": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "description": "coins; null for the seats whose total the viewer may not see",
-                },
-                "active": race_or_null,
-                "power": power_or_null,
-                "declined": race_or_null,
-                "declined_power": power_or_null,
-                "more_declined": {
-                    "type": "array",
-                    "items": _obj({"race": _ref("race"), "power": power_or_null}),
-                    "description": "further In-Decline races (a unit with a decline slot of its own)",
-                },
-                "hand": {**_COUNT, "description": "Active-race tokens in hand"},
-                "held": _table("piece", _COUNT, description="troop pieces in hand"),
-                "ext": self._unit_data("seat_fields", "each unit's data for this seat (`Unit.seat_fields`)"),
-            }
-        )
-        tagged = {
-            p.id: {"type": "array", "items": self.fields(p.tag_fields, {}, [])}
-            for p in self.ed.pieces.values()
-            if p.tag_fields
-        }
-        d["view.region"] = _obj(
-            {
-                "race": _or_null(_ref("occupant")),
-                "tokens": _COUNT,
-                "pieces": _table("piece", {"type": "integer", "minimum": 1}),
-                "tags": _obj(tagged, [], description="one tag per tagged piece (`Piece.tag_fields`)"),
-            },
-            ["race", "tokens"],
-        )
-        d["view.marker"] = _obj(
-            {
-                "id": {**_or_null(_ref("relic")), "description": "null while the marker is face down"},
-                "face_up": {"type": "boolean"},
-            }
-        )
         d["view.count"] = _obj({"count": _COUNT}, description="a hidden pile: only its size is seen")
-        resume = self.fields(CONQUEST_FIELDS, {}, [])
-        resume["properties"]["region"]["description"] = "the region as a flat index of the map"
-        d["view.turn"] = _obj(
-            {
-                "conquests": _COUNT,
-                "done": {"type": "boolean"},
-                "took": _table("race", _COUNT, description="regions conquered from each race this turn"),
-                "withdrawn": {"type": "array", "items": _ref("seat")},
-                "die": {"type": ["integer", "null"]},
-                "scored": _or_null(_ref("items")),
-                "resume": {
-                    **_or_null(resume),
-                    "description": "a conquest whose last steps wait for a prompt (§6.8)",
-                },
-                "race": race_or_null,
-                "stash": _COUNT,
-                "risen": {"type": "boolean"},
-                "data": self._unit_data("turn_fields", "each unit's data for this turn (`Unit.turn_fields`)"),
-                "ended": {
-                    "type": "array",
-                    "items": _ref("unit_id"),
-                    "description": "units whose end-of-turn step (§6.13) has run this turn",
-                },
-            }
-        )
         result: dict[str, Any] = {
             "scores": {"type": "array", "items": {"type": "integer"}, "description": "final coins by seat"},
             "winners": {"type": "array", "items": _ref("seat"), "minItems": 1},
@@ -434,54 +461,9 @@ class _Builder:
             )
 
     def view(self) -> dict[str, Any]:
-        props: dict[str, Any] = {
-            "ply": {**_COUNT, "description": "decisions applied since the start of the game"},
-            "round": {"type": "integer", "minimum": 1},
-            "first_seat": _ref("seat"),
-            "turn_seat": _ref("seat"),
-            "acting_seat": {
-                "type": "integer",
-                "minimum": -1,
-                "maximum": self.max_seat,
-                "description": "the seat to act; -1 once the game is over",
-            },
-            "phase": {"enum": [p.value for p in Phase]},
-            "seats": {
-                "type": "array",
-                "items": _ref("view.seat"),
-                "minItems": self.min_players,
-                "maxItems": self.max_players,
-            },
-            "regions": _table(
-                "region", _ref("view.region"), description="the regions that hold a race or pieces"
-            ),
-            "tray": _table("occupant", _COUNT, description="race tokens left in each tray"),
-            "row": {
-                "type": "array",
-                "items": _obj({"race": _ref("race"), "power": _ref("power"), "coins": _COUNT}),
-                "description": "the combos on offer, position 0 first (empty in the team variant)",
-            },
-            "race_stack": _ref("view.count"),
-            "power_stack": _ref("view.count"),
-            "power_discard": {"type": "array", "items": _ref("power")},
-            "supply": _table("piece", _COUNT, description="pieces left in the box"),
-            "markers": _table("region", {"type": "array", "items": _ref("view.marker"), "minItems": 1}),
-            "spare_markers": _ref("view.count"),
-            "turn": _ref("view.turn"),
-            "pending": {
-                "type": "array",
-                "items": _ref("prompt"),
-                "description": "the prompts the viewer may see: its own and the public ones",
-            },
-            "result": _or_null(_ref("view.result")),
-            "events": {
-                "type": "array",
-                "items": _ref("event"),
-                "description": "what the last action set off, redacted for the viewer",
-            },
-            "viewer": {**_or_null(_ref("seat")), "description": "whose view this is; null: a spectator"},
-        }
-        required = list(props)
+        props, required = self.shape_props(STATE, "view")
+        props["viewer"] = {**_or_null(_ref("seat")), "description": "whose view this is; null: a spectator"}
+        required.append("viewer")
         extra: dict[str, Any] = {}
         if self.team:
             props["offer"] = _ref("view.offer")
@@ -492,6 +474,43 @@ class _Builder:
             }
             extra["dependentRequired"] = {"offer": ["factions"], "factions": ["offer"]}
         return _obj(props, required, **extra)
+
+    def state(self) -> dict[str, Any]:
+        props, required = self.shape_props(STATE, "state")
+        if self.team:
+            columns = {f: {"type": "array", "items": _ref("race")} for f in self.ed.factions}
+            columns["powers"] = {"type": "array", "items": _ref("power")}
+            props["offer"] = {**_obj(columns), "description": STATE.by_name["offer"].doc}
+        else:
+            del props["offer"]
+        return _obj(props, required)
+
+
+# What a view changes of the state's shape (`views.PublicView`), by "<shape>.<field>"; None: left out.
+_VIEW: dict[str, dict[str, Any] | None] = {
+    "seat.coins": {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "description": "coins; null for the seats whose total the viewer may not see",
+    },
+    "marker.id": {**_or_null(_ref("relic")), "description": "null while the marker is face down"},
+    "state.race_stack": _ref("view.count"),
+    "state.power_stack": _ref("view.count"),
+    "state.spare_markers": _ref("view.count"),
+    "state.rng": None,
+    "state.rolls": None,
+    "state.offer": None,  # the team variant's is a view of its own (`view.offer`)
+    "state.pending": {
+        "type": "array",
+        "items": _ref("prompt"),
+        "description": "the prompts the viewer may see: its own and the public ones",
+    },
+    "state.events": {
+        "type": "array",
+        "items": _ref("event"),
+        "description": "what the last action set off, redacted for the viewer",
+    },
+}
 
 
 def error_codes() -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -551,7 +570,27 @@ _DOCS = {
         "Error",
         "What a refused action or input gives back (`SmallworldError.to_json()`).",
     ),
+    "state": (
+        "State",
+        "A whole state as `state_to_json` writes it (a saved game's state): its shape is "
+        "`engine/api/shape.py`'s.",
+    ),
 }
+
+
+def _document(ed: Edition, b: _Builder, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    title, doc = _DOCS[name]
+    body = dict(body)
+    if "description" in body:
+        doc += " " + body.pop("description")
+    return {
+        "$schema": DIALECT,
+        "$id": f"smallworld/{ed.id}/{name}.schema.json",
+        "title": f"{ed.name}: {title}",
+        "description": doc,
+        **body,
+        "$defs": _used(body, b.defs),
+    }
 
 
 def schemas(edition: Edition | str) -> dict[str, dict[str, Any]]:
@@ -565,21 +604,123 @@ def schemas(edition: Edition | str) -> dict[str, dict[str, Any]]:
         "view": b.view(),
         "error": b.defs["error"],
     }
-    out: dict[str, dict[str, Any]] = {}
-    for name in NAMES:
-        title, doc = _DOCS[name]
-        body = dict(bodies[name])
-        if "description" in body:
-            doc += " " + body.pop("description")
-        out[name] = {
-            "$schema": DIALECT,
-            "$id": f"smallworld/{ed.id}/{name}.schema.json",
-            "title": f"{ed.name}: {title}",
-            "description": doc,
-            **body,
-            "$defs": _used(body, b.defs),
+    return {name: _document(ed, b, name, bodies[name]) for name in NAMES}
+
+
+def state_schema(edition: Edition | str) -> dict[str, Any]:
+    """The JSON Schema of a whole state of an edition's games (`state_to_json`), from its shape."""
+    ed = get_edition(edition) if isinstance(edition, str) else edition
+    b = _Builder(ed)
+    return _document(ed, b, "state", b.state())
+
+
+# --- the position of a position file (docs/position.schema.json) ------------------------------------
+POSITION_SCHEMA = "docs/position.schema.json"
+POSITION_REF = r"^([A-Za-z0-9]+:)?\d+$"  # a position may name a region by its flat index too
+_POSITION_NAMES = {"state": "position", "region": "region_state"}  # the file's names of the shapes
+_STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+
+
+def _position_declared(name: str, seat: dict[str, Any], last: int, columns: list[str]) -> dict[str, Any]:
+    """What a position file's schema says of the values whose shape other declarations give (the
+    loader checks them against those declarations, which differ by edition)."""
+    if name in ("seat_data", "turn_data"):
+        return {"type": "object", "additionalProperties": {"type": "object"}}
+    if name == "tags":
+        return {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}}
+    if name == "prompts":
+        prompt = {
+            "unit": {"type": "string"},
+            "prompt": {"type": "string"},
+            "seat": seat,
+            "resume_seat": {"type": "integer", "minimum": -1, "maximum": last},
+            "public": {"type": "boolean"},
         }
+        return {
+            "type": "array",
+            "items": {"type": "object", "required": ["unit", "prompt", "seat"], "properties": prompt},
+        }
+    if name == "events":
+        return {"type": "array", "items": {"type": "object", "required": ["type"]}}
+    if name == "items":
+        return {"type": "object", "additionalProperties": {"type": "integer"}}
+    if name == "offer":
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": dict.fromkeys(columns, _STRINGS),
+        }
+    return {"type": "object"}  # result, resume
+
+
+def position_defs() -> dict[str, dict[str, Any]]:
+    """The `position` of a position file and the objects it nests, for every edition, as
+    docs/position.schema.json defines them: the state's shape with ids as strings, where every field
+    but the `required` ones may be left out (the loader keeps the base state's value) and a single
+    marker stands for a list of one."""
+    eds = [get_edition(e) for e in known_ids()]
+    fewest, most = min(min(ed.rounds) for ed in eds), max(max(ed.rounds) for ed in eds)
+    seat: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": most - 1}
+    columns = [*sorted({f for ed in eds for f in ed.factions}), "powers"]
+    out: dict[str, dict[str, Any]] = {}
+
+    def typ(t: Type) -> dict[str, Any]:
+        if isinstance(t, Scalar):
+            if t.ids == "seat":
+                return dict(seat)
+            if t.enum:
+                return {"enum": list(t.enum)}
+            s: dict[str, Any] = {"type": t.json}
+            if t.lo is not None:
+                s["minimum"] = t.lo
+            if t.hi_seat:
+                s["maximum"] = most - 1
+            if t.pattern is not None:
+                s["pattern"] = t.pattern
+            return s
+        if isinstance(t, ListOf):
+            s = {"type": "array", "items": typ(t.item)}
+            if t.per_seat:
+                s["minItems"], s["maxItems"] = fewest, most
+            if t.lone:
+                return {"oneOf": [s["items"], s]}
+            return s
+        if isinstance(t, TableOf):
+            s = {"type": "object"}
+            if t.key == "region":
+                s["propertyNames"] = {"type": "string", "pattern": POSITION_REF}
+            return {**s, "additionalProperties": typ(t.value)}
+        if isinstance(t, Obj):
+            return {"$ref": f"#/$defs/{shape(t.shape)}"}
+        return _position_declared(t.name, seat, most - 1, columns)
+
+    def shape(sh: Shape) -> str:
+        name = _POSITION_NAMES.get(sh.name, sh.name)
+        if name not in out:
+            out[name] = {}  # its place in the order: before the shapes it nests
+            props: dict[str, Any] = {}
+            for f in sh.fields:
+                s = typ(f.type)
+                props[f.name] = {
+                    **(_or_null(s) if f.nullable else s),
+                    **({"description": f.doc} if f.doc else {}),
+                }
+            body: dict[str, Any] = {"type": "object", "description": sh.doc}
+            required = [f.name for f in sh.fields if f.required]
+            if required:
+                body["required"] = required
+            out[name] = {**body, "additionalProperties": False, "properties": props}
+        return name
+
+    shape(STATE)
     return out
+
+
+def position_schema_text(text: str) -> str:
+    """docs/position.schema.json's text (`text`) with the position's definitions made anew."""
+    doc = json.loads(text)
+    doc["$defs"].update(position_defs())
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
 def write_schemas(edition: Edition | str, out_dir: str | Path) -> list[Path]:

@@ -1,6 +1,8 @@
 """State <-> JSON. The JSON form is exact (state -> JSON -> state -> JSON is the identity, whatever
 the order of the keys) and is also the `position` of a position file, where every field may be left
-out (docs/positions.md).
+out (docs/positions.md). Its shape (fields, JSON types, nulls, nesting) is declared once in
+`engine/api/shape.py`, which makes the writer and the loader's shape checks; this module keeps
+what the values mean.
 
 Loading checks every field at the boundary: a wrong type, an unknown id, a region that is not on the
 map, a count out of range, a prompt or event that no unit declares, or a unit's data that does not
@@ -10,8 +12,20 @@ position must also keep the engine's invariants, unless the caller says it is a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from smallworld.engine.api.shape import (
+    COMBO,
+    DECLINED,
+    MARKER,
+    REGION,
+    SEAT,
+    STATE,
+    TURN,
+    check_object,
+    write_state,
+)
 from smallworld.engine.model import derived
 from smallworld.engine.model.board_map import bits
 from smallworld.engine.model.errors import PositionError
@@ -30,48 +44,9 @@ MAX_COUNT = 1000  # no count of the game comes near this
 MAX_COINS = 10**6
 
 
-def state_to_json(st: State) -> dict[str, Any]:
-    m = st.game.map
-    regions: dict[str, Any] = {}
-    for r in range(m.n):
-        if st.race[r] is not None or st.pieces[r]:
-            entry: dict[str, Any] = {"race": st.race[r], "tokens": st.tokens[r]}
-            if st.pieces[r]:
-                entry["pieces"] = dict(sorted(st.pieces[r].items()))  # type: ignore[union-attr]
-            tags = st.tags.get(r)
-            if tags:
-                entry["tags"] = {k: jcopy(v) for k, v in sorted(tags.items())}
-            regions[m.ref(r)] = entry
-    out: dict[str, Any] = {
-        "ply": st.ply,
-        "round": st.round,
-        "first_seat": st.first_seat,
-        "turn_seat": st.turn_seat,
-        "acting_seat": st.acting_seat,
-        "phase": str(st.phase),
-        "seats": [s.to_json() for s in st.seats],
-        "regions": regions,
-        "tray": dict(sorted(st.tray.items())),
-        "row": [{"race": a, "power": b, "coins": c} for a, b, c in st.row],
-        "race_stack": list(st.race_stack),
-        "power_stack": list(st.power_stack),
-        "power_discard": list(st.power_discard),
-        "supply": dict(sorted(st.supply.items())),
-        "markers": {
-            m.ref(r): [{"id": mk[0], "face_up": mk[1]} for mk in here]
-            for r, here in sorted(st.markers.items())
-        },
-        "spare_markers": list(st.spare_markers),
-        "turn": st.turn.to_json(),
-        "pending": jcopy(st.pending),
-        "rng": format(st.rng.state, "016x"),
-        "rolls": list(st.rolls),
-        "result": jcopy(st.result),
-        "events": jcopy(st.events),
-    }
-    if st.offer is not None:  # a variant's own offer (the team variant): standard states keep their JSON
-        out["offer"] = {k: list(v) for k, v in st.offer.items()}
-    return out
+# The JSON form of a state: the writer generated from `shape.STATE`, itself (views and servers call
+# it on every ply: a wrapper's call would be a cost of its own).
+state_to_json: Callable[[State], dict[str, Any]] = write_state
 
 
 # --- small checks ---------------------------------------------------------------------------------
@@ -132,12 +107,8 @@ def state_from_json(game: Game, data: Any, base: State | None = None, fragment: 
     """Build a state from its JSON form. Fields left out keep their value in `base` (default: the
     game's initial state); `regions`, when given, lists every occupied region. Unless `fragment`,
     the result must keep the engine's invariants (`engine/api/invariants.py`)."""
-    data = _obj(data, "position")
+    data = check_object(STATE, data, "position")
     st = base.clone() if base is not None else game.new_initial_state()
-    known = set(state_to_json(st)) | {"offer"}
-    for key in data:
-        if key not in known:
-            raise PositionError(f"position.{key}", f"unknown field; known: {sorted(known)}")
     n = game.players
     if "ply" in data:
         st.ply = _int(data["ply"], "position.ply", 0, 10**9)
@@ -395,11 +366,7 @@ def _check_invariants(st: State) -> None:
 
 def _seat(game: Game, d: Any, i: int) -> Seat:
     where = f"position.seats[{i}]"
-    d = _obj(d, where)
-    known = {"coins", "active", "power", "declined", "declined_power", "more_declined", "hand", "held", "ext"}
-    for key in d:
-        if key not in known:
-            raise PositionError(f"{where}.{key}", f"unknown field; known: {sorted(known)}")
+    d = check_object(SEAT, d, where)
     s = Seat(coins=_int(d["coins"], f"{where}.coins", 0, MAX_COINS) if "coins" in d else 5)
     s.active = _race(game, d.get("active"), f"{where}.active", False)
     s.power = _power(game, d.get("power"), f"{where}.power")
@@ -410,7 +377,7 @@ def _seat(game: Game, d: Any, i: int) -> Seat:
         raise PositionError(f"{where}.more_declined", "must be a list of {race, power}")
     for k, x in enumerate(more):
         w = f"{where}.more_declined[{k}]"
-        x = _obj(x, w)
+        x = check_object(DECLINED, x, w)
         race = _race(game, x.get("race"), f"{w}.race", False)
         if race is None:
             raise PositionError(f"{w}.race", "must be a race")
@@ -449,15 +416,10 @@ def _regions(st: State, data: Any) -> None:
             r = m.index(ref)
         except KeyError as e:
             raise PositionError(where, str(e).strip("'\"")) from None
-        entry = _obj(entry, where)
-        for key in entry:
-            if key not in ("race", "tokens", "pieces", "tags"):
-                raise PositionError(
-                    f"{where}.{key}", "unknown field; a region has race, tokens, pieces, tags"
-                )
+        entry = check_object(REGION, entry, where)
         race = _race(game, entry.get("race"), f"{where}.race", True)
         tokens = _int(entry["tokens"], f"{where}.tokens") if "tokens" in entry else (1 if race else 0)
-        pieces = _counts(entry.get("pieces") or {}, f"{where}.pieces", game.pieces, 100)
+        pieces = _counts(entry.get("pieces", {}), f"{where}.pieces", game.pieces, 100)
         if race is None and tokens:
             raise PositionError(where, "tokens without a race")
         st.race[r] = race
@@ -493,7 +455,7 @@ def _row(game: Game, data: Any) -> list[list[Any]]:
     out = []
     for i, c in enumerate(data):
         where = f"position.row[{i}]"
-        c = _obj(c, where)
+        c = check_object(COMBO, c, where)
         race = _race(game, c.get("race"), f"{where}.race", False)
         power = _power(game, c.get("power"), f"{where}.power")
         if race is None or power is None:
@@ -504,15 +466,9 @@ def _row(game: Game, data: Any) -> list[list[Any]]:
 
 def _turn(game: Game, data: Any) -> Turn:
     where = "position.turn"
-    d = _obj(data, where)
-    known = set(Turn().to_json())
-    for key in d:
-        if key not in known:
-            raise PositionError(f"{where}.{key}", f"unknown field; known: {sorted(known)}")
+    d = check_object(TURN, data, where)
     t = Turn()
     t.conquests = _int(d.get("conquests", 0), f"{where}.conquests")
-    if not isinstance(d.get("done", False), bool):
-        raise PositionError(f"{where}.done", "must be true or false")
     t.done = bool(d.get("done", False))
     t.took = _counts(d.get("took", {}), f"{where}.took", game.race_value)
     withdrawn = d.get("withdrawn", [])
@@ -527,8 +483,6 @@ def _turn(game: Game, data: Any) -> Turn:
         t.resume = check_fields(game, CONQUEST_FIELDS, d["resume"], f"{where}.resume")
     t.race = _race(game, d.get("race"), f"{where}.race", False)
     t.stash = _int(d.get("stash", 0), f"{where}.stash")
-    if not isinstance(d.get("risen", False), bool):
-        raise PositionError(f"{where}.risen", "must be true or false")
     t.risen = bool(d.get("risen", False))
     t.data = _unit_data(game, d.get("data", {}), f"{where}.data", "turn_fields")
     ended = d.get("ended", [])
@@ -633,10 +587,10 @@ def _markers(st: State, data: Any) -> None:
             raise PositionError(where, str(e).strip("'\"")) from None
         items = here if isinstance(here, list) else [here]
         for i, m in enumerate(items):
+            if isinstance(m, dict):
+                check_object(MARKER, m, f"{where}[{i}]")
             if not isinstance(m, dict) or not isinstance(m.get("id"), str) or m["id"] not in st.game.relics:
                 raise PositionError(f"{where}[{i}].id", f"known relics: {sorted(st.game.relics)}")
-            if not isinstance(m.get("face_up", False), bool):
-                raise PositionError(f"{where}[{i}].face_up", "must be true or false")
             if m["id"] in seen:
                 raise PositionError(f"{where}[{i}].id", f"{m['id']} is placed twice (each marker is unique)")
             seen.add(m["id"])

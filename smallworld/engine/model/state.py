@@ -132,19 +132,6 @@ class Seat:
         out.extend(str(r) for r, _p in self.more_declined if r)
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "coins": self.coins,
-            "active": self.active,
-            "power": self.power,
-            "declined": self.declined,
-            "declined_power": self.declined_power,
-            "more_declined": [{"race": r, "power": p} for r, p in self.more_declined],
-            "hand": self.hand,
-            "held": dict(sorted(self.held.items())),
-            "ext": jcopy(self.ext),
-        }
-
     def copy(self) -> Seat:
         s = Seat.__new__(Seat)
         s.coins, s.active, s.power = self.coins, self.active, self.power
@@ -191,22 +178,6 @@ class Turn:
         # Units whose end-of-turn step (§6.13) has run: a step that asks a prompt holds back the
         # later steps until it is answered, so they run in their order, one after the other.
         self.ended: list[str] = []
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "conquests": self.conquests,
-            "done": self.done,
-            "took": dict(sorted(self.took.items())),
-            "withdrawn": list(self.withdrawn),
-            "die": self.die,
-            "scored": dict(self.scored) if self.scored is not None else None,
-            "resume": jcopy(self.resume),
-            "race": self.race,
-            "stash": self.stash,
-            "risen": self.risen,
-            "data": jcopy(self.data),
-            "ended": list(self.ended),
-        }
 
     def copy(self) -> Turn:
         t = Turn.__new__(Turn)
