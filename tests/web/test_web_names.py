@@ -9,7 +9,9 @@ import re
 
 import pytest
 from playwright.sync_api import Page
+from test_web_play import _open_position
 from web_driver import create_game, my_turn, play_until, step
+from web_fixture_server import Lobby
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -83,10 +85,13 @@ def test_every_player_is_named_by_name_and_bot_level_everywhere(page: Page, real
     _check_game_page(page, "en")
     page.mouse.move(0, 0)
     page.screenshot(path="/tmp/names-game.png")
+    page.locator("#scoring").scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/names-game-log.png")  # the players, the scoring and the log
     for lang in ("pt", "de"):
         _lang(page, lang)
         _check_game_page(page, lang)
-    page.screenshot(path="/tmp/names-game-de.png")
+    page.locator("#scoring").scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/names-game-log-de.png")
     _lang(page, "en")
 
     # To the end screen.
@@ -124,3 +129,44 @@ def test_every_player_is_named_by_name_and_bot_level_everywhere(page: Page, real
     _no_seat_numbers(page, "#replay aside")
     _lang(page, "en")
     assert gid
+
+
+def test_a_conquest_names_the_player_it_pays(page: Page, url: str, lobby: Lobby) -> None:
+    """§8.13: a Harmony holder pays the Pandaren player 2 coins before attacking them. The region's
+    holder, its conquest cost's dues (the engine's `explain`, once sent as JSON with a seat number)
+    and the decision name the bot that is paid."""
+    _open_position(
+        page,
+        url,
+        lobby,
+        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
+        {
+            "round": 2,
+            "first_seat": 0,
+            "turn_seat": 0,
+            "phase": "conquer",
+            "seats": [
+                {"coins": 5, "active": "orcs", "power": "mining", "hand": 7},
+                {
+                    "coins": 5,
+                    "active": "pandaren",
+                    "power": "archaeologist",
+                    "ext": {"pandaren": {"holders": [0]}},
+                },
+            ],
+            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": "pandaren", "tokens": 1}},
+        },
+    )
+    page.click("#board [data-region='L2a:3']")
+    info = page.locator("#region-info[data-region='L2a:3']")
+    text = info.inner_text()
+    assert "Held by: Pandaren ×1 (Greedy bot)" in text
+    assert "to pay: 2 coins to Greedy bot (Pandaren)" in text
+    button = info.locator("button[data-action]").first
+    assert "from Greedy bot (Pandaren)" in button.inner_text()
+    assert button.locator(".who[data-seat='1']").count() == 1
+    _no_seat_numbers(page, "aside.side")
+    _lang(page, "pt")
+    assert "2 moedas para Robô guloso (Pandarens)" in info.inner_text()
+    _no_seat_numbers(page, "aside.side")
+    _lang(page, "en")

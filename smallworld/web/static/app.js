@@ -250,6 +250,11 @@ class GameScreen {
     return i === viewer ? `${name} (${W.t("you")})` : name;
   }
   who(i, viewer) { return N.tag(this.info.seats, i, this.seatLabel(i, viewer)); }
+  // What a conquest pays and to whom (explain's `dues`): each payee by name, or the stash.
+  duesText(dues) {
+    return dues.map((d) => W.t("names.due", { coins: d.coins, why: W.unitName(d.why),
+      who: Number.isInteger(d.payee) ? this.seatLabel(d.payee) : W.text("core", "stash") })).join(", ");
+  }
   rich(text) { return N.rich(text, this.info.seats); }
   plain(text) { return N.plain(text, this.info.seats); }
   async send(action) {
@@ -439,7 +444,7 @@ class GameScreen {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
         ...ex.ways.map((w) => h("div", { class: "way" },
           h("ul", {}, ...w.terms.map((t) => h("li", {}, `${W.has("web", `term.${t.term}`) ? W.t(`term.${t.term}`) : t.term}${t.unit && t.unit !== "core" ? ` (${W.unitName(t.unit)})` : ""}: ${t.value > 0 && t.term !== "base" && t.term !== "minimum" ? "+" : ""}${t.value}`))),
-          h("div", { class: "total" }, `${w.option ? `${w.option} · ` : ""}${W.t("total")}: ${w.cost}${w.dues && w.dues.length ? ` · ${W.t("dues")}: ${JSON.stringify(w.dues)}` : ""}`))));
+          h("div", { class: "total" }, `${w.option ? `${w.option} · ` : ""}${W.t("total")}: ${w.cost}${w.dues && w.dues.length ? ` · ${W.t("dues")}: ${this.duesText(w.dues)}` : ""}`))));
     }
     return h("section", { class: "panel region-info", id: "region-info", dataset: { region: ref } },
       h("h2", {}, f.title),
