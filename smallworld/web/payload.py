@@ -9,12 +9,18 @@
   in every language, the view's events and pending prompt in words, and, for the seat in its
   conquest step, `explain` for every region. Texts come in all three languages so that the
   language can switch in the browser without asking the server again.
+
+A seat named in these texts is sent as a mark, `⟦seat N⟧` (N the 0-based seat), or `⟦seat N|You⟧`
+for the reader's own seat (the catalogue's word for "you", so the sentence keeps its grammar): the
+page writes each mark as that player's name with the seat's colour (`static/names.js`), the one
+name the page gives a player everywhere. The catalogues' templates stay as they are: the mark is
+the `{seat}` parameter they are given.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from smallworld.boards import geometry
@@ -26,8 +32,7 @@ from smallworld.engine.model.actions import DEPLOY
 from smallworld.engine.model.state import Phase, State
 from smallworld.web import STATIC
 from smallworld.words import LANGS, for_edition
-from smallworld.words.describe import describe
-from smallworld.words.describe import voice as tui_voice
+from smallworld.words.describe import TUI, describe, tui_catalogue
 from smallworld.words.voice import Voice
 
 WEB = "web"
@@ -89,9 +94,28 @@ def words(game: Game) -> dict[str, dict[str, dict[str, str]]]:
     return cats
 
 
+def seat_mark(seat: int, word: str | None = None) -> str:
+    """A seat in a text the page is sent: `⟦seat 1⟧`, or `⟦seat 1|You⟧` with the word to show."""
+    return f"⟦seat {seat}|{word}⟧" if word else f"⟦seat {seat}⟧"
+
+
+class WebVoice(Voice):
+    """The terminal game's voice (it owns the words of a move's costs and contents, `describe`),
+    with every seat named by a mark the page replaces with the player's name (`seat_mark`)."""
+
+    def seat(self, seat: int | None, listed: bool = False) -> str:
+        if seat is None:
+            return super().seat(seat, listed)
+        return seat_mark(seat, super().seat(seat, listed) if seat == self.viewer else None)
+
+
+@lru_cache(maxsize=64)
+def web_voice(game: Game, lang: str, viewer: int | None) -> WebVoice:
+    return WebVoice(game, lang, viewer, extra={TUI: tui_catalogue()})
+
+
 def _voices(game: Game, seat: int | None) -> dict[str, Voice]:
-    # The terminal game's voice: it owns the words of a move's costs and contents (`describe`).
-    return {lang: tui_voice(game, lang, seat) for lang in LANGS}
+    return {lang: web_voice(game, lang, seat) for lang in LANGS}
 
 
 def public_game(settings: dict[str, Any]) -> Game:

@@ -139,3 +139,28 @@ def test_a_kept_champion_is_offered_with_its_words() -> None:
     )
     assert "Campeão" in texts["pt"] and "Champion" in texts["de"]
     assert all("{" not in t for t in texts.values())
+
+
+def test_texts_name_each_seat_by_a_mark_the_page_writes_as_its_player() -> None:
+    """Issue 28: the texts the page is sent say no "Seat 1": each seat is a mark (`⟦seat 1⟧`) that
+    the page writes as the player's name; the reader's own seat carries its word ("You")."""
+    game = Game.from_settings({"players": 3, "seed": 3})
+    st = game.new_initial_state()
+    rng = random.Random(3)
+    events: list[dict[str, object]] = []
+    while st.ply < 80 and st.result is None:
+        st.apply(rng.choice(st.legal_actions()), seat=st.acting_seat)
+        events += st.events
+    seat_words = re.compile(r"\b(Seat|Jogador|Spieler) \d")
+    for viewer in (0, None):
+        texts = payload.event_texts(game, events, viewer)
+        for lang in LANGS:
+            joined = "\n".join(texts[lang])
+            assert not seat_words.search(joined), lang
+            assert payload.seat_mark(1) in joined and payload.seat_mark(2) in joined
+            you = {"en": "You", "pt": "Você", "de": "Du"}[lang]
+            assert (payload.seat_mark(0, you) in joined) == (viewer == 0)
+            assert (payload.seat_mark(0) in joined) == (viewer is None)
+    p = payload.seat_view(st, st.acting_seat)
+    for lang in LANGS:
+        assert not any(seat_words.search(t) for t in p["texts"]["legal"][lang])

@@ -313,6 +313,13 @@ def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, url: str
         ("1", "2"),
     ]
     assert "Tied on coins (§7): the race tokens on the boards decide" in box.inner_text()
+    # Each tied seat by its player's name (the bot by its level), with its colour dot (issue 28).
+    assert [items.nth(i).inner_text() for i in range(2)] == ["Greedy bot: 3", "Ada (you): 2"]
+    assert box.locator(".who[data-seat='1'] .seat-dot").get_attribute("data-n") == "2"
+    page.select_option("#lang", "pt")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    assert [items.nth(i).inner_text() for i in range(2)] == ["Robô guloso: 3", "Ada (você): 2"]
+    page.select_option("#lang", "en")
     assert page.locator("#end-screen tr.winner").get_attribute("data-seat") == "0"
     assert page.locator("#faction-scores").count() == 0  # no factions outside the team variant
 

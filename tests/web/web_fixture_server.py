@@ -43,6 +43,7 @@ class Seat:
     player: str | None = None
     invite: str | None = None
     bot: Bot | None = None
+    level: str | None = None  # a bot's level, as the server names it
 
 
 @dataclass
@@ -124,7 +125,7 @@ class Lobby:
                 level = spec.get("level", "greedy")
                 bot = make_bot("random" if level == "random" else "greedy")
                 bot.start(game, i)
-                seats.append(Seat("bot", f"{level} bot", bot=bot))
+                seats.append(Seat("bot", f"{level} bot", bot=bot, level=level))
             else:
                 raise ApiError(400, "invalid_input", f"seats[{i}].kind: creator, invite or bot")
             answer.append(out)
@@ -146,7 +147,7 @@ class Lobby:
             else:
                 bot = make_bot("greedy")
                 bot.start(game, i)
-                seats.append(Seat("bot", "greedy bot", bot=bot))
+                seats.append(Seat("bot", "greedy bot", bot=bot, level="greedy"))
         public = {**game.settings.to_json(), "boards": [s.id for s in game.map.sides]}
         del public["seed"]
         gid = secrets.token_hex(5)
@@ -173,7 +174,7 @@ class Lobby:
                     "name": s.name,
                     "joined": s.kind == "bot" or s.token is not None,
                     "open": False,
-                    "bot": None,
+                    "bot": s.level,
                     "away": False,
                 }
                 for i, s in enumerate(m.seats)

@@ -4,7 +4,8 @@
 // exactly those actions; it never decides legality itself.
 import * as api from "./api.js";
 import * as W from "./i18n.js";
-import { drawBoard, regionIndex, raceColour, raceName, abbrev, SEAT_COLOURS } from "./board.js";
+import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
+import * as N from "./names.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -66,7 +67,7 @@ class Lobby {
       h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
         ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
       s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
-        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, l))) : null);
+        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, W.t(`level.${l}`)))) : null);
     const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h("h2", {}, W.t("create")),
       h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
@@ -81,7 +82,7 @@ class Lobby {
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
     const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game } },
-      h("span", {}, `${g.title || g.game} · ${g.seats.map((s) => s.name || "?").join(", ")}`),
+      h("span", {}, `${g.title || g.game} · ${g.seats.map((_, i) => N.playerName(g.seats, i)).join(", ")}`),
       mine && (g.my_seats || []).includes(g.acting_seat) && g.status === "playing" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
       g.status === "over" ? h("span", {}, W.t("game_over")) : null,
       !mine && g.seats.some((s) => s.open && !s.joined)
@@ -220,7 +221,7 @@ class GameScreen {
     this.render();
   }
   eventFallback(ev) {
-    return Object.entries(ev).map(([k, v]) => (k === "type" ? v : `${k} ${JSON.stringify(v)}`)).join(", ");
+    return Object.entries(ev).map(([k, v]) => (k === "type" ? v : k === "seat" && Number.isInteger(v) ? N.mark(v) : `${k} ${JSON.stringify(v)}`)).join(", ");
   }
   // The legal actions with their words: [{action, text: {lang: words} | null}].
   items(st) {
@@ -250,11 +251,20 @@ class GameScreen {
   names(viewer) {
     return { region: (ref) => this.index[ref], pieces: this.board.pieces, viewer };
   }
+  // A player's one name (names.js), "(you)" added for the seat shown; `who`: with its colour dot;
+  // `rich`/`plain`: a text of the server's (or the page's, with N.mark) with its seats named.
   seatLabel(i, viewer) {
-    const s = this.info.seats[i];
-    const name = s && s.name ? s.name : W.t("seat", { n: i + 1 });
+    const name = N.playerName(this.info.seats, i);
     return i === viewer ? `${name} (${W.t("you")})` : name;
   }
+  who(i, viewer) { return N.tag(this.info.seats, i, this.seatLabel(i, viewer)); }
+  // What a conquest pays and to whom (explain's `dues`): each payee by name, or the stash.
+  duesText(dues) {
+    return dues.map((d) => W.t("names.due", { coins: d.coins, why: W.unitName(d.why),
+      who: Number.isInteger(d.payee) ? this.seatLabel(d.payee) : W.text("core", "stash") })).join(", ");
+  }
+  rich(text) { return N.rich(text, this.info.seats); }
+  plain(text) { return N.plain(text, this.info.seats); }
   async send(action) {
     const { key, st } = this.shown();
     const token = this.tokens[key];
@@ -386,21 +396,22 @@ class GameScreen {
   }
   actionButton(item, extra = {}) {
     return h("button", { class: `action kind-${item.action.kind}`, dataset: { action: actionJson(item.action) },
-      onclick: () => this.send(item.action), ...extra }, this.actionWords(item));
+      onclick: () => this.send(item.action), ...extra }, ...this.rich(this.actionWords(item)));
   }
   statusPanel(st, key) {
     const v = st.view;
     const acting = st.legal.length > 0;
-    const who = v.acting_seat >= 0 ? this.seatLabel(v.acting_seat, v.viewer) : "";
     const held = this.heldSeats();
     return h("section", { class: "panel status", id: "status", "aria-live": "polite" },
       h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds ?? "?" })} · ${W.phase(v.phase)}`),
       h("div", { class: acting ? "turn mine" : "turn" },
         v.phase === "over" ? W.t("game_over") : this.info.status === "open" ? W.t("not_started")
-          : acting ? W.t("your_turn") : W.t("waiting", { who })),
-      v.acting_seat >= 0 ? this.runningClock(v.acting_seat, { id: "turn-clock" }) : null,
-      held.length > 1 && acting ? h("div", { class: "hotseat" }, W.t("hotseat_pass", { who: this.seatLabel(+key, -1) })) : null,
-      st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, W.pick(st.texts.prompt)) : null,
+          : acting ? W.t("your_turn") : this.rich(W.t("waiting", { who: N.mark(v.acting_seat) }))),
+      // The running clock, with whose it is.
+      v.acting_seat >= 0 && this.clock && this.clock.seat === v.acting_seat
+        ? h("div", { class: "turn-clock" }, this.who(v.acting_seat, v.viewer), " ", this.runningClock(v.acting_seat, { id: "turn-clock" })) : null,
+      held.length > 1 && acting ? h("div", { class: "hotseat" }, ...this.rich(W.t("hotseat_pass", { who: N.mark(+key) }))) : null,
+      st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, ...this.rich(W.pick(st.texts.prompt))) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
       h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
         this.notify = e.target.checked;
@@ -444,7 +455,7 @@ class GameScreen {
       explainBox = h("div", { class: "explain", id: "explain" }, h("strong", {}, W.t("conquest_cost")),
         ...ex.ways.map((w) => h("div", { class: "way" },
           h("ul", {}, ...w.terms.map((t) => h("li", {}, `${W.has("web", `term.${t.term}`) ? W.t(`term.${t.term}`) : t.term}${t.unit && t.unit !== "core" ? ` (${W.unitName(t.unit)})` : ""}: ${t.value > 0 && t.term !== "base" && t.term !== "minimum" ? "+" : ""}${t.value}`))),
-          h("div", { class: "total" }, `${w.option ? `${w.option} · ` : ""}${W.t("total")}: ${w.cost}${w.dues && w.dues.length ? ` · ${W.t("dues")}: ${JSON.stringify(w.dues)}` : ""}`))));
+          h("div", { class: "total" }, `${w.option ? `${w.option} · ` : ""}${W.t("total")}: ${w.cost}${w.dues && w.dues.length ? ` · ${W.t("dues")}: ${this.duesText(w.dues)}` : ""}`))));
     }
     return h("section", { class: "panel region-info", id: "region-info", dataset: { region: ref } },
       h("h2", {}, f.title),
@@ -527,7 +538,7 @@ class GameScreen {
         h("span", { class: "emblem", style: `background:${raceColour(c.race)}` }, abbrev(c.race)),
         h("span", { class: "combo-name" }, h("strong", {}, `${W.unitName(c.power)} ${W.unitName(c.race)}`),
           h("small", {}, ` · ${W.t("cost", { n: i })}${c.coins ? ` · ${W.t("coins_on", { n: c.coins })}` : ""}`)),
-        item ? this.actionButton(item, { "aria-label": this.actionWords(item) }) : null,
+        item ? this.actionButton(item, { "aria-label": this.plain(this.actionWords(item)) }) : null,
         h("details", { class: "cards" }, h("summary", {}, W.t("card")),
           h("p", {}, h("strong", {}, W.unitName(c.race)), ": ", W.card(c.race)),
           h("p", {}, h("strong", {}, W.unitName(c.power)), ": ", W.card(c.power))));
@@ -559,7 +570,7 @@ class GameScreen {
             h("span", { class: "emblem declined" }, `↓${abbrev(r)}`), ` ${raceName(r)} (${W.t("declined")})`)),
         ];
         return h("li", { class: `player${i === v.acting_seat ? " to-act" : ""}`, dataset: { seat: i } },
-          h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1),
+          N.dot(i),
           h("strong", {}, this.seatLabel(i, v.viewer)),
           v.factions ? h("span", { class: "faction", dataset: { faction: v.factions[i] } }, ` · ${W.faction(v.factions[i])}`) : null,
           i === v.acting_seat ? h("em", {}, ` · ${W.t("to_act")}`) : null,
@@ -653,19 +664,19 @@ class GameScreen {
     const entries = Object.entries(this.scores);
     if (!entries.length) return null;
     return h("section", { class: "panel scoring", id: "scoring" }, h("h2", {}, W.t("score")),
-      h("ul", {}, ...entries.map(([seat, s]) => h("li", { dataset: { seat } }, W.pick(s)))));
+      h("ul", {}, ...entries.map(([seat, s]) => h("li", { dataset: { seat } }, ...this.rich(W.pick(s))))));
   }
   invitePanel() {
     let invites = [];
     try { invites = JSON.parse(localStorage.getItem(`sw.invites.${this.id}`) || "[]"); } catch { invites = []; }
     if (!invites.length) return null;
     return h("section", { class: "panel invites", id: "invites" }, h("h2", {}, W.t("invite_link")),
-      ...invites.map((i) => h("div", { class: "invite" }, `${W.t("seat", { n: i.seat + 1 })}: `,
+      ...invites.map((i) => h("div", { class: "invite" }, this.who(i.seat), ": ",
         h("input", { readonly: true, value: i.link, class: "invite-link", "aria-label": W.t("invite_link") }),
         h("button", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(i.link) }, W.t("copy")))));
   }
   logPanel() {
-    const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, t)));
+    const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, ...this.rich(t))));
     return h("section", { class: "panel log", id: "log" }, h("h2", {}, W.t("log")), h("ol", { reversed: true }, ...lines.reverse()));
   }
   resultPanel(st) {
@@ -675,8 +686,7 @@ class GameScreen {
     const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
     return h("section", { class: "panel result", id: "end-screen" }, h("h2", {}, W.t("game_over")),
       h("table", {}, h("tbody", {}, ...order.map((i) => h("tr", { class: res.winners.includes(i) ? "winner" : "", dataset: { seat: i } },
-        h("td", {}, res.winners.includes(i) ? "★ " : "",
-          h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1), this.seatLabel(i, v.viewer)),
+        h("td", {}, res.winners.includes(i) ? "★ " : "", this.who(i, v.viewer)),
         v.factions ? h("td", {}, W.faction(v.factions[i])) : null,
         h("td", { class: "score" }, res.scores[i]))))),
       res.factions ? h("div", { id: "faction-scores" }, `${W.t("team_factions")}: `,
@@ -684,20 +694,18 @@ class GameScreen {
           h("span", { class: "faction-score", dataset: { faction: f, score: s } }, `${W.faction(f)} ${s}`)]),
         res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
       this.tieBreakBox(res.tie_break, v),
-      // Seats by number and colour too: several bots may share a name.
-      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "",
-        h("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[i % 5]}` }, i + 1), this.seatLabel(i, v.viewer)])),
+      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "", this.who(i, v.viewer)])),
       h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
   }
   // The engine's tie-break figures (result.tie_break, only when the top score ties): §7 the race
   // tokens on the boards of each tied seat, §11.4 the best individual score of each tied faction.
   tieBreakBox(tie, v) {
     if (!tie) return null;
-    const name = (e) => ("seat" in e ? this.seatLabel(e.seat, v.viewer) : W.faction(e.faction));
+    const name = (e) => ("seat" in e ? this.who(e.seat, v.viewer) : W.faction(e.faction));
     return h("div", { id: "tiebreak", dataset: { by: tie.by, rule: tie.rule, shared: tie.shared ? "yes" : "no" } },
       W.t(`tiebreak.${tie.by}`, { rule: tie.rule }), tie.by === "none" ? "" : ":",
       h("ul", {}, ...tie.tied.map((e) => h("li", { dataset: { seat: e.seat, faction: e.faction, value: e.value } },
-        "value" in e ? `${name(e)}: ${e.value}` : name(e)))),
+        name(e), "value" in e ? `: ${e.value}` : ""))),
       tie.shared ? h("div", { class: "shared" }, W.t("tiebreak.shared")) : null);
   }
 }
@@ -722,6 +730,7 @@ class Replay {
     const v = this.data.states[this.ply];
     const texts = this.data.texts ? this.data.texts[this.ply] : null;
     const lines = texts ? W.pick(texts) : (v.events || []).map((ev) => ev.type);
+    const seats = this.data.seats || this.info.seats;
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("class", "board");
     drawBoard(svg, this.board, v);
@@ -737,7 +746,7 @@ class Replay {
             h("button", { id: "replay-prev", onclick: () => this.go(this.ply - 1) }, W.t("prev")),
             h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
             h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
-        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, t)))))));
+        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, ...N.rich(t, seats))))))));
     document.getElementById("replay-slider")?.focus({ preventScroll: true });
   }
 }
