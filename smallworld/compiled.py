@@ -109,6 +109,20 @@ def missing_tools() -> str | None:
     return None
 
 
+def _compile(files: list[str], cwd: Path) -> None:
+    """mypyc over `files` in its own process group, so that a build stopped midway stops its C
+    compiler too (it would run on for minutes)."""
+    proc = subprocess.Popen([sys.executable, "-m", "mypyc", *files], cwd=cwd, start_new_session=True)
+    try:
+        code = proc.wait()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    if code:
+        raise subprocess.CalledProcessError(code, proc.args)
+
+
 def build(out: Path, modules: list[str] | None = None, package: Path = PACKAGE) -> int:
     """Copy the package into a temporary folder beside `out`, compile `modules` there, and move the
     result to `out` whole; returns the number of compiled modules."""
@@ -119,7 +133,7 @@ def build(out: Path, modules: list[str] | None = None, package: Path = PACKAGE) 
         shutil.copytree(package, work / "smallworld", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         (work / "pyproject.toml").write_text(MYPY_SETTINGS, encoding="utf-8")
         files = [f"smallworld/{m}.py" for m in modules]
-        subprocess.run([sys.executable, "-m", "mypyc", *files], cwd=work, check=True)
+        _compile(files, work)
         shutil.rmtree(work / "build", ignore_errors=True)
         (work / "pyproject.toml").unlink()
         count = sum(1 for _ in (work / "smallworld").rglob("*.so"))

@@ -126,10 +126,10 @@ def test_a_build_in_progress_is_not_started_twice(builds: Path, monkeypatch: pyt
 
 
 def test_a_failed_build_leaves_no_half_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(argv: list[str], **kwargs: Any) -> None:
-        raise subprocess.CalledProcessError(1, argv)
+    def fail(files: list[str], cwd: Path) -> None:
+        raise subprocess.CalledProcessError(1, files)
 
-    monkeypatch.setattr(compiled.subprocess, "run", fail)
+    monkeypatch.setattr(compiled, "_compile", fail)
     out = tmp_path / "builds" / "abc"
     with pytest.raises(subprocess.CalledProcessError):
         compiled.build(out, ["engine/model/rng"])
