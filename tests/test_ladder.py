@@ -73,6 +73,13 @@ def test_a_stopped_run_resumes_and_files_merge_each_game_once(tmp_path: Path) ->
     assert len(read_results([path])) == 6 == len(path.read_text().splitlines())
 
 
+def test_results_of_another_budget_are_not_mixed_in(tmp_path: Path) -> None:
+    bots = ["random", "greedy"]
+    run_ladder(bots, [2], deals=1, out_dir=tmp_path, options={"playouts": 50}, progress=False)
+    with pytest.raises(SimulationError, match="other search options"):
+        run_ladder(bots, [2], deals=2, out_dir=tmp_path, options={"playouts": 9}, progress=False)
+
+
 def test_a_corrupt_results_file_is_named(tmp_path: Path) -> None:
     (tmp_path / RESULTS).write_text('{"key": "2|a,b|0|1", "bots": []}\nnot json\n')
     with pytest.raises(SimulationError, match=r"results.jsonl:2: not a ladder result"):

@@ -189,6 +189,13 @@ def run_ladder(
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / RESULTS
     games = read_results([path, *merge])
+    mixed = sorted({json.dumps(g.get("options", {}), sort_keys=True) for g in games.values()}
+                   - {json.dumps(options or {}, sort_keys=True)})  # fmt: skip
+    if mixed:
+        raise SimulationError(
+            f"the results in {out_dir} (or merged) were played with other search options"
+            f" ({', '.join(mixed)}): a ladder compares bots at one budget; use another --out"
+        )
     _write(path, games.values())  # the merged ones kept, each once
     todo = [
         (k, j) for p in players
@@ -205,6 +212,7 @@ def run_ladder(
             for (key, _job), res in zip(chunk, results, strict=True):
                 row = {"key": key, **{k: res[k] for k in ("seed", "bots", "scores", "winners", "decisions")}}
                 row["search"] = res["search"]
+                row["options"] = options or {}
                 games[key] = row
                 f.write(json.dumps(row) + "\n")
     s = summary(games)
