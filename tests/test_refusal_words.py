@@ -289,3 +289,20 @@ def test_refusals_met_in_play_carry_plain_params_and_read_well(ed_id: str) -> No
             break
         st.apply(legal[rnd.randrange(len(legal))] if legal else st.legal_actions()[0])
     assert len(told) >= 8, told
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "is missing or wrong"), ("pt", "está ausente ou errado"),
+                                             ("de", "fehlt oder ist falsch")])  # fmt: skip
+def test_a_file_refused_before_any_game_is_told_in_the_readers_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, words: str
+) -> None:
+    """A save that cannot be loaded: the catalogue's sentence naming the field, in the reader's
+    language, then the engine's detail (the form the field must have)."""
+    from smallworld.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "smallworld-save/2", "settings": {"players": 9}}')
+    assert main(["play", "--load", str(bad), "--lang", lang]) != 0
+    said = capsys.readouterr()
+    told = said.out + said.err
+    assert f"settings.players {words}" in told and "(must be one of [2, 3, 4, 5], got 9)" in told

@@ -50,6 +50,7 @@ from smallworld.words.describe import (
     combo_tokens,
     describe,
     dues_text,
+    error_said,
     holder,
     pick_combo,
     region_label,
@@ -1177,7 +1178,7 @@ def _start(
         )
         st = Game(settings).new_initial_state()
     except SmallworldError as e:
-        write(said(lang, "start.fail", error=e))
+        write(said(lang, "start.fail", error=error_said(lang, e)))
         return None
     sides = ", ".join(said(lang, "island", name=s.name, id=s.id) for s in st.game.map.sides)
     islands = len(st.game.map.sides) > 1  # several boards are islands; a single one is the map
@@ -1202,10 +1203,10 @@ def _load(path: Path, lang: str, write: Writer) -> tuple[records.Record, State, 
         if e.field == "state_hash" or (e.field.startswith("actions[") and "replayed" in str(e)):
             wrapped(write, said(lang, "load.replay", path=shown))
         else:
-            write(said(lang, "load.fail", path=shown, error=e))
+            write(said(lang, "load.fail", path=shown, error=error_said(lang, e)))
         return None
     except SmallworldError as e:
-        write(said(lang, "load.fail", path=shown, error=e))
+        write(said(lang, "load.fail", path=shown, error=error_said(lang, e)))
         return None
     return rec, st, seats
 

@@ -21,7 +21,7 @@ from smallworld.engine.model.protocol import Arg
 from smallworld.engine.model.settings import DEFAULT_EDITION
 from smallworld.engine.model.state import CONQUER, State
 from smallworld.engine.rules import conquest
-from smallworld.words import CORE, DEFAULT, fill, read_catalogue
+from smallworld.words import CORE, DEFAULT, core_catalogue, fill, read_catalogue
 from smallworld.words.voice import Voice
 
 TUI = "tui"  # the owner of the play screens' own words
@@ -50,6 +50,21 @@ def said(lang: str, key: str, **params: Any) -> str:
     template = cat.get(lang, {}).get(key) or cat[DEFAULT].get(key) or f"{TUI}.{key}"
     return fill(template, params)
 
+
+
+def error_said(lang: str, e: Exception) -> str:
+    """An error met before any game exists (a save, an options file, the settings) in `lang`: the
+    core's sentence for its reason with the field it names, then the technical detail (the form
+    the field must have) as the engine wrote it."""
+    reason = getattr(e, "reason", None) or getattr(e, "code", "error")
+    cat = core_catalogue()
+    template = cat.get(lang, {}).get(f"why.{reason}") or cat[DEFAULT].get(f"why.{reason}")
+    if template is None:
+        return str(e)
+    field = getattr(e, "field", None) or ""
+    sentence = fill(template, {**(getattr(e, "params", None) or {}), "field": field})
+    detail = str(e).removeprefix(f"{field}: ") if field else str(e)
+    return f"{sentence} ({detail})"
 
 
 # --- names --------------------------------------------------------------------------------------
