@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from smallworld.engine.model.errors import SmallworldError
-from smallworld.server import inputs, sockets
+from smallworld.server import inputs, sockets, tokens
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.limits import Limits
 from smallworld.server.models import ActMessage
@@ -56,7 +56,7 @@ async def _refuse(websocket: WebSocket, e: ServerError | SmallworldError, code: 
 
 
 async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -> None:
-    token = websocket.query_params.get("token")
+    token = tokens.hashed(websocket.query_params.get("token"))
     try:
         limits.token_allowed(token)
         live = await s.get(gid)
