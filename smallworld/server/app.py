@@ -30,12 +30,15 @@ from smallworld.server.store import Store
 log = logging.getLogger("smallworld.server")
 __all__ = ["MAX_BODY", "create_app", "tune_process"]
 
-# The collector's young passes as usual (every 700 new objects: short ones, 5 to 17 ms at worst in
-# `bench server`; larger thresholds made each young pass longer), but a full pass only every 100
-# middle ones (not 10): a full pass walks every object of every cached game, took 40 to 200 ms and
-# set the tail of `bench server`. The engine's states make no reference cycles, so little garbage
-# waits for it.
-GC_THRESHOLDS = (700, 10, 100)
+# A young pass every 10,000 new objects (not 700), and a full pass only every 100 middle ones (not
+# 10). The engine's states make no reference cycles, so little garbage waits for the collector; what
+# it does is walk the objects that are still alive. A ply's state, views and legal list live about
+# as long as the ply (a second or two in `bench server`): with passes every 700 objects (a dozen a
+# second there) each of them was walked by a young and a middle pass, and the collector took 10-13%
+# of the server's CPU; every 10,000 (about one a second), 5-6%, most of them gone before any pass,
+# for young passes of about 10 ms each on the busy 2-core machine. A full pass walks every object of
+# every cached game, took 40 to 200 ms and set the tail of `bench server`.
+GC_THRESHOLDS = (10_000, 10, 100)
 # Seconds a thread holding the interpreter lock keeps it while another waits (Python's default:
 # 5 ms). The store's writer thread (PostgreSQL) and the reading threads hand their results back
 # through the lock; with the event loop busy each hand-over waited up to 5 ms, several times an

@@ -48,11 +48,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# One decoder for every message: `json.loads` with an option makes a new one (and its scanner) at
+# each call, which took as long as reading a socket's `act` message itself.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _loads(raw: bytes | str) -> Any:
+    """`json.loads(raw, parse_constant=_no_constant)`, with the one decoder."""
+    if isinstance(raw, str):
+        if raw.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
+    elif isinstance(raw, bytes | bytearray):
+        raw = raw.decode(json.detect_encoding(raw), "surrogatepass")
+    else:  # not JSON text at all: `json.loads` says so
+        return json.loads(raw, parse_constant=_no_constant)
+    return _DECODER.decode(raw)
+
+
 def parse(raw: bytes | str, where: str) -> Any:
     """`raw` as JSON, checked (`check`); `malformed_json` when it is not JSON (NaN and Infinity are
     not), `invalid_input` when it nests deeper than the parser can follow."""
     try:
-        value = json.loads(raw, parse_constant=_no_constant)
+        value = _loads(raw)
     except RecursionError:
         raise ServerError("invalid_input", f"{where}: nested over {MAX_DEPTH} levels", where) from None
     except ValueError as e:  # UnicodeDecodeError included

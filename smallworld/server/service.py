@@ -38,6 +38,7 @@ from smallworld.server.inputs import game_id, name_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.models import CreateGame, JoinGame
 from smallworld.server.resilience import is_outage, retrying
+from smallworld.server.sockets import Message
 from smallworld.server.store import Append, Appender, NewPlayer, NewSeat, PlyTaken, SeatRow, Store
 from smallworld.server.tokens import (
     IDLE_DAYS,
@@ -110,7 +111,7 @@ class Sub:
 
     game_id: str
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | str | None]  # a message, or its JSON text already made
+    queue: asyncio.Queue[dict[str, Any] | Message | None]  # a message, or its JSON already made
     sent_ply: int = 0
     close_code: int | None = None  # set when the server ends the socket (its seat was left)
 
@@ -1124,7 +1125,10 @@ class Service:
 
     # --- live updates ----------------------------------------------------------------------------
     def subscribe(
-        self, live: Live, seat: int | None, queue: asyncio.Queue[dict[str, Any] | str | None] | None = None
+        self,
+        live: Live,
+        seat: int | None,
+        queue: asyncio.Queue[dict[str, Any] | Message | None] | None = None,
     ) -> Sub:
         """A socket's subscription; `queue` (default: an unbounded one) is where its messages go."""
         sub = Sub(live.id, seat, queue if queue is not None else asyncio.Queue(), live.state.ply)
@@ -1148,7 +1152,7 @@ class Service:
         if not subs:
             return
         ply = live.state.ply
-        texts: dict[tuple[int | None, int], str] = {}
+        texts: dict[tuple[int | None, int], Message] = {}
         summary: dict[str, Any] | None = None
         for sub in list(subs):
             if sub.sent_ply >= ply and not force:
@@ -1158,7 +1162,7 @@ class Service:
             if text is None:
                 summary = summary or self.summary(live)
                 msg = {"type": "update", "moves": self.moves(live, sub.seat, sub.sent_ply)}
-                text = texts[key] = wire.dumps({**msg, **self.view(live, sub.seat, summary=summary)})
+                text = texts[key] = Message(wire.dumpb({**msg, **self.view(live, sub.seat, summary=summary)}))
             sub.sent_ply = ply
             sub.queue.put_nowait(text)
 

@@ -16,7 +16,25 @@ def new_token() -> str:
 
 
 def token_hash(token: str) -> str:
+    if type(token) is Hashed:
+        return token.sha
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Hashed(str):
+    """A token that knows its hash, worked out once: a socket's, which every message it sends uses
+    (the token's rate and the seat's check hashed it for each `act`)."""
+
+    sha: str
+
+
+def hashed(token: str | None) -> str | None:
+    """`token` as a `Hashed` (None and the empty string as they are)."""
+    if not token:
+        return token
+    out = Hashed(token)
+    out.sha = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    return out
 
 
 def matches(token: str | None, stored_hash: str | None) -> bool:

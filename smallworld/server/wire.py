@@ -13,7 +13,12 @@ import orjson
 
 
 def dumps(obj: Any) -> str:
+    return dumpb(obj).decode()
+
+
+def dumpb(obj: Any) -> bytes:
+    """The JSON as UTF-8 bytes (what a socket sends)."""
     try:
-        return orjson.dumps(obj).decode()
+        return orjson.dumps(obj)
     except TypeError:
-        return json.dumps(obj)
+        return json.dumps(obj).encode()

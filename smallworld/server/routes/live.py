@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from smallworld.engine.model.errors import SmallworldError
-from smallworld.server import inputs, sockets, wire
+from smallworld.server import inputs, sockets, tokens
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.limits import Limits
 from smallworld.server.models import ActMessage
@@ -56,7 +56,7 @@ async def _refuse(websocket: WebSocket, e: ServerError | SmallworldError, code: 
 
 
 async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -> None:
-    token = websocket.query_params.get("token")
+    token = tokens.hashed(websocket.query_params.get("token"))
     try:
         limits.token_allowed(token)
         live = await s.get(gid)
@@ -87,7 +87,9 @@ async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -
         _closings.add(closing)
         closing.add_done_callback(_forget)
 
-    sub = s.subscribe(live, seat, sockets.Outbox(limits.socket_queue, too_slow))
+    direct = sockets.Direct.of(websocket.scope)
+    outbox = sockets.Outbox(limits.socket_queue, too_slow, direct)
+    sub = s.subscribe(live, seat, outbox)
     # The moves before the connection that the client asks for (`since`): a reconnecting client
     # gets what it missed in the same message as the current view.
     moves = s.moves(live, seat, since) if since is not None else []
@@ -96,14 +98,26 @@ async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -
     max_body = limits.max_body
 
     async def sender() -> None:
+        """Sends what waits in the outbox (all of it, without a direct writer: `sockets.Direct`)."""
         while True:
-            msg = await sub.queue.get()
+            outbox.busy = False
+            msg = await outbox.get()
+            outbox.busy = True
+            if direct is not None:
+                direct.flush()  # what went straight to the connection goes first
             if msg is None:
                 if sub.close_code is not None:  # the server ended it (its seat was left)
                     with contextlib.suppress(Exception):
                         await websocket.close(code=sub.close_code)
                 return
-            await websocket.send_text(msg if isinstance(msg, str) else wire.dumps(msg))
+            if direct is None:
+                await websocket.send_text(msg if isinstance(msg, str) else sockets.Message.of(msg).text())
+                continue
+            await direct.proto.writable.wait()
+            if not direct.open():
+                return
+            direct.write(sockets.Message.of(msg).frame())
+            direct.flush()
 
     send_task = asyncio.create_task(sender())
     try:
