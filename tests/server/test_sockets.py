@@ -5,6 +5,8 @@ the event loop, and the outbox's limit kept while the connection takes nothing m
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -14,6 +16,24 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from smallworld.server.sockets import Direct, Message, Outbox
+
+
+def _on_a_loop_of_its_own(run: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """`asyncio.run(run())` in a thread of its own: a browser test before this one (Playwright's
+    synchronous API) may leave an event loop running in the main thread."""
+    failed: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as e:  # handed to the test's thread, which fails with it
+            failed.append(e)
+
+    t = threading.Thread(target=main)
+    t.start()
+    t.join()
+    if failed:
+        raise failed[0]
 
 
 def _read(data: bytes) -> list[str]:
@@ -100,7 +120,7 @@ def test_messages_go_out_in_order_one_write_a_turn() -> None:
         d.flush()
         assert proto2.transport.writes == [] and not d.ready()
 
-    asyncio.run(run())
+    _on_a_loop_of_its_own(run)
 
 
 def test_direct_only_for_the_servers_protocol_without_extensions() -> None:
@@ -116,4 +136,4 @@ def test_direct_only_for_the_servers_protocol_without_extensions() -> None:
         proto.conn.extensions = ["deflate"]  # type: ignore[attr-defined]
         assert Direct.of({"smallworld.protocol": proto}) is None
 
-    asyncio.run(run())
+    _on_a_loop_of_its_own(run)
