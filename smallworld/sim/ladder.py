@@ -7,14 +7,16 @@ of `DIR/results.jsonl`, keyed by (players, table, seating, seed): a run that sto
 stopped, and result files of several machines merge (`--merge`), each game counted once.
 
 Ratings are OpenSkill's Plackett-Luce model (made for free-for-all games of any number of players),
-each bot starting at mu 25, sigma 25/3, updated game by game in a fixed order (sorted by key, so a
-merged or resumed file gives the same ratings); a bot's interval is mu ± 2 sigma, and the table is
-ordered by the conservative rating mu - 3 sigma. Head-to-head win rates (2 players) come with their
-Wilson 95% intervals, the measure the strength targets of docs/bots.md are stated in.
+each bot starting at mu 25, sigma 25/3, updated game by game in a fixed order (by a hash of each
+game's key: tables and deals interleaved, and a merged or resumed file gives the same ratings); a
+bot's interval is mu ± 2 sigma, and the table is ordered by the conservative rating mu - 3 sigma.
+Head-to-head win rates (2 players) come with their Wilson 95% intervals, the measure the strength
+targets of docs/bots.md are stated in.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import time
@@ -97,7 +99,10 @@ def rate(games: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
     model = PlackettLuce()
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
-    for key in sorted(games):
+    # One pass, in an order that depends on the games only (a hash of each key): tables, seats and
+    # deals interleaved. Sorted keys would rate all of one table's games before the next table's,
+    # and with an online update the tables that come early would weigh differently.
+    for key in sorted(games, key=lambda k: hashlib.blake2b(k.encode(), digest_size=8).digest()):
         g = games[key]
         teams = [[ratings.setdefault(b, model.rating(name=b))] for b in g["bots"]]
         new = model.rate(teams, ranks=[float(r) for r in ranks(g["scores"], g["winners"])])
