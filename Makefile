@@ -3,8 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# `make play` needs the package and its server (no development tools), `make tui` the package alone,
-# each with mypyc for the compiled build they make and use (smallworld/compiled.py): each has its own stamp.
+# `make play` needs the package, its server and mypyc for the compiled build it makes and uses
+# (smallworld/compiled.py), no development tools; `make tui` the package alone: each has its own stamp.
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
@@ -30,7 +30,7 @@ $(PLAY_STAMP): pyproject.toml
 
 $(TUI_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[speed]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(TUI_STAMP)
 
 # The web app on 127.0.0.1 with its embedded SQLite store; prints its address and opens the browser.

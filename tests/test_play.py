@@ -134,7 +134,8 @@ def test_seat_out_of_range_is_refused_before_anything_is_printed(tmp_path: Path)
 # --- 5. make play ---------------------------------------------------------------------------------
 def test_make_tui_installs_only_the_game_and_make_play_the_server() -> None:
     """`make tui` is the terminal game with the package alone; `make play` the web app (issue 13)
-    with the server's dependencies but no development tools; both pass ARGS."""
+    with the server's dependencies and mypyc for its compiled build (issue 30), but no development
+    tools; both pass ARGS."""
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
@@ -150,7 +151,7 @@ def test_make_tui_installs_only_the_game_and_make_play_the_server() -> None:
     assert ".venv/bin/smallworld play --players 3 --bots greedy" in tui
     play = dry("play", "ARGS=--port 8123")
     installs = [line for line in play if "pip install" in line and "-e" in line]
-    assert installs == [".venv/bin/python -m pip install --quiet -e '.[server]'"]
+    assert installs == [".venv/bin/python -m pip install --quiet -e '.[server,speed]'"]
     assert ".venv/bin/smallworld serve --open --port 8123" in play
     assert any("-e '.[dev]'" in line for line in dry("test"))
     readme = (root / "README.md").read_text(encoding="utf-8")
