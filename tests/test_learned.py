@@ -130,3 +130,17 @@ def test_simulate_plays_the_learned_bot() -> None:
     assert results[0]["bots"] == ["learned", "greedy"]
     assert results[0]["search"][0]["playouts"] > 0
     assert summary["mcts_playouts"] == 3
+
+
+def test_without_numpy_the_learned_bot_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now raises ImportError
+    with pytest.raises(RuntimeError, match=r"smallworld\[rl\]"):
+        make_bot("learned")
+
+
+def test_the_learned_bot_refuses_another_edition() -> None:
+    game = Game(Settings(players=2, seed=1, edition="classic"))
+    with pytest.raises(ValueError, match="Warcraft edition only"):
+        make_bot("learned", playouts=2).start(public_game(game), 0)
