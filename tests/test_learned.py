@@ -22,7 +22,7 @@ from smallworld.bots.learned import (  # noqa: E402
     load_model,
 )
 from smallworld.bots.learned.train import generate, train  # noqa: E402
-from smallworld.bots.mcts import rollout_action  # noqa: E402
+from smallworld.bots.mcts import rewards, rollout_action  # noqa: E402
 from smallworld.engine.api.game import Game  # noqa: E402
 from smallworld.engine.api.views import view_for  # noqa: E402
 from smallworld.engine.flow.turn import apply_unchecked, legal_actions  # noqa: E402
@@ -88,6 +88,10 @@ def test_leaf_values_come_from_each_seats_view(tiny: ValueModel) -> None:
     x = np.stack([encoder().encode(view_for(st, i), game) for i in range(2)])
     assert values == pytest.approx(tiny.predict(x).tolist())
     assert all(0 <= v <= 1 for v in values)
+    # `blend` mixes in the hand-written cut-off reward: 0 is the MCTS's own.
+    assert LeafValue(tiny, blend=0.0)(st) == pytest.approx(rewards(st))
+    half = LeafValue(tiny, blend=0.5)(st)
+    assert half == pytest.approx([(a + b) / 2 for a, b in zip(values, rewards(st), strict=True)])
 
 
 def test_a_saved_model_loads_and_a_mismatched_one_is_refused(tiny: ValueModel, tmp_path: Path) -> None:

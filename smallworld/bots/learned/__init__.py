@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from smallworld.bots.base import Bot
-from smallworld.bots.mcts import MctsBot
+from smallworld.bots.mcts import MctsBot, rewards
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.views import view_for
 from smallworld.engine.model.actions import Action
@@ -192,10 +192,12 @@ def _cached(path: str) -> ValueModel:
 
 
 class LeafValue:
-    """The search's cut-off evaluation: each seat's predicted reward from its own view of `st`."""
+    """The search's cut-off evaluation: each seat's predicted reward from its own view of `st`,
+    mixed with the hand-written cut-off reward (`mcts.rewards`) by `blend` (1: the model alone)."""
 
-    def __init__(self, model: ValueModel) -> None:
+    def __init__(self, model: ValueModel, blend: float = 1.0) -> None:
         self.model = model
+        self.blend = blend
         self.enc = encoder()
         self.calls = 0
 
@@ -204,13 +206,18 @@ class LeafValue:
 
         self.calls += 1
         x = np.stack([self.enc.encode(view_for(st, i), st.game) for i in range(len(st.seats))])
-        return [float(v) for v in self.model.predict(x)]
+        learned = [float(v) for v in self.model.predict(x)]
+        if self.blend >= 1.0:
+            return learned
+        hand = rewards(st)
+        return [self.blend * a + (1 - self.blend) * b for a, b in zip(learned, hand, strict=True)]
 
 
 class LearnedBot(Bot):
     """MCTS (`bots/mcts.py`) with the value model at the rollouts' cut-off: same tree, root and
     final choice, `rollout_rounds` (default 1: to the end of the round the leaf is in) and the
-    model's reward instead of the hand-written one. Other options go to `MctsBot`."""
+    model's reward instead of the hand-written one (`blend` below 1 mixes the two). Other options
+    go to `MctsBot`."""
 
     name = "learned"
 
@@ -218,6 +225,7 @@ class LearnedBot(Bot):
         self,
         model: ValueModel | Path | str | None = None,
         rollout_rounds: int = 1,
+        blend: float = 1.0,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -226,7 +234,7 @@ class LearnedBot(Bot):
             self.model = model
         else:
             self.model = _cached(str(Path(model) if model is not None else MODEL_PATH))
-        self.leaf = LeafValue(self.model)
+        self.leaf = LeafValue(self.model, blend)
         self.search = MctsBot(rollout_rounds=rollout_rounds, leaf=self.leaf, **options)
 
     @property
