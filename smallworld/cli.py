@@ -289,7 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5))
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument(
-        "--bots", default="greedy,random", help="comma-separated: random, greedy, mcts, openspiel-mcts"
+        "--bots",
+        default="greedy,random",
+        help="comma-separated: random, greedy, mcts, openspiel-mcts, learned",
     )
     sim.add_argument("--workers", type=int, default=1, help="worker processes")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed S+i")
@@ -297,9 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true")
     sim.add_argument("--plots", type=Path, default=None, metavar="DIR", help="write PNG charts into DIR")
     budget = sim.add_mutually_exclusive_group()
-    budget.add_argument("--mcts-seconds", type=float, default=None, help="time per decision (both MCTSs)")
     budget.add_argument(
-        "--mcts-playouts", type=int, default=None, help="playouts per decision (200; both MCTSs)"
+        "--mcts-seconds", type=float, default=None, help="time per decision (the search bots)"
+    )
+    budget.add_argument(
+        "--mcts-playouts", type=int, default=None, help="playouts per decision (200; the search bots)"
     )
     sim.add_argument(
         "--ray", default=None, metavar="ADDRESS", help="run games as Ray tasks ('local': start one)"

@@ -9,9 +9,9 @@ from smallworld.bots.determinize import Determinizer, determinize, public_game
 from smallworld.bots.greedy import GreedyBot
 from smallworld.bots.mcts import MctsBot
 
-BOT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts")
+BOT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts", "learned")
 # Bots that take a search budget (`seconds`, `playouts`).
-SEARCH_BOTS = ("mcts", "openspiel-mcts")
+SEARCH_BOTS = ("mcts", "openspiel-mcts", "learned")
 
 
 def make_bot(name: str, **options: Any) -> Bot:
@@ -26,6 +26,10 @@ def make_bot(name: str, **options: Any) -> Bot:
         from smallworld.bots.openspiel_mcts import OpenSpielMctsBot
 
         return OpenSpielMctsBot(**options)
+    if name == "learned":  # MCTS with the value model at its cut-offs: needs numpy (the rl extra)
+        from smallworld.bots.learned import LearnedBot
+
+        return LearnedBot(**options)
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
 
 

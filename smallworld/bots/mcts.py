@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from smallworld.bots.base import Bot
@@ -194,6 +194,7 @@ class MctsBot(Bot):
         win_weight: float = WIN_WEIGHT,
         margin_scale: float = MARGIN_SCALE,
         deviate_z: float | None = DEVIATE_Z,
+        leaf: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__()
         self.seconds = seconds
@@ -219,6 +220,9 @@ class MctsBot(Bot):
         # errors (None: the most visited move, whatever the margin; docs/bots.md for the games).
         self.deviate_z = deviate_z
         self.ledger: CoinLedger | None = None
+        # Each seat's reward at a rollout cut-off in place of `rewards` (the learned bot's value
+        # model, bots/learned); finished games always use the final scores.
+        self.leaf = leaf
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -380,7 +384,10 @@ class MctsBot(Bot):
         limit = start_round + self.rollout_rounds
         while st.phase != OVER and st.round < limit:
             apply_unchecked(st, rollout_action(st, rng))
-        r = rewards(st, self.cutoff_win, self.win_weight, self.margin_scale)
+        if self.leaf is not None and st.result is None:
+            r = self.leaf(st)
+        else:
+            r = rewards(st, self.cutoff_win, self.win_weight, self.margin_scale)
         for nd in path:
             nd.visits += 1
             if nd.seat >= 0:

@@ -52,7 +52,7 @@ def choose(
     if bot is None:
         if len(_bots) > 4096:
             _bots.clear()
-        bot = _bots[key] = make_bot(level, seconds=1.0) if level == "mcts" else make_bot(level)
+        bot = _bots[key] = make_bot(level, seconds=1.0) if level in ("mcts", "learned") else make_bot(level)
         bot.start(game, seat)
     actions = [check_action(game, a) for a in legal]
     a = bot.choose(view, actions, random.Random(seed))

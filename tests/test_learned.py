@@ -1,0 +1,150 @@
+"""The learned evaluation (smallworld/bots/learned): a tiny model trained from a few generated games
+is what the search reads at its cut-offs; the shipped model loads; a mismatched one is refused.
+No strength is asserted here (docs/bots.md has the measurements)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from smallworld.bots import make_bot, public_game  # noqa: E402
+from smallworld.bots.learned import (  # noqa: E402
+    LeafValue,
+    LearnedBot,
+    ModelMismatchError,
+    ValueModel,
+    encoder,
+    load_model,
+)
+from smallworld.bots.learned.train import generate, train  # noqa: E402
+from smallworld.bots.mcts import rewards, rollout_action  # noqa: E402
+from smallworld.engine.api.game import Game  # noqa: E402
+from smallworld.engine.api.views import view_for  # noqa: E402
+from smallworld.engine.flow.turn import apply_unchecked, legal_actions  # noqa: E402
+from smallworld.engine.model.actions import Action  # noqa: E402
+from smallworld.engine.model.settings import Settings  # noqa: E402
+from smallworld.engine.model.state import State  # noqa: E402
+from smallworld.sim.simulate import simulate  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiny() -> ValueModel:
+    """A model trained in about a second from four rollout-policy games and one greedy game."""
+    probs = {"greedy": 0.1, "rollout": 0.3}
+    data = generate({"greedy": 1, "rollout": 4}, (2,), seed=3, probs=probs, log=False)
+    assert len(data["y"]) > 20 and data["x"].shape[0] == len(data["y"])
+    assert ((data["y"] >= 0) & (data["y"] <= 1)).all()
+    model, report = train(data, seed=3, hidden=(8,), epochs=2, val=3, log=False)
+    assert report["epochs_run"] == 2 and report["val_rows"] > 0
+    return model
+
+
+def _positions(n: int) -> list[tuple[Game, State]]:
+    """Decisions with several legal moves from a 2-player game played by the rollout policy."""
+    game = Game(Settings(players=2, seed=11))
+    st = game.new_initial_state()
+    rng = random.Random(5)
+    out = []
+    while not st.is_over() and len(out) < n:
+        if len(legal_actions(st)) > 2 and rng.random() < 0.3:
+            out.append((game, st.clone()))
+        apply_unchecked(st, rollout_action(st, rng))
+    return out
+
+
+def _choose(game: Game, st: State, model: ValueModel) -> tuple[Action, int]:
+    bot = LearnedBot(model, rollout_rounds=0, playouts=40, greedy_bias=0.0, deviate_z=None)
+    seat = st.acting_seat
+    bot.start(public_game(game), seat)
+    action = bot.choose(view_for(st, seat), legal_actions(st), random.Random(1))
+    return action, bot.leaf.calls
+
+
+def test_the_search_reads_the_model(tiny: ValueModel) -> None:
+    # The same searches with the model's judgement turned upside down (the last layer negated):
+    # the leaf evaluation is called, and what it says moves the search's choices.
+    flipped = ValueModel(
+        tiny.keep, tiny.mean, tiny.std, [*tiny.weights[:-1], -tiny.weights[-1]],
+        [*tiny.biases[:-1], -tiny.biases[-1]], tiny.meta,
+    )
+    differ = 0
+    for game, st in _positions(6):
+        a, calls = _choose(game, st, tiny)
+        b, _ = _choose(game, st, flipped)
+        assert calls > 0
+        differ += a != b
+    assert differ > 0
+
+
+def test_leaf_values_come_from_each_seats_view(tiny: ValueModel) -> None:
+    game, st = _positions(1)[0]
+    leaf = LeafValue(tiny)
+    values = leaf(st)
+    x = np.stack([encoder().encode(view_for(st, i), game) for i in range(2)])
+    assert values == pytest.approx(tiny.predict(x).tolist())
+    assert all(0 <= v <= 1 for v in values)
+    # `blend` mixes in the hand-written cut-off reward: 0 is the MCTS's own.
+    assert LeafValue(tiny, blend=0.0)(st) == pytest.approx(rewards(st))
+    half = LeafValue(tiny, blend=0.5)(st)
+    assert half == pytest.approx([(a + b) / 2 for a, b in zip(values, rewards(st), strict=True)])
+
+
+def test_a_saved_model_loads_and_a_mismatched_one_is_refused(tiny: ValueModel, tmp_path: Path) -> None:
+    path = tmp_path / "v.npz"
+    tiny.save(path)
+    back = load_model(path)
+    game, st = _positions(1)[0]
+    x = encoder().encode(view_for(st, 0), game)[None, :]
+    assert back.predict(x) == pytest.approx(tiny.predict(x))
+    wrong = ValueModel(
+        tiny.keep, tiny.mean, tiny.std, tiny.weights, tiny.biases,
+        {**tiny.meta, "encoder": {**tiny.meta["encoder"], "size": 1}},
+    )
+    wrong.save(tmp_path / "wrong.npz")
+    with pytest.raises(ModelMismatchError, match="retrain"):
+        load_model(tmp_path / "wrong.npz")
+    np.savez(tmp_path / "other.npz", a=np.zeros(3))
+    with pytest.raises(ModelMismatchError, match="not a value model"):
+        load_model(tmp_path / "other.npz")
+    with pytest.raises(FileNotFoundError, match="train_value"):
+        load_model(tmp_path / "missing.npz")
+
+
+def test_the_shipped_model_loads_and_plays() -> None:
+    model = load_model()
+    assert model.meta["recipe"]["seed"] == 0
+    assert model.meta["training"]["val_rows"] > 0
+    json.dumps(model.meta)
+    bot = make_bot("learned", playouts=4)
+    game = Game(Settings(players=3, seed=2))
+    st = game.new_initial_state()
+    bot.start(public_game(game), st.acting_seat)
+    assert bot.choose(view_for(st, st.acting_seat), legal_actions(st), random.Random(0)) in legal_actions(st)
+
+
+def test_simulate_plays_the_learned_bot() -> None:
+    summary, results = simulate(
+        players=2, games=1, bots=["learned", "greedy"], mcts_playouts=3, progress=False, seed=4
+    )
+    assert results[0]["bots"] == ["learned", "greedy"]
+    assert results[0]["search"][0]["playouts"] > 0
+    assert summary["mcts_playouts"] == 3
+
+
+def test_without_numpy_the_learned_bot_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now raises ImportError
+    with pytest.raises(RuntimeError, match=r"smallworld\[rl\]"):
+        make_bot("learned")
+
+
+def test_the_learned_bot_refuses_another_edition() -> None:
+    game = Game(Settings(players=2, seed=1, edition="classic"))
+    with pytest.raises(ValueError, match="Warcraft edition only"):
+        make_bot("learned", playouts=2).start(public_game(game), 0)
