@@ -23,7 +23,7 @@ from smallworld.engine.model.protocol import action_to_json, check_action
 from smallworld.engine.model.settings import Settings
 
 # random, greedy, mcts (and openspiel-mcts): the learned bot is not offered in the lobby while the
-# ladder rates it below the MCTS (docs/bots.md, "The learned bot").
+# ladder rates it below the MCTS (docs/bots.md, the bots: learned).
 LEVELS = tuple(b for b in BOT_NAMES if b != "learned")
 
 # Per worker process: the public game of each settings text, and each (game, seat)'s bot, so a bot
