@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from smallworld.engine.model.errors import REFUSED
 from smallworld.words import CORE, EDITION
 
 if TYPE_CHECKING:
     from smallworld.words.voice import Voice
 
-REFUSED = "refused"
 _UNITS = frozenset({"unit", "race", "power", "relic"})
 
 
