@@ -36,13 +36,19 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = r'''
 import json, random, sys, time
 kind, players, size, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-from smallworld.engine.api.game import Game
 try:
+    from smallworld.engine.api.game import Game
     from smallworld.engine.model.settings import make_settings
-except ImportError:  # before the engine took editions
-    from smallworld.engine.model.options import make_settings
-from smallworld.engine.flow.turn import legal_actions, apply_unchecked
-from smallworld.engine.api.views import view_for
+    from smallworld.engine.flow.turn import legal_actions, apply_unchecked
+    from smallworld.engine.api.views import view_for
+except ImportError:  # before the engine's layers were folders (a2bd119)
+    from smallworld.engine.game import Game
+    try:
+        from smallworld.engine.settings import make_settings
+    except ImportError:  # before the engine took editions
+        from smallworld.engine.options import make_settings
+    from smallworld.engine.flow import legal_actions, apply_unchecked
+    from smallworld.engine.views import view_for
 
 def positions(n, per_game):
     """Views and legal lists of the first decisions with a choice, from fixed random games."""
