@@ -79,12 +79,13 @@ def store_post(
     for _ in range(5):
         try:
             with store._begin() as c:
-                last = c.execute(
+                last: int = c.execute(
                     select(func.coalesce(func.max(t.chat.c.seq), 0)).where(t.chat.c.game_id == game_id)
                 ).scalar_one()
                 if last >= MAX_PER_GAME:
                     raise ServerError(
-                        "limit_reached", f"this game's chat holds {MAX_PER_GAME} messages, the most it keeps",
+                        "limit_reached",
+                        f"this game's chat holds {MAX_PER_GAME} messages, the most it keeps",
                         "text",
                     )
                 row = {
@@ -109,7 +110,9 @@ def store_read(
     store: Store, game_id: str, channels: tuple[str, ...], since: int = 0, limit: int | None = MAX_READ
 ) -> list[dict[str, Any]]:
     """The messages of `channels` after `since`, oldest first (the newest `limit` of them)."""
-    q = select(t.chat).where(t.chat.c.game_id == game_id, t.chat.c.seq > since, t.chat.c.channel.in_(channels))
+    q = select(t.chat).where(
+        t.chat.c.game_id == game_id, t.chat.c.seq > since, t.chat.c.channel.in_(channels)
+    )
     if limit is not None:
         q = q.order_by(t.chat.c.seq.desc()).limit(limit)
     with store.engine.connect() as c:
@@ -165,11 +168,14 @@ class Chat:
             channel = SEATS if seat is not None else SPECTATORS
         if seat is not None and channel != SEATS:
             raise ServerError(
-                "wrong_seat", "a seat posts to 'seats': the spectators' channel is for those watching", "channel"
+                "wrong_seat",
+                "a seat posts to 'seats': the spectators' channel is for those watching",
+                "channel",
             )
         if seat is None and channel != SPECTATORS:
             raise ServerError(
-                "wrong_seat", "the players' channel 'seats' takes a seat's token: spectators post to 'spectators'",
+                "wrong_seat",
+                "the players' channel 'seats' takes a seat's token: spectators post to 'spectators'",
                 "channel",
             )
         poster = own_name if seat is not None else (own_name if name is None else name)
@@ -177,7 +183,9 @@ class Chat:
             raise ServerError("invalid_input", "name: required of a spectator without a player token", "name")
         key = token_hash(token) if token else f"address:{address}"
         if not self.posters.take(key):
-            raise ServerError("rate_limited", f"over {BURST} chat messages in {BURST / RATE:g} seconds", "text")
+            raise ServerError(
+                "rate_limited", f"over {BURST} chat messages in {BURST / RATE:g} seconds", "text"
+            )
         msg = await asyncio.to_thread(
             store_post, self.svc.store, live.id, channel, seat, poster, text, live.state.ply
         )

@@ -382,12 +382,10 @@ def _chat_text(value: Any) -> str:
     return text(value, MAX_CHAT, "a message")
 
 
-ChatText = Annotated[
-    str, BeforeValidator(_chat_text), WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_CHAT})
-]
-Channel = Annotated[
-    str, BeforeValidator(_one_of(CHAT_CHANNELS)), WithJsonSchema({"type": "string", "enum": list(CHAT_CHANNELS)})
-]
+_CHAT_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_CHAT}
+ChatText = Annotated[str, BeforeValidator(_chat_text), WithJsonSchema(_CHAT_SCHEMA)]
+_CHANNEL_SCHEMA = {"type": "string", "enum": list(CHAT_CHANNELS)}
+Channel = Annotated[str, BeforeValidator(_one_of(CHAT_CHANNELS)), WithJsonSchema(_CHANNEL_SCHEMA)]
 
 
 class PostChat(Body):
