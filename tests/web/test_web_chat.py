@@ -172,15 +172,12 @@ def test_the_replay_shows_each_message_at_its_ply_and_after_the_end_everyone_rea
     chat = f"{real_url}api/games/{gid}/chat"
     _call(chat, {"text": "before the first move"}, tokens[0])
     _call(chat, {"text": "watching from the start", "name": "Kib"})
-    # Two moves later (a pick each, or whatever is legal), Bob says something.
+    # Two moves later (the first legal decision, twice), Bob says something.
     for _ in range(2):
-        s = _call(f"{real_url}api/games/{gid}")
-        v = _call(f"{real_url}api/games/{gid}/view", token=tokens[s["acting_seat"]])
-        _call(
-            f"{real_url}api/games/{gid}/act",
-            {"seat": s["acting_seat"], "ply": 0 + v["ply"], "action": v["legal"][0]},
-            tokens[s["acting_seat"]],
-        )
+        seat = _call(f"{real_url}api/games/{gid}")["acting_seat"]
+        v = _call(f"{real_url}api/games/{gid}/view", token=tokens[seat])
+        act = {"seat": seat, "ply": v["ply"], "action": v["legal"][0]}
+        _call(f"{real_url}api/games/{gid}/act", act, tokens[seat])
     _call(chat, {"text": "two moves in"}, tokens[1])
     _play_to_the_end(real_url, gid, tokens)
     end = _call(f"{real_url}api/games/{gid}")["ply"]
