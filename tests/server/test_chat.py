@@ -265,3 +265,43 @@ def test_the_store_numbers_each_games_messages_and_reads_the_newest(any_db_url: 
         assert chat.store_read(store, "g1", ("spectators",), 0) == []
     finally:
         store.close()
+
+
+def test_malformed_chat_requests_get_documented_refusals_and_store_nothing(any_client: TestClient) -> None:
+    """The chat's share of tests/server/test_malformed.py: poisoned values and keys anywhere in a
+    post, refused names and texts, ids that cannot be games, `since`s that are not integers."""
+    from server.test_malformed import BAD_IDS, BAD_INTS, KEYS, MARK, NAMES, VALUES, _place, _status_ok
+
+    t = Table(any_client)
+    rng = random.Random(28)
+    path = f"/api/games/{t.gid}/chat"
+    hs = {"content-type": "application/json"}
+    cases: list[tuple[str, str, dict[str, Any], str | None]] = []
+    for body, token in (
+        ({"text": "hi", "channel": "seats"}, t.tokens[0]),
+        ({"text": "hi", "name": "Kib"}, None),
+    ):
+        for _ in range(60):
+            raw = _place(body, rng, key=False).replace(f'"{MARK}"', rng.choice(VALUES))
+            cases.append(("POST", path, {"content": raw.encode(), "headers": {**hs, **t.auth(token)}}, None))
+        for _ in range(15):
+            raw = _place(body, rng, key=True).replace(f'"{MARK}"', rng.choice(KEYS))
+            cases.append(("POST", path, {"content": raw.encode(), "headers": {**hs, **t.auth(token)}}, None))
+        for root in ("[]", "1", '"x"', "null", "{oops"):
+            cases.append(("POST", path, {"content": root.encode(), "headers": {**hs, **t.auth(token)}}, None))
+    for bad in NAMES:
+        if bad != "x" * 41:  # a name too long is a fine message
+            cases.append(("POST", path, {"json": {"text": bad}, "headers": t.auth(t.tokens[0])}, "text"))
+        cases.append(("POST", path, {"json": {"text": "hi", "name": bad}}, "name"))
+    for gid in BAD_IDS:
+        cases.append(("GET", f"/api/games/{gid}/chat", {}, None))
+        cases.append(("POST", f"/api/games/{gid}/chat", {"json": {"text": "hi", "name": "Kib"}}, None))
+    for n in BAD_INTS:
+        cases.append(("GET", f"{path}?since={n}", {}, "since"))
+    for method, where, kwargs, field in cases:
+        r = any_client.request(method, where, **kwargs)
+        what = (method, where, str(kwargs.get("content", kwargs.get("json")))[:120])
+        body = _status_ok(r.status_code, r.json(), what)
+        if field is not None:
+            assert body.get("field") == field, (what, body)
+    assert t.stored() == 0

@@ -141,6 +141,11 @@ def test_two_players_talk_a_spectator_talks_apart_html_is_text_and_a_player_can_
     assert 5 <= sent <= 7
     assert "Too many requests" in page.locator("#chat-error").inner_text()
     assert page.locator("#chat-input").input_value() == f"line {sent}"  # kept, to send again
+    # The panel's words follow the language.
+    page.select_option("#lang", "de")
+    assert page.locator("#chat-input").get_attribute("placeholder") == "Nachricht (Eingabe sendet)"
+    assert page.locator("#chat-note").inner_text().startswith("Der Chat der Spieler.")
+    assert "Zu viele Anfragen" in page.locator("#chat-error").inner_text()
 
 
 def _play_to_the_end(base: str, gid: str, tokens: dict[int, str]) -> None:

@@ -54,7 +54,7 @@ export class ChatPanel {
     this.unread = 0;
     this.channels = [];
     this.sawOver = false;
-    this.error = "";
+    this.error = null; // what went wrong, in words of the language shown: () => text
     this.muteKey = `sw.chat.mute.${screen.id}`;
     try { this.muted = new Set(JSON.parse(localStorage.getItem(this.muteKey) || "[]")); } catch { this.muted = new Set(); }
     const saved = localStorage.getItem("sw.chat.open");
@@ -117,7 +117,8 @@ export class ChatPanel {
     this.input.setAttribute("placeholder", W.t("chat.placeholder"));
     this.sendButton.textContent = W.t("chat.send");
     this.muteSummary.textContent = this.muted.size ? `${W.t("chat.mute")} (${this.muted.size})` : W.t("chat.mute");
-    this.errorBox.textContent = this.error;
+    const error = this.error ? this.error() : "";
+    if (this.errorBox.textContent !== error) this.errorBox.textContent = error; // said once (an alert)
     this.errorBox.hidden = !this.error;
     this.list.setAttribute("aria-label", W.t("chat"));
     this.muteOptions();
@@ -151,9 +152,20 @@ export class ChatPanel {
     if (open) this.input.focus({ preventScroll: true });
   }
   shown() { return [...this.byseq.values()].sort((a, b) => a.seq - b.seq).filter((m) => !this.muted.has(who(m))); }
+  // The list, rebuilt only when what it shows changed (it is a live region: a screen reader reads
+  // what is added, and a rebuild at every update of the game would read it all again).
   draw() {
     const shown = this.shown();
-    this.list.replaceChildren(...shown.map((m) => line(m, this.seats())));
+    const base = JSON.stringify([W.current(), this.seats().map((s) => [s.name, s.kind, s.bot, s.joined])]);
+    const seqs = shown.map((m) => m.seq);
+    const had = this.drawnSeqs || [];
+    if (base === this.drawnBase && had.length <= seqs.length && had.every((q, i) => q === seqs[i])) {
+      this.list.append(...shown.slice(had.length).map((m) => line(m, this.seats()))); // new lines only
+    } else {
+      this.list.replaceChildren(...shown.map((m) => line(m, this.seats())));
+    }
+    this.drawnBase = base;
+    this.drawnSeqs = seqs;
     this.empty.hidden = shown.length > 0;
     this.list.hidden = shown.length === 0;
     this.list.scrollTop = this.stick ? this.list.scrollHeight : this.scrollPos;
@@ -174,6 +186,7 @@ export class ChatPanel {
   // What the reader may read: all of it (`full`: at the start, after a reconnection, at the end of
   // the game when both channels open), else what came after the last message held.
   async sync(full = false) {
+    this.synced = Date.now();
     const since = full ? 0 : Math.max(0, ...this.byseq.keys());
     try {
       const r = await api.chatRead(this.screen.id, this.readToken(), since);
@@ -192,7 +205,7 @@ export class ChatPanel {
     const body = { text };
     if (!this.seated()) {
       const name = this.nameInput.value.trim();
-      if (!name) { this.error = W.t("chat.name_needed"); this.labels(); this.nameInput.focus(); return; }
+      if (!name) { this.error = () => W.t("chat.name_needed"); this.labels(); this.nameInput.focus(); return; }
       body.name = name;
     }
     this.sendButton.disabled = true;
@@ -200,11 +213,12 @@ export class ChatPanel {
       const r = await api.chatPost(this.screen.id, this.postToken(), body);
       this.posted = r.message.seq;
       this.input.value = "";
-      this.error = "";
+      this.error = null;
       this.stick = true;
       this.add([r.message], false);
     } catch (e) {
-      this.error = e && e.body && e.body.code ? W.refusal(e.body) : String(e.message || e);
+      const body = e && e.body && e.body.code ? e.body : null;
+      this.error = () => (body ? W.refusal(body) : String((e && e.message) || e));
       this.labels();
     } finally {
       this.sendButton.disabled = false;
@@ -218,6 +232,8 @@ export class ChatPanel {
   attach(root) {
     const over = (this.screen.info && this.screen.info.status) === "over";
     if (over && !this.sawOver) { this.sawOver = true; this.sync(true); }
+    // No socket (the page polls the game): the chat is read with the game's updates, every 3 s at most.
+    else if (this.screen.status === "polling" && Date.now() - (this.synced || 0) > 3000) this.sync();
     const status = root.querySelector("#status");
     const side = root.querySelector("aside.side") || root;
     if (status && window.matchMedia(NARROW).matches) status.after(this.el);
