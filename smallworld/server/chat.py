@@ -196,7 +196,10 @@ class Chat:
     async def read(self, live: Live, token: str | None, since: int) -> dict[str, Any]:
         seat, _ = await self.caller(live, token)
         channels = channels_for(seat, live.status)
-        messages = await asyncio.to_thread(store_read, self.svc.store, live.id, channels, max(0, since))
+        # (any integer is a `since`: one beyond the most a game holds asks for nothing, and is not
+        # handed to the database, whose integers end at 2**63)
+        since = min(max(0, since), MAX_PER_GAME)
+        messages = await asyncio.to_thread(store_read, self.svc.store, live.id, channels, since)
         return {"game": live.id, "seat": seat, "channels": list(channels), "messages": messages}
 
     async def replay(self, live: Live) -> list[dict[str, Any]]:

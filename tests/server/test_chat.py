@@ -104,6 +104,7 @@ def test_each_side_reads_its_own_channel_until_the_end_then_both_and_the_replay_
     assert t.texts() == t.texts(watcher) == spectators_now
     assert t.read()["channels"] == ["spectators"] and t.read()["seat"] is None
     assert [m["seq"] for m in t.read(t.tokens[1], since=1)["messages"]] == [2]
+    assert t.read(t.tokens[1], since=2**70)["messages"] == [] and len(t.read(since=-(2**70))["messages"]) == 2
     # The replay is refused before the end (and says nothing of the chat).
     assert any_client.get(f"/api/games/{t.gid}/replay").json()["code"] == "not_over"
     # A message posted later keeps the ply it was posted at.

@@ -168,7 +168,7 @@ def _play_to_the_end(base: str, gid: str, tokens: dict[int, str]) -> None:
 
 
 def test_the_replay_shows_each_message_at_its_ply_and_after_the_end_everyone_reads_both(
-    page: Page, real_url: str
+    page: Page, real_url: str, shots: Path
 ) -> None:
     seats = [{"kind": "creator", "name": "Ada"}, {"kind": "creator", "name": "Bob"}]
     g = _call(f"{real_url}api/games", {"name": "Ada", "players": 2, "seats": seats})
@@ -208,6 +208,7 @@ def test_the_replay_shows_each_message_at_its_ply_and_after_the_end_everyone_rea
 
     assert at(0) == ["before the first move", "watching from the start"]
     assert page.locator("#replay-chat .chat-line[data-channel='spectators'] .chat-tag").count() == 1
+    page.screenshot(path=str(shots / "chat-replay.png"))
     assert at(1) == []
     assert at(2) == ["two moves in"]
     assert at(end) == ["good game"]
