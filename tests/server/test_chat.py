@@ -4,13 +4,18 @@ replay; plain text within limits, a rate per poster, pushed on the sockets that 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
+from server.helpers import ServerProcess, fresh_pg_database
 from smallworld.server import chat
 from smallworld.server.app import create_app
 from smallworld.server.store import Store
@@ -306,3 +311,54 @@ def test_malformed_chat_requests_get_documented_refusals_and_store_nothing(any_c
         if field is not None:
             assert body.get("field") == field, (what, body)
     assert t.stored() == 0
+
+
+def _next_chat(ws: Any) -> dict[str, Any]:
+    """The next `chat` message on a socket (updates of the game may come before it)."""
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "chat":
+            return msg
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow  # two `smallworld serve` processes
+def test_two_processes_send_each_others_messages_to_their_sockets(
+    services: dict[str, str], tmp_path: Path
+) -> None:
+    """Several processes (docs/server.md, "Several processes"): a message posted through one reaches
+    the sockets of the other that may read it (through Redis, read from the store), and only those."""
+    db = fresh_pg_database(services["PG_URL"])
+    a = ServerProcess(db, services["REDIS_URL"], tmp_path / "a.log")
+    b = ServerProcess(db, services["REDIS_URL"], tmp_path / "b.log")
+    try:
+        seats = [{"kind": "creator"}, {"kind": "invite", "name": "Bob"}]
+        g = httpx.post(a.url + "/api/games", json={"name": "Ann", "players": 2, "seats": seats}).json()
+        gid, ann = g["game"], g["seats"][0]["token"]
+        join = {"invite": g["seats"][1]["invite"], "name": "Bob"}
+        bob = httpx.post(f"{b.url}/api/games/{gid}/join", json=join).json()["token"]
+        with (
+            connect(f"{b.ws}/api/games/{gid}/ws?token={bob}") as bob_ws,
+            connect(f"{a.ws}/api/games/{gid}/ws") as rail,
+        ):
+            assert json.loads(bob_ws.recv(timeout=30))["type"] == "hello"
+            assert json.loads(rail.recv(timeout=30))["type"] == "hello"
+
+            def post(where: ServerProcess, body: dict[str, Any], token: str | None = None) -> None:
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                r = httpx.post(f"{where.url}/api/games/{gid}/chat", json=body, headers=headers)
+                assert r.status_code == 200, r.text
+
+            post(b, {"text": "from the rail, through b", "name": "Kib"})  # b's spectators: none here
+            post(a, {"text": "across, from a"}, ann)
+            got = _next_chat(bob_ws)["message"]
+            assert (got["text"], got["seat"], got["name"]) == ("across, from a", 0, "Ann")
+            assert _next_chat(rail)["message"]["text"] == "from the rail, through b"
+            post(b, {"text": "and back"}, bob)  # Bob's own process; the spectator on a never gets it
+            post(b, {"text": "still watching", "name": "Kib"})
+            assert _next_chat(bob_ws)["message"]["text"] == "and back"
+            assert _next_chat(rail)["message"]["text"] == "still watching"
+    finally:
+        a.stop()
+        b.stop()
