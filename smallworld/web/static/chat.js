@@ -18,7 +18,7 @@ if (!document.querySelector('link[href="/static/chat.css"]')) {
   document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/chat.css" }));
 }
 
-// An element with attributes, properties (`on*` listeners) and children appended as text nodes.
+// An element with attributes (`on*`: listeners) and children; a string child becomes a text node.
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -52,7 +52,6 @@ export class ChatPanel {
     this.screen = screen;
     this.byseq = new Map(); // seq -> message
     this.unread = 0;
-    this.channels = [];
     this.sawOver = false;
     this.error = null; // what went wrong, in words of the language shown: () => text
     this.muteKey = `sw.chat.mute.${screen.id}`;
@@ -170,8 +169,9 @@ export class ChatPanel {
     this.list.hidden = shown.length === 0;
     this.list.scrollTop = this.stick ? this.list.scrollHeight : this.scrollPos;
   }
-  // New messages; `live` ones (pushed, not the history) count as unread while the panel is closed,
-  // unless they are this browser's own or a muted player's.
+  // New messages; `live` ones (pushed, or missed while the socket was down: not the history read at
+  // the start) count as unread while the panel is closed, unless they are this browser's own or a
+  // muted player's.
   add(messages, live) {
     let fresh = 0;
     for (const m of messages) {
@@ -190,8 +190,8 @@ export class ChatPanel {
     const since = full ? 0 : Math.max(0, ...this.byseq.keys());
     try {
       const r = await api.chatRead(this.screen.id, this.readToken(), since);
-      this.channels = r.channels;
-      this.add(r.messages, !full);
+      this.add(r.messages, this.loaded); // the history first read is not "unread"; what was missed since is
+      this.loaded = true;
     } catch { /* the chat waits for the next update */ }
   }
   // A socket's chat message (null: the socket (re)opened: catch up).
