@@ -40,6 +40,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/join"): REF + "JoinGame",
         ("post", "/api/games/{gid}/act"): REF + "Act",
         ("post", "/api/games/{gid}/seats/{seat}/bot"): REF + "HandToBot",
+        ("post", "/api/games/{gid}/chat"): REF + "PostChat",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -57,6 +58,8 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/seats/{seat}/bot"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/take"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/leave"): "SeatLeft",
+        ("post", "/api/games/{gid}/chat"): "ChatPosted",
+        ("get", "/api/games/{gid}/chat"): "ChatList",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]
