@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
+import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -32,10 +33,12 @@ const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"]
 // A game's words are its edition's catalogues (race, power and place names differ between editions);
 // each edition's are fetched once, and the client's own catalogue comes with every one.
 const wordsOf = {};
+let shownEdition = "warcraft"; // the edition whose words are loaded (the rules link follows it)
 async function useWords(edition) {
   const ed = edition || "warcraft";
   if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
   W.load(wordsOf[ed]);
+  shownEdition = ed;
   relabel();
 }
 
@@ -160,6 +163,7 @@ class GameScreen {
       this.info = await api.gameInfo(this.id);
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
+      await preloadRules(this.info.settings?.edition); // which markers are Artifacts, which Places
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
@@ -375,7 +379,8 @@ class GameScreen {
   showTip(ref, st, e) {
     const f = this.regionFacts(ref, st);
     tooltip.replaceChildren(h("strong", {}, f.title), h("div", {}, `${W.t("terrain")}: ${f.terrain}`),
-      h("div", {}, `${W.t("holder")}: ${f.holder}`), h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`));
+      h("div", {}, `${W.t("holder")}: ${f.holder}`), h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
+      markerCards((st.view.markers || {})[ref]) || "");
     tooltip.hidden = false;
     tooltip.dataset.region = ref;
     this.moveTip(e);
@@ -461,6 +466,7 @@ class GameScreen {
       h("h2", {}, f.title),
       h("div", {}, `${W.t("terrain")}: ${f.terrain}`), h("div", {}, `${W.t("holder")}: ${f.holder}`),
       h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
+      markerCards((st.view.markers || {})[ref]), // the rules cards of its Artifacts and Places
       explainBox, items.length && !st.plan ? h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))) : null);
   }
   // --- redeployment: +/- per region, undo, and one "done" that sends the whole plan
@@ -759,6 +765,7 @@ function route() {
   if (parts[0] === "game" && parts[1]) screen = new GameScreen(parts[1]);
   else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
   else if (parts[0] === "join" && parts[1]) { screen = null; joinRoute(parts[1], parts[2]); }
+  else if (parts[0] === "rules") screen = new RulesPage(app, parts[1], parts[2], useWords); // rules.js
   else screen = new Lobby();
 }
 
@@ -768,6 +775,7 @@ function relabel() {
   document.getElementById("lang-label").textContent = W.t("language");
   // The edition being shown names the page (the lobby's is the server's default, Warcraft).
   document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
+  rulesTop(shownEdition);
 }
 
 async function main() {
