@@ -1,11 +1,17 @@
-"""The rules reference of an edition, for the web client's rules page (`#/rules/EDITION`) and its
-rules cards: the edition's races, powers, Artifacts and Legendary Places with their numbers and
-rulebook sections, and the rounds per player count. The words (names, cards, the turn's steps) come
-from the catalogues the page already has (`payload.words`); this only says which units there are."""
+"""Learning the game in the web client (docs/web.md, Learning the game).
+
+- `rules(edition)`: the rules reference of an edition, for the rules page (`#/rules/EDITION`) and
+  the rules cards: the edition's races, powers, Artifacts and Legendary Places with their numbers
+  and rulebook sections, and the rounds per player count. The words (names, cards, the turn's
+  steps) come from the catalogues the page already has (`payload.words`); this says which units
+  there are.
+- `lessons()`: the first-game tutorial (`#/tutorial`), positions shipped with the package."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from smallworld.web.payload import public_game
@@ -30,3 +36,19 @@ def rules(edition: str) -> dict[str, Any]:
         "rounds": {str(n): r for n, r in sorted(ed.rounds.items())},
         "die": list(game.options.die_faces),
     }
+
+
+TUTORIAL = Path(__file__).with_name("tutorial")
+
+
+@cache
+def lessons() -> list[dict[str, Any]]:
+    """The first-game tutorial's lessons (`smallworld/web/tutorial/*.json`, in the order of their
+    file names): each a position document to start a casual game from (docs/server.md, Games from
+    a position) and the keys of its hints in the client's catalogue, by step (`pick`, `start`,
+    `conquer`, `redeploy`) and for the lesson's end (`done`)."""
+    out: list[dict[str, Any]] = []
+    for path in sorted(TUTORIAL.glob("*.json")):
+        data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        out.append({"lesson": data["lesson"], "hints": data["hints"], "position": data["position"]})
+    return out

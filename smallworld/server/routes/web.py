@@ -43,6 +43,12 @@ async def rules(edition: str = "warcraft") -> dict[str, Any]:
     return web_rules.rules(edition)
 
 
+@router.get("/api/tutorial")
+async def tutorial() -> dict[str, Any]:
+    """The first-game tutorial's lessons: each a position document and its hints' keys."""
+    return {"lessons": web_rules.lessons()}
+
+
 @router.get("/api/games/{gid}/board")
 async def board(live: GameDep) -> dict[str, Any]:
     """The game's islands laid out, every region with its polygon, terrain and neighbours."""

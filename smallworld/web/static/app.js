@@ -7,6 +7,7 @@ import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
 import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
+import { TutorialPage, attachHint, preload as preloadTutorial, tutorialLink } from "./tutorial.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -92,7 +93,7 @@ class Lobby {
         ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
       h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
-      h("h1", {}, W.t("lobby")), form,
+      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), form,
       h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
         this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
       h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
@@ -164,6 +165,7 @@ class GameScreen {
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
       await preloadRules(this.info.settings?.edition); // which markers are Artifacts, which Places
+      await preloadTutorial(this.id); // a lesson's hints
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
@@ -316,6 +318,7 @@ class GameScreen {
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
     const focused = document.activeElement && document.activeElement.id;
     const sideScroll = document.querySelector(".side")?.scrollTop;
+    attachHint(root, this.id, st); // a tutorial lesson's hint (tutorial.js)
     app.replaceChildren(root);
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
@@ -766,6 +769,7 @@ function route() {
   else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
   else if (parts[0] === "join" && parts[1]) { screen = null; joinRoute(parts[1], parts[2]); }
   else if (parts[0] === "rules") screen = new RulesPage(app, parts[1], parts[2], useWords); // rules.js
+  else if (parts[0] === "tutorial") screen = new TutorialPage(app, useWords); // tutorial.js
   else screen = new Lobby();
 }
 
