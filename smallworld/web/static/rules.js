@@ -2,7 +2,8 @@
 // and the rules cards of Artifacts and Legendary Places (the region panel and the board's tooltip).
 // Every word comes from the catalogues: the units' names and cards (smallworld/words and each
 // edition's), the turn's steps from the client's own (`rules.*` of words.json). Which units an
-// edition has, with their numbers and sections, comes from the server (`GET /api/rules`).
+// edition has, with their numbers and sections, comes from the server (`api.rules`: `GET /api/rules`).
+import * as api from "./api.js";
 import * as W from "./i18n.js";
 
 function h(tag, attrs = {}, ...children) {
@@ -20,12 +21,7 @@ function h(tag, attrs = {}, ...children) {
 // Each edition's units (ids, numbers, sections), fetched once.
 const unitsOf = {};
 async function units(edition) {
-  if (!unitsOf[edition]) {
-    const res = await fetch(`/api/rules?edition=${encodeURIComponent(edition)}`, { headers: { Accept: "application/json" } });
-    const data = await res.json();
-    if (!res.ok) throw new Error(data && data.message ? data.message : `HTTP ${res.status}`);
-    unitsOf[edition] = data;
-  }
+  if (!unitsOf[edition]) unitsOf[edition] = await api.rules(edition);
   return unitsOf[edition];
 }
 

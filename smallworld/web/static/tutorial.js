@@ -20,11 +20,7 @@ function h(tag, attrs = {}, ...children) {
 
 let lessons = null; // [{lesson, hints, position}], fetched once
 async function loadLessons() {
-  if (!lessons) {
-    const res = await fetch("/api/tutorial", { headers: { Accept: "application/json" } });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    lessons = (await res.json()).lessons;
-  }
+  if (!lessons) lessons = await api.tutorial();
   return lessons;
 }
 
