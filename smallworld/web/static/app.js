@@ -1,5 +1,6 @@
 // The web client: lobby, game screen, end screen and replay. Routes live in the hash
-// (#/, #/game/ID, #/join/ID/INVITE, #/replay/ID) so any server only serves index.html and /static.
+// (#/, #/game/ID, #/join/ID/INVITE, #/replay/ID; #/rules/EDITION and #/tutorial: rules.js,
+// tutorial.js) so any server only serves index.html and /static.
 // The client shows what the engine offers (the payload's `legal`, `explain`, `plan`) and sends
 // exactly those actions; it never decides legality itself.
 import * as api from "./api.js";
