@@ -109,6 +109,8 @@ def test_a_game_from_a_position_starts_there_and_says_so(client: TestClient) -> 
     s = client.get(f"/api/games/{gid}").json()
     assert s["from_position"] is True and s["status"] == "playing" and s["ply"] == 0 and s["acting_seat"] == 1
     assert s["settings"]["boards"] == ["L2a"] and "seed" not in s["settings"]
+    # The document's seed 7 is not the game's: the server's secret key and keyed generator are.
+    assert s["settings"]["rng"] == "blake2b"
     v = client.get(f"/api/games/{gid}/view?seat=1", headers=_auth(token)).json()
     assert v["view"]["round"] == 10 and {"kind": "decline"} in v["legal"]
     a = client.post(
