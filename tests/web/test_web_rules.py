@@ -6,6 +6,7 @@ real server (`smallworld serve`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,11 @@ def test_artifacts_and_places_show_their_rules_card(page: Page, real_url: str, s
     page.click("#rules-back")
     page.wait_for_selector("#game")
     assert page.url.endswith(f"#/game/{gid}")
+
+
+def test_the_rules_page_fits_a_phone(new_page: Callable[..., Page], real_url: str, shots: Path) -> None:
+    page = new_page(390, 844)
+    page.goto(f"{real_url}#/rules/warcraft")
+    page.wait_for_selector("#rules[data-edition='warcraft'] #rules-places")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(shots / "rules-page-phone.png"))
