@@ -65,7 +65,8 @@ def test_the_first_lesson_pick_conquer_redeploy_score(page: Page, real_url: str,
             step(page)
         else:
             page.wait_for_timeout(100)
-    assert seen[0] == "pick" and "conquer" in seen and seen[-1] == "redeploy"
+    # (after the redeployment, some combos place pieces of their own: the general hint, §6.13)
+    assert seen[0] == "pick" and "conquer" in seen and "redeploy" in seen
     text = _hint(page)[1]
     assert hints["tutorial.first_turn.done"] in text and "Lesson done!" in text
     # The turn was scored: the first score event of the game is this seat's.

@@ -81,7 +81,10 @@ export function attachHint(root, gameId, st) {
   const lesson = lessons[+i];
   const v = st.view;
   const me = v.viewer;
-  if (v.phase === "over" || v.turn_seat !== me) localStorage.setItem(doneKey(gameId), "1");
+  // The lesson is the player's turn at its position: over once another seat's turn shows, or a later
+  // round (the bot's whole turn may come in one update).
+  const round = (lesson.position.position || {}).round || 1;
+  if (v.phase === "over" || v.turn_seat !== me || v.round > round) localStorage.setItem(doneKey(gameId), "1");
   const done = localStorage.getItem(doneKey(gameId)) === "1";
   let box;
   if (done) {
@@ -93,10 +96,11 @@ export function attachHint(root, gameId, st) {
         h("a", { class: "button", href: "#/tutorial" }, W.t("tutorial.all"))));
   } else {
     const mine = st.legal && st.legal.length > 0;
-    const key = mine ? lesson.hints[v.phase] : null;
+    // A step the lesson has no hint for (a race's or power's own decision, §6.13): the general one.
+    const key = mine ? lesson.hints[v.phase] || "tutorial.other" : null;
     box = h("section", { class: "panel tutorial-hint", id: "tutorial-hint", dataset: { lesson: lesson.lesson, step: mine ? v.phase : "wait" } },
       h("h2", {}, `${W.t("tutorial.hint")} · ${W.t(`tutorial.${lesson.lesson}.title`)}`),
-      h("p", {}, key ? W.t(key) : mine ? "" : W.t("tutorial.wait")));
+      h("p", {}, key ? W.t(key) : W.t("tutorial.wait")));
   }
   root.querySelector("aside.side")?.prepend(box);
 }
