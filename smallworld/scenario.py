@@ -71,7 +71,12 @@ def _shared_board(path: Path, ref: str, i: int) -> Any:
 def build(data: dict[str, Any]) -> State:
     """The position of a position file (a test fragment, `"fragment": true`, need not keep every
     invariant of a real game)."""
-    game = Game(Settings.from_json(data.get("settings")))
+    return build_on(Game(Settings.from_json(data.get("settings"))), data)
+
+
+def build_on(game: Game, data: dict[str, Any]) -> State:
+    """The position of `data` (its `position`, `fragment` and `rolls`) in `game`, whose settings
+    are given apart (a server's game, with its own secret seed)."""
     fragment = data.get("fragment", False)
     if not isinstance(fragment, bool):
         raise PositionError("fragment", "must be true or false")

@@ -197,6 +197,11 @@ class CreateGame(Body):
     name: Annotated[Any, WithJsonSchema(_NAME_SCHEMA)] = Field(
         None, description="the creator's name, when the server makes a new player (no player token)"
     )
+    position: Annotated[Any, WithJsonSchema({"type": "object"})] = Field(
+        None,
+        description="a casual game from a position: a position document (docs/positions.md), checked by "
+        "the engine's loader (docs/server.md, Games from a position)",
+    )
 
     @classmethod
     def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -302,6 +307,7 @@ class Summary(Answer):
     title: str
     acting_seat: int
     result: dict[str, Any] | None
+    from_position: bool = Field(False, description="a casual game started from a position document")
 
 
 class MyGame(Summary):
@@ -435,6 +441,9 @@ class Replay(Answer):
     texts: list[dict[str, list[str]]]
     result: dict[str, Any] | None
     chat: list[ChatMessage] = Field(default_factory=list, description="both channels, each at its ply")
+    position: dict[str, Any] | None = Field(
+        None, description="a game from a position: where it started (`states[0]`), with its scripted rolls"
+    )
 
 
 class SeatHanded(Answer):

@@ -38,6 +38,10 @@ from smallworld.server.errors import ServerError
 from smallworld.server.inputs import game_id, name_of
 from smallworld.server.metrics import Metrics
 from smallworld.server.models import CreateGame, JoinGame
+from smallworld.server.positions import first_state
+from smallworld.server.positions import settings_of as position_settings
+from smallworld.server.positions import start as position_start
+from smallworld.server.positions import stored as position_stored
 from smallworld.server.resilience import is_outage, retrying
 from smallworld.server.sockets import Message
 from smallworld.server.store import Append, Appender, NewPlayer, NewSeat, PlyTaken, SeatRow, Store
@@ -269,9 +273,15 @@ class Service:
         """A new game from a checked body (`models.CreateGame`); the settings are the engine's to check."""
         seed = secrets.randbits(128)  # the server's draw, sent to nobody until the game ends
         settings_in = body.settings()
+        if body.position is not None:  # a casual game from a position (server/positions.py)
+            settings_in = position_settings(body.position, settings_in)
         players = settings_in["players"]
         settings = Settings.from_json({**settings_in, "seed": seed, "rng": KEYED})
         game = Game(settings)
+        position = None
+        if body.position is not None:
+            position = position_stored(body.position)
+            position_start(game, position)  # the loader's checks, before anything is written
         clock = body.clock.meta() if body.clock else None
         bots = any(s.kind == "bot" for s in body.seats)
         if bots:
@@ -307,6 +317,8 @@ class Service:
         gid = secrets.token_hex(8)
         public = self._public_settings(game)
         meta = {"clock": clock, "creator": creator["id"], "title": body.title}
+        if position is not None:
+            meta["position"] = position
         status, created, rows = await asyncio.to_thread(
             self.store.create_game, gid, public, seed, meta, seats, new
         )
@@ -473,9 +485,10 @@ class Service:
         seats: list[SeatRow],
         updated: float,
     ) -> Live:
-        """A game at its start, from its stored rows (`settings`: the public ones, without the seed)."""
+        """A game at its start (its initial state, or its position: `meta["position"]`), from its
+        stored rows (`settings`: the public ones, without the seed)."""
         game = Game(Settings.from_json({**settings, "seed": seed}))
-        live = Live(gid, game, settings, seed, game.new_initial_state(), [], seats, status, meta)
+        live = Live(gid, game, settings, seed, first_state(game, meta), [], seats, status, meta)
         live.updated = updated
         return live
 
@@ -693,6 +706,7 @@ class Service:
             "title": live.meta.get("title", ""),
             "acting_seat": st.acting_seat,
             "result": st.result,
+            "from_position": "position" in live.meta,
         }
 
     @staticmethod
@@ -771,7 +785,7 @@ class Service:
         """A finished game in full: settings with the seed, every action, the state at every ply."""
         if live.status != "over":
             raise ServerError("not_over", "the replay is public once the game is over")
-        st = live.game.new_initial_state()
+        st = first_state(live.game, live.meta)
         states = [state_to_json(st)]
         for m in live.moves:
             st.apply(m.action, seat=m.seat)
@@ -784,6 +798,7 @@ class Service:
             "states": states,
             "texts": [web_payload.event_texts(live.game, s["events"], None) for s in states],
             "result": live.state.result,
+            **({"position": live.meta["position"]} if "position" in live.meta else {}),
         }
 
     async def my_games(self, token: str | None) -> dict[str, Any]:

@@ -167,7 +167,7 @@ def extras(st: State, seat: int | None) -> dict[str, Any]:
 
 def seat_view(st: State, seat: int | None) -> dict[str, Any]:
     """The seat's view, its legal actions as protocol JSON and the `extras`: what a server's view
-    answer holds for the web client (the stand-in server of the tests sends exactly this)."""
+    answer holds for the web client."""
     game = st.game
     acting = seat is not None and seat == st.acting_seat and st.phase != Phase.OVER
     legal = [protocol.action_to_json(game, a) for a in st.legal_actions()] if acting else []

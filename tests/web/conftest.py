@@ -13,7 +13,6 @@ import pytest
 from needs import require
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_driver import ARGS, CHROMIUM, SHOTS
-from web_fixture_server import Lobby, serve
 
 
 @pytest.fixture(scope="session")
@@ -25,13 +24,6 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
         yield b
         b.close()
-
-
-@pytest.fixture(scope="session")
-def server() -> Iterator[tuple[str, Lobby]]:
-    srv, lobby = serve()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/", lobby
-    srv.shutdown()
 
 
 @pytest.fixture(scope="session")
@@ -60,16 +52,6 @@ def real_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-
-
-@pytest.fixture
-def url(server: tuple[str, Lobby]) -> str:
-    return server[0]
-
-
-@pytest.fixture
-def lobby(server: tuple[str, Lobby]) -> Lobby:
-    return server[1]
 
 
 def _context(browser: Browser, width: int, height: int) -> BrowserContext:

@@ -9,9 +9,8 @@ import re
 
 import pytest
 from playwright.sync_api import Page
-from test_web_play import _open_position
 from web_driver import create_game, my_turn, play_until, step
-from web_fixture_server import Lobby
+from web_positions import open_position
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -131,14 +130,13 @@ def test_every_player_is_named_by_name_and_bot_level_everywhere(page: Page, real
     assert gid
 
 
-def test_a_conquest_names_the_player_it_pays(page: Page, url: str, lobby: Lobby) -> None:
+def test_a_conquest_names_the_player_it_pays(page: Page, real_url: str) -> None:
     """§8.13: a Harmony holder pays the Pandaren player 2 coins before attacking them. The region's
     holder, its conquest cost's dues (the engine's `explain`, once sent as JSON with a seat number)
     and the decision name the bot that is paid."""
-    _open_position(
+    open_position(
         page,
-        url,
-        lobby,
+        real_url,
         {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
         {
             "round": 2,

@@ -1,5 +1,6 @@
-"""The web client played through the page alone (issue 13's tests), against the stand-in server
-(tests/web/web_fixture_server.py) that holds real engine games."""
+"""The web client played through the page alone (issue 13's tests), against the real game server
+(`smallworld serve` on SQLite in a temp folder: the `real_url` fixture); a prepared position is a
+casual game from a position document (docs/server.md, Games from a position)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_change
-from web_fixture_server import Lobby
+from web_positions import api, create_from_position, open_in_page, open_position, summary
 
-from smallworld import scenario
 from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_to_json
 from smallworld.engine.model.state import Phase
 from smallworld.web import payload
 
@@ -32,9 +33,9 @@ def acting_page(*pages: Page) -> Page:
 
 
 def test_two_humans_each_see_only_their_own_coins(
-    page: Page, url: str, new_page: Callable[..., Page]
+    page: Page, real_url: str, new_page: Callable[..., Page]
 ) -> None:
-    gid = create_game(page, url, "Ada", ["me", "invite"])
+    gid = create_game(page, real_url, "Ada", ["me", "invite"])
     link = page.locator(".invite-link").input_value()
     assert f"#/join/{gid}/" in link
     other = new_page()
@@ -55,8 +56,10 @@ def test_two_humans_each_see_only_their_own_coins(
         assert theirs == "hidden"
 
 
-def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(page: Page, url: str) -> None:
-    create_game(page, url, "Ada", ["me", "bot"])
+def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(
+    page: Page, real_url: str
+) -> None:
+    create_game(page, real_url, "Ada", ["me", "bot"])
     # In the conquest step with no prompt pending (the engine explains the regions then).
     play_until(
         page,
@@ -88,35 +91,36 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(pag
     assert not sent and ply(page) == before
 
 
-def test_a_cut_socket_catches_up_and_a_reload_keeps_the_seat(page: Page, url: str, lobby: Lobby) -> None:
-    gid = create_game(page, url, "Ada", ["me", "invite"])
-    m = lobby.matches[gid]
-    with lobby.lock:  # Bob takes the invited seat (the game starts when every seat is taken)
-        bob = lobby.new_player({"name": "Bob"})["player_token"]
-        lobby.join(m, bob, {"invite": m.seats[1].invite})
+def test_a_cut_socket_catches_up_and_a_reload_keeps_the_seat(page: Page, real_url: str) -> None:
+    gid = create_game(page, real_url, "Ada", ["me", "invite"])
+    invite = page.locator(".invite-link").input_value().rsplit("/", 1)[-1]
+    # Bob takes the invited seat through the API (the game starts when every seat is taken).
+    bob = api(real_url, "POST", f"/api/games/{gid}/join", {"invite": invite, "name": "Bob"})
+    assert bob["seat"] == 1
     page.wait_for_function("() => window.__sw && window.__sw.info.status === 'playing'")
     for _ in range(80):  # seat 0 plays (a pick, or a whole first turn) until seat 1 is to act
-        if m.st.acting_seat != 0:
+        if summary(real_url, gid)["acting_seat"] != 0:
             break
         page.wait_for_selector("#game[data-acting='yes']")
         step(page)
-    assert m.st.acting_seat == 1
+    assert summary(real_url, gid)["acting_seat"] == 1
     page.evaluate("() => window.__sw.lives.forEach((l) => l.drop(2500))")
     page.wait_for_selector("#conn[data-status='lost']")
     before = ply(page)
     # Bob moves while this page is cut off; the page catches up when it is back.
-    with lobby.lock:
-        lobby.apply(m, 1, m.st.legal_actions()[0], "human")
+    v = api(real_url, "GET", f"/api/games/{gid}/view?seat=1", token=bob["token"])
+    act = {"seat": 1, "ply": v["ply"], "action": v["legal"][0]}
+    api(real_url, "POST", f"/api/games/{gid}/act", act, bob["token"])
     wait_change(page, before)
-    assert ply(page) == m.st.ply
+    assert ply(page) == summary(real_url, gid)["ply"] == before + 1
     page.reload()
     page.wait_for_selector("#game")
     assert page.locator("#game").get_attribute("data-viewer") == "0"
-    assert ply(page) == m.st.ply
+    assert ply(page) == summary(real_url, gid)["ply"]
 
 
-def test_team_variant_shows_factions_and_languages_switch(page: Page, url: str) -> None:
-    create_game(page, url, "Ada", ["me", "bot", "bot", "bot"], variant="team")
+def test_team_variant_shows_factions_and_languages_switch(page: Page, real_url: str) -> None:
+    create_game(page, real_url, "Ada", ["me", "bot", "bot", "bot"], variant="team")
     assert page.locator("#offer .offer-col").count() >= 3
     factions = page.locator("#players .faction")
     assert factions.count() == 4
@@ -132,13 +136,15 @@ def test_team_variant_shows_factions_and_languages_switch(page: Page, url: str) 
     page.select_option("#lang", "en")
 
 
-def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str, shots: Path) -> None:
+def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], real_url: str, shots: Path) -> None:
     page = new_page(390, 844)
-    page.goto(url)
+    page.goto(real_url)
     page.wait_for_selector("#lobby")
     page.screenshot(path=str(shots / "lobby-phone.png"))
-    create_game(page, url, "Ada", ["me", "bot"])
+    create_game(page, real_url, "Ada", ["me", "bot"])
     page.wait_for_selector("#board [data-region]")
+    # The bot's first moves (if it starts) come over the socket: the page is at this seat's decision.
+    page.wait_for_selector("#game[data-acting='yes']")
     # Nothing wider than the phone's screen.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     # Keyboard: a region takes the focus and Enter opens its facts.
@@ -151,7 +157,7 @@ def test_lobby_phone_layout_and_keyboard(new_page: Callable[..., Page], url: str
     page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
 
 
-def test_redeployment_places_troop_pieces_too(page: Page, url: str, lobby: Lobby) -> None:
+def test_redeployment_places_troop_pieces_too(page: Page, real_url: str) -> None:
     # A position where the seat to act redeploys with a troop piece in hand (a Beast), found by
     # playing random legal moves from a fixed seed.
     game = Game.from_settings({"players": 2, "seed": 1})
@@ -162,69 +168,45 @@ def test_redeployment_places_troop_pieces_too(page: Page, url: str, lobby: Lobby
         st.apply(rng.choice(st.legal_actions()), seat=st.acting_seat)
     seat = st.acting_seat
     held = {k: n for k, n in st.seats[seat].held.items() if n}
-    with lobby.lock:
-        gid, token = lobby.adopt(game, st, seat)
-    page.goto(url)
-    page.evaluate(f"() => localStorage.setItem('sw.seats.{gid}', JSON.stringify({{{seat}: '{token}'}}))")
-    page.goto(f"{url}#/game/{gid}")
+    # That position, as a casual game on the real server (its boards pinned, its dice the server's).
+    settings = {**game.settings.to_json(), "boards": [s.id for s in game.map.sides]}
+    doc = {"settings": settings, "position": state_to_json(st)}
+    gid, human, created = create_from_position(real_url, doc)
+    assert human == seat
+    open_in_page(page, real_url, gid, created)
     page.wait_for_selector("#redeploy")
     for kind in held:
         assert page.locator(f"#redeploy .plan-{kind}").count() > 0
-    before = st.ply
     step(page)  # places every token and troop with +, then sends the plan
-    m = lobby.matches[gid]
-    assert m.moves[0].ply == before and m.moves[0].action["kind"] == "plan"
-    assert not any(m.st.seats[seat].held.values())
+    moves = api(real_url, "GET", f"/api/games/{gid}/moves?since=0")["moves"]
+    assert moves[0]["ply"] == 0 and moves[0]["seat"] == seat and moves[0]["action"]["kind"] == "plan"
+    token = created["seats"][seat]["token"]
+    view = api(real_url, "GET", f"/api/games/{gid}/view?seat={seat}", token=token)["view"]
+    assert not any(view["seats"][seat]["held"].values())
 
 
-def test_hot_seat_one_screen_plays_both_seats(page: Page, url: str, lobby: Lobby) -> None:
-    gid = create_game(page, url, "Ada", ["me", "hotseat"])
-    m = lobby.matches[gid]
+def test_hot_seat_one_screen_plays_both_seats(page: Page, real_url: str) -> None:
+    gid = create_game(page, real_url, "Ada", ["me", "hotseat"])
     seen = set()
     for _ in range(80):  # a turn is many decisions: play until the second seat has had one
         if seen == {0, 1}:
             break
         page.wait_for_selector("#game[data-acting='yes']")
         viewer = int(page.locator("#game").get_attribute("data-viewer") or -1)
-        assert viewer == m.st.acting_seat  # the screen shows the seat to act
+        assert viewer == summary(real_url, gid)["acting_seat"]  # the screen shows the seat to act
         seen.add(viewer)
         step(page)
     assert seen == {0, 1}
 
 
-def _open_position(
-    page: Page, url: str, lobby: Lobby, settings: dict[str, Any], position: dict[str, Any]
-) -> str:
-    """A game set up from a position (docs/positions.md) on a shipped board, adopted by the stand-in
-    server with this page in the seat to act and bots in the others; the page opens it."""
-    st = scenario.build(
-        {
-            "format": "smallworld-position/1",
-            "title": "web",
-            "rules": [],
-            "settings": settings,
-            "position": position,
-        }
-    )
-    seat = st.acting_seat
-    with lobby.lock:
-        gid, token = lobby.adopt(st.game, st, seat)
-    page.goto(url)
-    page.evaluate(f"() => localStorage.setItem('sw.seats.{gid}', JSON.stringify({{{seat}: '{token}'}}))")
-    page.goto(f"{url}#/game/{gid}")
-    page.wait_for_selector("#game[data-acting='yes']")
-    return gid
-
-
 def test_team_end_screen_shows_faction_scores_and_the_tie_break(
-    page: Page, url: str, lobby: Lobby, shots: Path
+    page: Page, real_url: str, shots: Path
 ) -> None:
     """§11.4: the last decision of a 4-player team game, through the page. Alliance min(50, 60) = 50
     ties Horde min(50, 54 + 1) = 50; the best individual score breaks the tie: Alliance (60 > 55)."""
-    gid = _open_position(
+    gid = open_position(
         page,
-        url,
-        lobby,
+        real_url,
         {"edition": "warcraft", "players": 4, "seed": 1, "variant": "team", "boards": ["L2a"]},
         {
             "round": 9,
@@ -243,7 +225,7 @@ def test_team_end_screen_shows_faction_scores_and_the_tie_break(
     )
     page.click('#decisions button[data-action=\'{"kind":"end"}\']')
     page.wait_for_selector("#end-screen")
-    result = lobby.matches[gid].st.result
+    result = summary(real_url, gid)["result"]
     assert result is not None and result["winning_factions"] == ["Alliance"]
     for seat, score in enumerate(result["scores"]):
         assert page.locator(f"#end-screen tr[data-seat='{seat}'] td.score").inner_text() == str(score)
@@ -275,13 +257,12 @@ def test_team_end_screen_shows_faction_scores_and_the_tie_break(
     page.select_option("#lang", "en")
 
 
-def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, url: str, lobby: Lobby) -> None:
+def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, real_url: str) -> None:
     """§7: the last turn (seat 1 declines, its 2 In-Decline regions bring it to 8) ties the coins
     8-8; the race tokens on the boards decide, 3 against 2: seat 0 wins."""
-    gid = _open_position(
+    gid = open_position(
         page,
-        url,
-        lobby,
+        real_url,
         {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
         {
             "round": 10,
@@ -301,7 +282,7 @@ def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, url: str
     )
     page.click('#decisions button[data-action=\'{"kind":"decline"}\']')
     page.wait_for_selector("#end-screen")
-    result = lobby.matches[gid].st.result
+    result = summary(real_url, gid)["result"]
     assert result is not None and result["scores"] == [8, 8] and result["winners"] == [0]
     box = page.locator("#tiebreak")
     assert box.get_attribute("data-by") == "race_tokens" and box.get_attribute("data-rule") == "§7"
@@ -342,9 +323,9 @@ Object.defineProperty(Document.prototype, "hidden", {
 """
 
 
-def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Page, url: str) -> None:
+def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Page, real_url: str) -> None:
     page.add_init_script(NOTIFY_STUB)
-    create_game(page, url, "Ada", ["me", "bot"])
+    create_game(page, real_url, "Ada", ["me", "bot"])
     page.wait_for_selector("#game[data-acting='yes']")
     assert page.title() == "● Your turn — Small World of Warcraft"
     page.check("#notify")
@@ -398,12 +379,12 @@ def _boards() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def test_every_region_name_stays_inside_its_region(page: Page, url: str) -> None:
+def test_every_region_name_stays_inside_its_region(page: Page, real_url: str) -> None:
     """The names are drawn inside their regions (two lines or smaller type where a region is narrow,
     like classic C2's 13 Umberfell), so no name runs into another: checked on every shipped map. A
     name too long for its region even at the smallest type (1.3 units) may reach past it, but still
     into no other name."""
-    page.goto(url)
+    page.goto(real_url)
     page.wait_for_selector("#lobby")
     boards = _boards()
     for what, board in boards:

@@ -12,6 +12,7 @@ from smallworld.server.routes.base import api_router
 from smallworld.server.routes.deps import GameDep
 from smallworld.web import STATIC
 from smallworld.web import payload as web_payload
+from smallworld.web import rules as web_rules
 
 router = api_router("web")
 _words: dict[str, dict[str, Any]] = {}  # per edition: they never change
@@ -33,6 +34,19 @@ async def words(edition: str = "warcraft") -> dict[str, Any]:
     if edition not in _words:
         _words[edition] = web_payload.words(web_payload.public_game({"players": 2, "edition": edition}))
     return _words[edition]
+
+
+@router.get("/api/rules")
+async def rules(edition: str = "warcraft") -> dict[str, Any]:
+    """The edition's races, powers, Artifacts and Legendary Places (ids, numbers, rulebook sections)
+    for the rules page and cards (`smallworld/web/rules.py`; their words are `/api/words`)."""
+    return web_rules.rules(edition)
+
+
+@router.get("/api/tutorial")
+async def tutorial() -> dict[str, Any]:
+    """The first-game tutorial's lessons: each a position document and its hints' keys."""
+    return {"lessons": web_rules.lessons()}
 
 
 @router.get("/api/games/{gid}/board")

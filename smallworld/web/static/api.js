@@ -66,6 +66,9 @@ export const openGames = async () => (await call("GET", "/api/games")).games;
 export const myGames = async () => (await call("GET", "/api/me/games", { token: playerToken() })).games;
 export const gameInfo = (gameId) => call("GET", `/api/games/${gameId}`);
 export const board = (gameId) => call("GET", `/api/games/${gameId}/board`);
+// Learning the game (rules.js, tutorial.js): an edition's units for the rules page, the tutorial's lessons.
+export const rules = (edition) => call("GET", `/api/rules?edition=${encodeURIComponent(edition)}`);
+export const tutorial = async () => (await call("GET", "/api/tutorial")).lessons;
 
 // spec: {edition, variant, players, seats: [{kind: "creator"|"invite"|"open"|"bot", level}], clock: {kind}}
 export async function createGame(spec) {

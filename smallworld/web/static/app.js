@@ -1,5 +1,6 @@
 // The web client: lobby, game screen, end screen and replay. Routes live in the hash
-// (#/, #/game/ID, #/join/ID/INVITE, #/replay/ID) so any server only serves index.html and /static.
+// (#/, #/game/ID, #/join/ID/INVITE, #/replay/ID; #/rules/EDITION and #/tutorial: rules.js,
+// tutorial.js) so any server only serves index.html and /static.
 // The client shows what the engine offers (the payload's `legal`, `explain`, `plan`) and sends
 // exactly those actions; it never decides legality itself.
 import * as api from "./api.js";
@@ -7,6 +8,8 @@ import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
 import { ChatPanel, replayChat } from "./chat.js";
+import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
+import { TutorialPage, attachHint, preload as preloadTutorial, tutorialLink } from "./tutorial.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -33,10 +36,12 @@ const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"]
 // A game's words are its edition's catalogues (race, power and place names differ between editions);
 // each edition's are fetched once, and the client's own catalogue comes with every one.
 const wordsOf = {};
+let shownEdition = "warcraft"; // the edition whose words are loaded (the rules link follows it)
 async function useWords(edition) {
   const ed = edition || "warcraft";
   if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
   W.load(wordsOf[ed]);
+  shownEdition = ed;
   relabel();
 }
 
@@ -90,7 +95,7 @@ class Lobby {
         ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
       h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
-      h("h1", {}, W.t("lobby")), form,
+      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), form,
       h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
         this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
       h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
@@ -161,6 +166,8 @@ class GameScreen {
       this.info = await api.gameInfo(this.id);
       await useWords(this.info.settings?.edition);
       this.board = await api.board(this.id);
+      await preloadRules(this.info.settings?.edition); // which markers are Artifacts, which Places
+      await preloadTutorial(this.id); // a lesson's hints
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
@@ -315,6 +322,7 @@ class GameScreen {
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
     const focused = document.activeElement && document.activeElement.id;
     const sideScroll = document.querySelector(".side")?.scrollTop;
+    attachHint(root, this.id, st); // a tutorial lesson's hint (tutorial.js)
     app.replaceChildren(root);
     if (this.chat) this.chat.attach(root);
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
@@ -379,7 +387,8 @@ class GameScreen {
   showTip(ref, st, e) {
     const f = this.regionFacts(ref, st);
     tooltip.replaceChildren(h("strong", {}, f.title), h("div", {}, `${W.t("terrain")}: ${f.terrain}`),
-      h("div", {}, `${W.t("holder")}: ${f.holder}`), h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`));
+      h("div", {}, `${W.t("holder")}: ${f.holder}`), h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
+      markerCards((st.view.markers || {})[ref]) || "");
     tooltip.hidden = false;
     tooltip.dataset.region = ref;
     this.moveTip(e);
@@ -465,6 +474,7 @@ class GameScreen {
       h("h2", {}, f.title),
       h("div", {}, `${W.t("terrain")}: ${f.terrain}`), h("div", {}, `${W.t("holder")}: ${f.holder}`),
       h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
+      markerCards((st.view.markers || {})[ref]), // the rules cards of its Artifacts and Places
       explainBox, items.length && !st.plan ? h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))) : null);
   }
   // --- redeployment: +/- per region, undo, and one "done" that sends the whole plan
@@ -765,6 +775,8 @@ function route() {
   if (parts[0] === "game" && parts[1]) screen = new GameScreen(parts[1]);
   else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
   else if (parts[0] === "join" && parts[1]) { screen = null; joinRoute(parts[1], parts[2]); }
+  else if (parts[0] === "rules") screen = new RulesPage(app, parts[1], parts[2], useWords); // rules.js
+  else if (parts[0] === "tutorial") screen = new TutorialPage(app, useWords); // tutorial.js
   else screen = new Lobby();
 }
 
@@ -774,6 +786,7 @@ function relabel() {
   document.getElementById("lang-label").textContent = W.t("language");
   // The edition being shown names the page (the lobby's is the server's default, Warcraft).
   document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
+  rulesTop(shownEdition);
 }
 
 async function main() {
