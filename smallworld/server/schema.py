@@ -30,7 +30,27 @@ players = Table(
     # when it was revoked (logged out): both kept so that a refusal can say which.
     Column("used", Float, nullable=True),
     Column("revoked", Float, nullable=True),
+    # An account (issue 29): a player who signed up, or claimed the anonymous player it was, has a
+    # name that no other account's can be mistaken for (`namekey.name_key`, unique) and a password
+    # (its argon2 hash). Anonymous players have neither.
+    Column("name_key", String(64), nullable=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("account", Float, nullable=True),  # when the account was made
 )
+Index("players_name_key", players.c.name_key, unique=True)
+
+# A logged-in browser: its session secret (the cookie `sw_session`) acts as the player's token; it
+# expires as a player token does, and is revoked at log-out (or by a password change).
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float, nullable=False),
+    Column("revoked", Float, nullable=True),
+)
+Index("sessions_player", sessions.c.player_id)
 
 # A game is its settings, the seed the server drew (sent to nobody until the end) and its action log.
 games = Table(

@@ -30,7 +30,7 @@ from smallworld.engine.model.keyed_rng import KEYED
 from smallworld.engine.model.protocol import action_to_json, check_action, redact_event
 from smallworld.engine.model.settings import Settings
 from smallworld.engine.model.state import State
-from smallworld.server import wire
+from smallworld.server import accounts, wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
@@ -211,19 +211,27 @@ class Service:
         p = await self._player_row(token)
         if p is None:
             return None
+        session = bool(p.get("session"))  # a logged-in browser's session (accounts.py)
         if p["revoked"] is not None:
-            raise ServerError("bad_token", "this player token was revoked: its player logged out", "token")
+            said = "this session ended" if session else "this player token was revoked"
+            raise ServerError("bad_token", said + ": its player logged out", "token")
         now = time.time()
         if expired(p["used"], now, self.token_idle):
-            raise ServerError("bad_token", expired_message("player", self.token_idle), "token")
+            kind = "session" if session else "player"
+            raise ServerError("bad_token", expired_message(kind, self.token_idle), "token")
         if now - p["used"] > USE_EVERY:
-            await asyncio.to_thread(self.store.update_player, p["id"], used=now)
+            if session:
+                await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], used=now)
+            else:
+                await asyncio.to_thread(self.store.update_player, p["id"], used=now)
         return p
 
     async def _player_row(self, token: str | None) -> dict[str, Any] | None:
         if not token:
             return None
         p = await asyncio.to_thread(self.store.player_by_hash, token_hash(token))
+        if p is None:
+            p = await asyncio.to_thread(accounts.player_by_session, self.store, token_hash(token))
         # The lookup is by hash; the comparison repeats in constant time all the same.
         if p is None or not matches(token, p["token_hash"]):
             return None
@@ -234,7 +242,9 @@ class Service:
         p = await self._player_row(token)
         if p is None:
             raise ServerError("bad_token", "a known player token is required", "token")
-        if p["revoked"] is None:
+        if p["revoked"] is None and p.get("session"):
+            await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], revoked=time.time())
+        elif p["revoked"] is None:
             await asyncio.to_thread(self.store.update_player, p["id"], revoked=time.time())
         log.info(json.dumps({"event": "logged_out", "player": p["id"]}))
         return {"player": {"id": p["id"], "name": p["name"]}, "logged_out": True}

@@ -40,6 +40,9 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/join"): REF + "JoinGame",
         ("post", "/api/games/{gid}/act"): REF + "Act",
         ("post", "/api/games/{gid}/seats/{seat}/bot"): REF + "HandToBot",
+        ("post", "/api/accounts"): REF + "SignUp",
+        ("post", "/api/session"): REF + "LogIn",
+        ("post", "/api/account/password"): REF + "NewPassword",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -57,6 +60,11 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/seats/{seat}/bot"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/take"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/leave"): "SeatLeft",
+        ("post", "/api/accounts"): "AccountAnswer",
+        ("post", "/api/session"): "AccountAnswer",
+        ("post", "/api/session/logout"): "LoggedOutAnswer",
+        ("get", "/api/account"): "AccountAnswer",
+        ("post", "/api/account/password"): "PasswordChanged",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

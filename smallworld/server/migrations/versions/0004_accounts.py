@@ -1,0 +1,39 @@
+"""Accounts (issue 29): a player may have a unique name key and a password; logged-in browsers
+have sessions."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("name_key", sa.String(64), nullable=True))
+        batch.add_column(sa.Column("password_hash", sa.String(255), nullable=True))
+        batch.add_column(sa.Column("account", sa.Float, nullable=True))
+    op.create_index("players_name_key", "players", ["name_key"], unique=True)
+    op.create_table(
+        "sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("used", sa.Float, nullable=False),
+        sa.Column("revoked", sa.Float, nullable=True),
+    )
+    op.create_index("sessions_player", "sessions", ["player_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("sessions_player", table_name="sessions")
+    op.drop_table("sessions")
+    op.drop_index("players_name_key", table_name="players")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("account")
+        batch.drop_column("password_hash")
+        batch.drop_column("name_key")
