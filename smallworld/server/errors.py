@@ -19,6 +19,7 @@ STATUS: dict[str, int] = {
     "bad_token": 401,
     "bad_login": 401,
     "csrf": 403,
+    "account_required": 403,
     "wrong_seat": 403,
     "not_found": 404,
     "method_not_allowed": 405,

@@ -45,6 +45,15 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
     return check
 
 
+def _strict_bool(rule: str) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise Invalid(rule)
+        return value
+
+    return check
+
+
 def _a_string(rule: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if not isinstance(value, str):
@@ -197,6 +206,9 @@ class CreateGame(Body):
     name: Annotated[Any, WithJsonSchema(_NAME_SCHEMA)] = Field(
         None, description="the creator's name, when the server makes a new player (no player token)"
     )
+    rated: Annotated[bool, BeforeValidator(_strict_bool("true or false"))] = Field(
+        False, description="a rated game (docs/players.md): made by an account; each seat an account or a bot"
+    )
 
     @classmethod
     def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -302,6 +314,7 @@ class Summary(Answer):
     title: str
     acting_seat: int
     result: dict[str, Any] | None
+    rated: bool = Field(False, description="ratings change when it ends (docs/players.md)")
 
 
 class MyGame(Summary):

@@ -98,3 +98,39 @@ actions = Table(
     Column("by", String(16), nullable=False),  # human | bot | clock
     Column("created", Float, nullable=False),
 )
+
+# Ratings (issue 29; `ratings.py`): per player (an account's id, or `bot:LEVEL`) and pool
+# (`edition/variant/pace`), OpenSkill's mu and sigma; a point per rated game for the charts; and the
+# games rated already, so that none is rated twice.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("who", String(48), primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+Index("ratings_pool", ratings.c.pool)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("who", String(48), primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("pool", String(64), nullable=False),
+    Column("rated", Float, nullable=False),
+)

@@ -30,7 +30,7 @@ from smallworld.engine.model.keyed_rng import KEYED
 from smallworld.engine.model.protocol import action_to_json, check_action, redact_event
 from smallworld.engine.model.settings import Settings
 from smallworld.engine.model.state import State
-from smallworld.server import accounts, wire
+from smallworld.server import accounts, ratings, wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.errors import ServerError
@@ -181,6 +181,10 @@ class Service:
             live.remote = self.multi and time.time() - live.updated < self.remote_quiet_s
             self._after_change(live, start=not live.remote)
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="watchdog")
+        # Rated games that ended while their rating could not be written (a crash, an outage).
+        for gid in await asyncio.to_thread(ratings.unrated, self.store):
+            with contextlib.suppress(Exception):
+                self._spawn(self._rate(await self.get(gid)))
 
     async def close(self) -> None:
         self.closing = True
@@ -287,6 +291,8 @@ class Service:
         # Everything is checked before anything is written; the new player, the game and its seats
         # are then one transaction.
         creator, new, token = await self.player_or_new(player_token, body.name)
+        if body.rated:
+            await self._check_rated(body, player_token)
         if bots and new is None:  # a player already known: their own cap too
             self._check_bot_games(creator["id"], None)
         seats: list[NewSeat] = []
@@ -315,6 +321,8 @@ class Service:
         gid = secrets.token_hex(8)
         public = self._public_settings(game)
         meta = {"clock": clock, "creator": creator["id"], "title": body.title}
+        if body.rated:
+            meta["rated"] = True
         status, created, rows = await asyncio.to_thread(
             self.store.create_game, gid, public, seed, meta, seats, new
         )
@@ -329,6 +337,23 @@ class Service:
             out_all["player_token"] = token
         log.info(json.dumps({"event": "game_created", "game": gid, "players": players}))
         return out_all
+
+    async def _check_rated(self, body: CreateGame, player_token: str | None) -> None:
+        """A rated game (ratings.py): made by an account, one seat per person (no hot-seat)."""
+        p = await self.player(player_token) if player_token else None
+        if p is None or p.get("name_key") is None:
+            raise ServerError("account_required", "a rated game is made by a logged-in account", "rated")
+        if sum(1 for s in body.seats if s.kind == "creator") > 1:
+            said = "rated: no hot-seat in a rated game (one seat per person)"
+            raise ServerError("invalid_input", said, "rated")
+
+    async def _check_rated_join(self, live: Live, player_token: str | None) -> None:
+        p = await self.player(player_token) if player_token else None
+        if p is None or p.get("name_key") is None:
+            said = "a rated game's seats are taken by logged-in accounts"
+            raise ServerError("account_required", said, "token")
+        if any(s["player_id"] == p["id"] for s in live.seats):
+            raise ServerError("seat_taken", "one seat per person in a rated game: you hold one already")
 
     def _check_bot_games(self, creator: str | None, address: str | None) -> None:
         """Refuse a new bot game to a player, or a client address, already at its cap of bot games
@@ -395,9 +420,12 @@ class Service:
                     break
             if seat is None:
                 raise ServerError("seat_taken", "no free seat matches (taken, or a wrong invitation)")
+            if live.meta.get("rated"):
+                await self._check_rated_join(live, player_token)
             player, new, token = await self.player_or_new(player_token, body.name)
             seat_token = new_token()
-            name = body.name or player["name"]
+            # A rated game's seats bear their accounts' names.
+            name = player["name"] if live.meta.get("rated") else body.name or player["name"]
             # A new player is written with the seat, and not at all when the seat was taken first.
             ok = await asyncio.to_thread(
                 self.store.take_seat, gid, seat, player["id"], name, token_hash(seat_token), new
@@ -642,11 +670,26 @@ class Service:
             if trial.result is not None:
                 live.status = "over"
                 self._evict_finished(keep=gid)
+                if live.meta.get("rated"):
+                    self._spawn(self._rate(live))
         self.metrics.actions.labels(by).inc()
         self.broker.publish({"game": gid, "ply": trial.ply})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live)
         return self._ack(live, move, seat)
+
+    async def _rate(self, live: Live) -> None:
+        """A rated game's end changes its players' ratings, once (ratings.py); a store out now
+        leaves it to the next start's sweep."""
+        result = live.state.result
+        assert result is not None
+        teams = live.game.variant.teams(len(live.seats))
+        pool = ratings.pool_of(live.settings, live.meta)
+        try:
+            seats = [dict(s) for s in live.seats]
+            await asyncio.to_thread(ratings.rate_game, self.store, live.id, pool, seats, result, teams)
+        except Exception:
+            log.exception("rating game %s failed; the next start rates it", live.id)
 
     @staticmethod
     def _same_move(live: Live, ply: int, seat: int, action: Any) -> Move | None:
@@ -701,6 +744,7 @@ class Service:
             "title": live.meta.get("title", ""),
             "acting_seat": st.acting_seat,
             "result": st.result,
+            "rated": bool(live.meta.get("rated")),
         }
 
     @staticmethod

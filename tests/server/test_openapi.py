@@ -65,6 +65,8 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/session/logout"): "LoggedOutAnswer",
         ("get", "/api/account"): "AccountAnswer",
         ("post", "/api/account/password"): "PasswordChanged",
+        ("get", "/api/ratings"): "Leaderboard",
+        ("get", "/api/players/{who}/ratings"): "PlayerRatings",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

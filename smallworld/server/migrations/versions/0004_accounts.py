@@ -1,5 +1,5 @@
-"""Accounts (issue 29): a player may have a unique name key and a password; logged-in browsers
-have sessions."""
+"""Accounts and ratings (issue 29): a player may have a unique name key and a password; logged-in
+browsers have sessions; ratings per player and pool, their history, and the games rated."""
 
 from __future__ import annotations
 
@@ -27,9 +27,40 @@ def upgrade() -> None:
         sa.Column("revoked", sa.Float, nullable=True),
     )
     op.create_index("sessions_player", "sessions", ["player_id"])
+    op.create_table(
+        "ratings",
+        sa.Column("who", sa.String(48), primary_key=True),
+        sa.Column("pool", sa.String(64), primary_key=True),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+    )
+    op.create_index("ratings_pool", "ratings", ["pool"])
+    op.create_table(
+        "rating_history",
+        sa.Column("who", sa.String(48), primary_key=True),
+        sa.Column("pool", sa.String(64), primary_key=True),
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("place", sa.Integer, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "rated_games",
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("pool", sa.String(64), nullable=False),
+        sa.Column("rated", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("rated_games")
+    op.drop_table("rating_history")
+    op.drop_index("ratings_pool", table_name="ratings")
+    op.drop_table("ratings")
     op.drop_index("sessions_player", table_name="sessions")
     op.drop_table("sessions")
     op.drop_index("players_name_key", table_name="players")
