@@ -106,8 +106,8 @@ CASES: list[tuple[str, str, dict[str, Any], int, str, str | None, str]] = [
         400,
         "invalid_input",
         "alpha",
-        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'seats', 'title',"
-        " 'variant']",
+        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'rated', 'seats',"
+        " 'title', 'variant']",
     ),
     (
         "POST",
