@@ -293,6 +293,7 @@ class SeatInfo(Answer):
     open: bool
     bot: str | None = Field(description="the bot playing the seat now (also for a human away)")
     away: bool
+    abandoned: bool = Field(False, description="missed two decisions in a row, or left during play")
     bank_ms: int | None = Field(description="live clock: the time left")
     deadline: float | None = Field(description="when the seat's current decision runs out (server time)")
 

@@ -49,6 +49,8 @@ def pool_of(settings: dict[str, Any], meta: dict[str, Any]) -> str:
 def who_of(seat: dict[str, Any]) -> str | None:
     """The rated player of a seat: its account's player, or the bot of a bot seat (a human seat a
     bot plays after its player left is still its player's)."""
+    if seat.get("leaver"):
+        return str(seat["leaver"])  # left during play: the bot's results are the leaver's
     if seat.get("player_id"):
         return str(seat["player_id"])
     if seat.get("kind") == "bot" and seat.get("bot"):
@@ -184,6 +186,17 @@ def ratings_of(store: Store, who: str) -> list[dict[str, Any]]:
         {"pool": r._mapping["pool"], **_entry(r._mapping), "history": points.get(r._mapping["pool"], [])}
         for r in rows
     ]
+
+
+def record(store: Store, who: str) -> dict[str, int]:
+    """A player's finished games and the ones among them they abandoned (two clock misses in a row
+    and never back, or left while it was under way)."""
+    mine = (t.seats.c.player_id == who) | (t.seats.c.leaver == who)
+    over = t.games.c.status == "over"
+    with store.engine.connect() as c:
+        q = select(t.seats.c.abandoned).join(t.games, t.games.c.id == t.seats.c.game_id).where(mine, over)
+        rows = c.execute(q).all()
+    return {"played": len(rows), "abandoned": sum(1 for r in rows if r[0] is not None)}
 
 
 def unrated(store: Store, limit: int = 1000) -> list[str]:

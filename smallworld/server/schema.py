@@ -84,6 +84,10 @@ seats = Table(
     Column("bank_ms", BigInteger, nullable=True),  # live clock: time left
     Column("deadline", Float, nullable=True),  # when the seat's current decision runs out
     Column("token_used", Float, nullable=True),  # the seat token's last use, as players.used
+    # Leaving a game (docs/players.md): clock misses in a row, when the seat was abandoned, by whom.
+    Column("misses", Integer, nullable=True),
+    Column("abandoned", Float, nullable=True),
+    Column("leaver", String(32), nullable=True),
 )
 Index("seats_player", seats.c.player_id)  # "my games"
 

@@ -620,9 +620,10 @@ class Service:
                     await self._reload_seats(live)
             if by == "human":
                 seat = await self.authorize(live, seat, token)
-            elif live.seats[seat]["bot"] is None:
+            elif live.seats[seat]["bot"] is None and not (by == "clock" and live.seats[seat].get("misses")):
                 # A bot's or the clock's move that was under way when its player took the seat
-                # back: the player decides now, so the late answer is dropped.
+                # back: the player decides now, so the late answer is dropped. (The clock's move
+                # for a first miss, forgiven, has no bot: the seat's misses say it is the clock's.)
                 raise ServerError("seat_taken_back", f"seat {seat} was taken back by its player", "seat")
             st = live.state
             if live.status == "open":
@@ -646,6 +647,8 @@ class Service:
             if by == "human" and row["away"]:
                 seat_update["away"] = False  # the player is back
                 seat_update["bot"] = None
+            if by == "human" and (row.get("misses") or row.get("abandoned")):
+                seat_update.update({"misses": 0, "abandoned": None})  # back in time: not a leaver
             try:
                 await self.appender.append(
                     Append(gid, ply, seat, canon, by, trial.result, seat_update or None)
@@ -726,6 +729,7 @@ class Service:
                     "open": bool(s["open"]),
                     "bot": s["bot"],
                     "away": bool(s["away"]),
+                    "abandoned": s.get("abandoned") is not None,
                     "bank_ms": s["bank_ms"],
                     "deadline": s["deadline"],
                 }
@@ -876,8 +880,9 @@ class Service:
         live = await self.get(gid)
         async with live.lock:
             seat = await self.authorize(live, seat, token)
-            await asyncio.to_thread(self.store.update_seat, gid, seat, bot=None, away=False)
-            live.seats[seat].update({"bot": None, "away": False})
+            back = {"bot": None, "away": False, "misses": 0, "abandoned": None}
+            await asyncio.to_thread(self.store.update_seat, gid, seat, **back)
+            live.seats[seat].update(back)
             live.turn_started = time.time()
         self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
@@ -1000,14 +1005,22 @@ class Service:
         self._decide(live, ply, self._away(live, seat, ply))
 
     async def _away(self, live: Live, seat: int, ply: int) -> None:
-        """Out of time: the seat is marked away and the greedy bot plays for it until its player is back."""
+        """Out of time: the greedy bot makes the decision. The first miss is forgiven (the player's
+        next decision has its clock again); a second in a row marks the seat away — the greedy bot
+        plays for it until its player is back — and abandoned (docs/players.md, Leaving)."""
 
         async def mark() -> bool:
             async with live.lock:
                 if live.state.ply != ply:
                     return False
-                await asyncio.to_thread(self.store.update_seat, live.id, seat, away=True, bot="greedy")
-                live.seats[seat].update({"away": True, "bot": "greedy"})
+                row = live.seats[seat]
+                misses = (row.get("misses") or 0) + 1
+                values: dict[str, Any] = {"misses": misses}
+                if misses >= 2:
+                    gone = row.get("abandoned") or time.time()
+                    values.update({"away": True, "bot": "greedy", "abandoned": gone})
+                await asyncio.to_thread(self.store.update_seat, live.id, seat, **values)
+                row.update(values)  # type: ignore[typeddict-item]
                 return True
 
         if not await retrying("mark away", mark, self._wanted(live, ply)):

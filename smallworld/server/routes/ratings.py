@@ -31,6 +31,8 @@ class Leaderboard(Answer):
 class PlayerRatings(Answer):
     who: str
     ratings: list[dict[str, Any]]
+    played: int
+    abandoned: int
 
 
 @router.get("/api/ratings", response_model=Leaderboard)
@@ -53,7 +55,9 @@ async def player_ratings(
     svc: ServiceDep,
     who: Annotated[str, Path(description="a player's id, or bot:LEVEL")],
 ) -> dict[str, Any]:
-    """Each pool's rating of a player or a bot, with one point per rated game."""
+    """Each pool's rating of a player or a bot, with one point per rated game; the games it played
+    to the end and those it abandoned."""
     if not _WHO.fullmatch(who):
         raise ServerError("not_found", "no such player: an id is 32 hexadecimal digits, or bot:LEVEL", "who")
-    return {"who": who, "ratings": await asyncio.to_thread(ratings.ratings_of, svc.store, who)}
+    rs = await asyncio.to_thread(ratings.ratings_of, svc.store, who)
+    return {"who": who, "ratings": rs, **await asyncio.to_thread(ratings.record, svc.store, who)}

@@ -1,5 +1,6 @@
 """Accounts and ratings (issue 29): a player may have a unique name key and a password; logged-in
-browsers have sessions; ratings per player and pool, their history, and the games rated."""
+browsers have sessions; seats remember clock misses and who abandoned them; ratings per player and
+pool, their history, and the games rated."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("password_hash", sa.String(255), nullable=True))
         batch.add_column(sa.Column("account", sa.Float, nullable=True))
     op.create_index("players_name_key", "players", ["name_key"], unique=True)
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("misses", sa.Integer, nullable=True))
+        batch.add_column(sa.Column("abandoned", sa.Float, nullable=True))
+        batch.add_column(sa.Column("leaver", sa.String(32), nullable=True))
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
@@ -64,6 +69,10 @@ def downgrade() -> None:
     op.drop_index("sessions_player", table_name="sessions")
     op.drop_table("sessions")
     op.drop_index("players_name_key", table_name="players")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("leaver")
+        batch.drop_column("abandoned")
+        batch.drop_column("misses")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("account")
         batch.drop_column("password_hash")
