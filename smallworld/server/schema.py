@@ -138,3 +138,21 @@ rated_games = Table(
     Column("pool", String(64), nullable=False),
     Column("rated", Float, nullable=False),
 )
+
+# Quick games (`pairing.py`): a logged-in player's request for a table, until it is seated
+# (`game_id`, `seat`) or cancelled.
+tickets = Table(
+    "tickets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("pool", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("bots_after", Float, nullable=True),
+    Column("game_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("cancelled", Float, nullable=True),
+)
+Index("tickets_waiting", tickets.c.game_id, tickets.c.cancelled)

@@ -43,6 +43,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/accounts"): REF + "SignUp",
         ("post", "/api/session"): REF + "LogIn",
         ("post", "/api/account/password"): REF + "NewPassword",
+        ("post", "/api/quick"): REF + "QuickGame",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -67,6 +68,9 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/account/password"): "PasswordChanged",
         ("get", "/api/ratings"): "Leaderboard",
         ("get", "/api/players/{who}/ratings"): "PlayerRatings",
+        ("post", "/api/quick"): "QuickTicket",
+        ("get", "/api/quick/{ticket}"): "QuickTicket",
+        ("post", "/api/quick/{ticket}/cancel"): "QuickTicket",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

@@ -1,6 +1,6 @@
-"""Accounts and ratings (issue 29): a player may have a unique name key and a password; logged-in
-browsers have sessions; seats remember clock misses and who abandoned them; ratings per player and
-pool, their history, and the games rated."""
+"""Accounts, ratings and quick games (issue 29): a player may have a unique name key and a password;
+logged-in browsers have sessions; seats remember clock misses and who abandoned them; ratings per
+player and pool, their history, and the games rated; quick games' tickets."""
 
 from __future__ import annotations
 
@@ -59,9 +59,25 @@ def upgrade() -> None:
         sa.Column("pool", sa.String(64), nullable=False),
         sa.Column("rated", sa.Float, nullable=False),
     )
+    op.create_table(
+        "tickets",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("pool", sa.String(64), nullable=False),
+        sa.Column("players", sa.Integer, nullable=False),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("since", sa.Float, nullable=False),
+        sa.Column("bots_after", sa.Float, nullable=True),
+        sa.Column("game_id", sa.String(32), nullable=True),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("cancelled", sa.Float, nullable=True),
+    )
+    op.create_index("tickets_waiting", "tickets", ["game_id", "cancelled"])
 
 
 def downgrade() -> None:
+    op.drop_index("tickets_waiting", table_name="tickets")
+    op.drop_table("tickets")
     op.drop_table("rated_games")
     op.drop_table("rating_history")
     op.drop_index("ratings_pool", table_name="ratings")
