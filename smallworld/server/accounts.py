@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import time
 import uuid
 from collections import deque
@@ -40,9 +41,11 @@ from smallworld.server.inputs import name_of, text
 from smallworld.server.namekey import name_key
 from smallworld.server.store import Store
 from smallworld.server.tokens import new_token, token_hash
+from smallworld.words import LANGS
 
 log = logging.getLogger("smallworld.server")
 
+_EMAIL = re.compile(r"[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f]+")
 SESSION_COOKIE = "sw_session"
 CSRF_COOKIE = "sw_csrf"
 CSRF_HEADER = "x-csrf-token"
@@ -291,9 +294,38 @@ class Accounts:
         if p is None:
             raise ServerError("bad_token", "log in, or send a player token", "token")
         out: dict[str, Any] = {"player": _public(p), "account": p.get("name_key") is not None}
+        if out["account"]:
+            out.update(
+                {"email": p.get("email"), "digest": bool(p.get("digest")), "lang": p.get("lang") or "en"}
+            )
         if p.get("session") and token:
             out["csrf"] = csrf_of(token)
         return out
+
+    async def set_email(self, token: str | None, email: Any, digest: Any, lang: Any) -> dict[str, Any]:
+        """The account's address for the daily digest (None: none), whether to send it, and its
+        language (digest.py)."""
+        p = await self.service.player(token) if token else None
+        if p is None or p.get("name_key") is None:
+            raise ServerError("bad_token", "log in to set an e-mail address", "token")
+        if email is not None and (
+            not isinstance(email, str) or not _EMAIL.fullmatch(email) or len(email) > 254
+        ):
+            raise ServerError("invalid_input", "email: an address such as ann@example.org, or null", "email")
+        if not isinstance(digest, bool):
+            raise ServerError("invalid_input", "digest: true or false", "digest")
+        if lang not in LANGS:
+            raise ServerError("invalid_input", f"lang: one of {list(LANGS)}", "lang")
+        if digest and email is None:
+            raise ServerError("invalid_input", "digest: an e-mail address is needed to send one", "digest")
+
+        def write() -> None:
+            with self.store._begin() as c:
+                values = {"email": email, "digest": digest, "lang": lang}
+                c.execute(update(t.players).where(t.players.c.id == p["id"]).values(**values))
+
+        await asyncio.to_thread(write)
+        return {"player": _public(p), "email": email, "digest": digest, "lang": lang}
 
     async def log_out(self, session: str | None) -> dict[str, Any]:
         """End this browser's session (again: the same answer)."""

@@ -36,6 +36,11 @@ players = Table(
     Column("name_key", String(64), nullable=True),
     Column("password_hash", String(255), nullable=True),
     Column("account", Float, nullable=True),  # when the account was made
+    # The e-mail digest (`digest.py`): an address, the opt-in, the language, the last one sent.
+    Column("email", String(254), nullable=True),
+    Column("digest", Boolean, nullable=True),
+    Column("lang", String(8), nullable=True),
+    Column("digest_sent", Float, nullable=True),
 )
 Index("players_name_key", players.c.name_key, unique=True)
 

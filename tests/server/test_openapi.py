@@ -44,6 +44,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/session"): REF + "LogIn",
         ("post", "/api/account/password"): REF + "NewPassword",
         ("post", "/api/quick"): REF + "QuickGame",
+        ("post", "/api/account/email"): REF + "EmailSettings",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -71,6 +72,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/quick"): "QuickTicket",
         ("get", "/api/quick/{ticket}"): "QuickTicket",
         ("post", "/api/quick/{ticket}/cancel"): "QuickTicket",
+        ("post", "/api/account/email"): "EmailSet",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

@@ -53,6 +53,24 @@ class AccountAnswer(Answer):
     player: Player
     account: bool
     csrf: str | None = None
+    email: str | None = None
+    digest: bool | None = None
+    lang: str | None = None
+
+
+class EmailSettings(Body):
+    """The daily digest's address (null: none), whether to send it, and its language."""
+
+    email: Annotated[Any, WithJsonSchema({"type": ["string", "null"], "maxLength": 254})] = None
+    digest: Annotated[Any, WithJsonSchema({"type": "boolean"})] = False
+    lang: Annotated[Any, WithJsonSchema({"type": "string", "enum": ["en", "pt", "de"]})] = "en"
+
+
+class EmailSet(Answer):
+    player: Player
+    email: str | None
+    digest: bool
+    lang: str
 
 
 class LoggedOutAnswer(Answer):
@@ -136,3 +154,10 @@ async def change_password(
 ) -> dict[str, Any]:
     """A new password; every other session of the account ends."""
     return await _accounts(request).change_password(token, body.password, body.new_password, address)
+
+
+@router.post("/api/account/email", response_model=EmailSet)
+async def set_email(body: EmailSettings, request: Request, token: TokenDep) -> dict[str, Any]:
+    """The address for the daily digest of games where it is your turn (docs/players.md), whether to
+    send it (opt-in), and its language."""
+    return await _accounts(request).set_email(token, body.email, body.digest, body.lang)

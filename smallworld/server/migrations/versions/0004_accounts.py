@@ -18,6 +18,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("name_key", sa.String(64), nullable=True))
         batch.add_column(sa.Column("password_hash", sa.String(255), nullable=True))
         batch.add_column(sa.Column("account", sa.Float, nullable=True))
+        batch.add_column(sa.Column("email", sa.String(254), nullable=True))
+        batch.add_column(sa.Column("digest", sa.Boolean, nullable=True))
+        batch.add_column(sa.Column("lang", sa.String(8), nullable=True))
+        batch.add_column(sa.Column("digest_sent", sa.Float, nullable=True))
     op.create_index("players_name_key", "players", ["name_key"], unique=True)
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("misses", sa.Integer, nullable=True))
@@ -90,6 +94,10 @@ def downgrade() -> None:
         batch.drop_column("abandoned")
         batch.drop_column("misses")
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("digest_sent")
+        batch.drop_column("lang")
+        batch.drop_column("digest")
+        batch.drop_column("email")
         batch.drop_column("account")
         batch.drop_column("password_hash")
         batch.drop_column("name_key")
