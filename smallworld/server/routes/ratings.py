@@ -53,7 +53,9 @@ async def leaderboard(
 @router.get("/api/players/{who}/ratings", response_model=PlayerRatings)
 async def player_ratings(
     svc: ServiceDep,
-    who: Annotated[str, Path(description="a player's id, or bot:LEVEL")],
+    who: Annotated[
+        str, Path(description="a player's id, or bot:LEVEL", json_schema_extra={"pattern": _WHO.pattern})
+    ],
 ) -> dict[str, Any]:
     """Each pool's rating of a player or a bot, with one point per rated game; the games it played
     to the end and those it abandoned."""
