@@ -27,6 +27,7 @@ from smallworld.server.limits import (
 from smallworld.server.metrics import Metrics
 from smallworld.server.service import BOT_GAMES_PER_ADDRESS, BOT_GAMES_PER_PLAYER, Service
 from smallworld.server.store import Store
+from smallworld.server.tournaments import Tournaments
 
 log = logging.getLogger("smallworld.server")
 __all__ = ["MAX_BODY", "create_app", "tune_process"]
@@ -104,6 +105,7 @@ def create_app(
         if token_idle_days is not None:
             svc.token_idle = token_idle_days * 86400
         app.state.service = svc
+        svc.tournaments = app.state.tournaments = Tournaments(svc)
         await svc.start()
         digest = Digest(svc, smtp, site) if smtp else None
         app.state.digest = digest

@@ -29,13 +29,13 @@ from typing import Any
 from sqlalchemy import insert, select, update
 
 from smallworld.engine.api.game import Game
-from smallworld.engine.model.keyed_rng import KEYED
 from smallworld.engine.model.settings import Settings
 from smallworld.server import ratings
 from smallworld.server import schema as t
 from smallworld.server.bots import LEVELS
 from smallworld.server.errors import ServerError
 from smallworld.server.models import Clock
+from smallworld.server.seated import create_seated
 from smallworld.server.store import NewSeat, Store
 
 log = logging.getLogger("smallworld.server")
@@ -298,24 +298,12 @@ class Pairing:
                 if s["kind"] == "human":
                     s["bank_ms"] = clock["bank_ms"]
         try:
-            await self._create(gid, {"players": n, "edition": edition, "variant": variant}, clock, seats)
+            settings_in = {"players": n, "edition": edition, "variant": variant}
+            await create_seated(self.service, gid, settings_in, clock, seats, {"quick": True})
         except Exception:
             await asyncio.to_thread(_release, self.store, gid)  # the players wait on
             raise
         log.info(json.dumps({"event": "quick_seated", "game": gid, "pool": pool, "bots": len(bots)}))
-
-    async def _create(
-        self, gid: str, settings_in: dict[str, Any], clock: dict[str, Any], seats: list[NewSeat]
-    ) -> None:
-        """The quick game, as `Service.create` stores and starts a game."""
-        svc = self.service
-        seed = secrets.randbits(128)
-        game = Game(Settings.from_json({**settings_in, "seed": seed, "rng": KEYED}))
-        public = svc._public_settings(game)
-        meta = {"clock": clock, "creator": None, "title": "", "rated": True, "quick": True}
-        status, created, rows = await asyncio.to_thread(svc.store.create_game, gid, public, seed, meta, seats)
-        live = svc._hold(svc._live(gid, public, seed, status, meta, rows, created))
-        svc._after_change(live)
 
 
 def _release(store: Store, game_id: str) -> None:

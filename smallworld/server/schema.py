@@ -161,3 +161,38 @@ tickets = Table(
     Column("cancelled", Float, nullable=True),
 )
 Index("tickets_waiting", tickets.c.game_id, tickets.c.cancelled)
+
+# Tournaments (`tournaments.py`): the tournament, its players, and each round's games by table.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("edition", String(16), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("pace", String(8), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("table_size", Integer, nullable=False),
+    Column("bots", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),  # open | playing | over
+    Column("round", Integer, nullable=False),  # the round under way (0: not started)
+    Column("creator", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("joined", Float, nullable=False),
+)
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("table", Integer, primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+)

@@ -146,6 +146,7 @@ class Service:
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
         self.bot_timeout = BOT_TIMEOUT
+        self.tournaments: Any = None  # tournaments.Tournaments, told when a tournament's game ends
         self.token_idle = IDLE_DAYS * 86400  # seconds a token may go unused (`serve --token-idle`)
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
@@ -693,6 +694,8 @@ class Service:
             await asyncio.to_thread(ratings.rate_game, self.store, live.id, pool, seats, result, teams)
         except Exception:
             log.exception("rating game %s failed; the next start rates it", live.id)
+        if live.meta.get("tournament") and self.tournaments is not None:
+            await self.tournaments.game_over(live)  # the tournament's next round, once all are over
 
     @staticmethod
     def _same_move(live: Live, ply: int, seat: int, action: Any) -> Move | None:

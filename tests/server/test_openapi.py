@@ -45,6 +45,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/account/password"): REF + "NewPassword",
         ("post", "/api/quick"): REF + "QuickGame",
         ("post", "/api/account/email"): REF + "EmailSettings",
+        ("post", "/api/tournaments"): REF + "NewTournament",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -73,6 +74,11 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("get", "/api/quick/{ticket}"): "QuickTicket",
         ("post", "/api/quick/{ticket}/cancel"): "QuickTicket",
         ("post", "/api/account/email"): "EmailSet",
+        ("post", "/api/tournaments"): "Tournament",
+        ("get", "/api/tournaments"): "TournamentList",
+        ("get", "/api/tournaments/{tid}"): "Tournament",
+        ("post", "/api/tournaments/{tid}/join"): "Tournament",
+        ("post", "/api/tournaments/{tid}/start"): "Tournament",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

@@ -8,10 +8,21 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from smallworld.server.routes import accounts, games, health, live, players, quick, ratings, seats, web
+from smallworld.server.routes import (
+    accounts,
+    games,
+    health,
+    live,
+    players,
+    quick,
+    ratings,
+    seats,
+    tournaments,
+    web,
+)
 
 
 def install(app: FastAPI) -> None:
-    for module in (health, players, accounts, ratings, quick, games, seats, live, web):
+    for module in (health, players, accounts, ratings, quick, tournaments, games, seats, live, web):
         app.include_router(module.router)
     web.mount(app)

@@ -1,6 +1,6 @@
 """Accounts, ratings and quick games (issue 29): a player may have a unique name key and a password;
 logged-in browsers have sessions; seats remember clock misses and who abandoned them; ratings per
-player and pool, their history, and the games rated; quick games' tickets."""
+player and pool, their history, and the games rated; quick games' tickets; tournaments."""
 
 from __future__ import annotations
 
@@ -77,9 +77,40 @@ def upgrade() -> None:
         sa.Column("cancelled", sa.Float, nullable=True),
     )
     op.create_index("tickets_waiting", "tickets", ["game_id", "cancelled"])
+    op.create_table(
+        "tournaments",
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("edition", sa.String(16), nullable=False),
+        sa.Column("variant", sa.String(16), nullable=False),
+        sa.Column("pace", sa.String(8), nullable=False),
+        sa.Column("rounds", sa.Integer, nullable=False),
+        sa.Column("table_size", sa.Integer, nullable=False),
+        sa.Column("bots", sa.Boolean, nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("round", sa.Integer, nullable=False),
+        sa.Column("creator", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "entrants",
+        sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("joined", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "tournament_games",
+        sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+        sa.Column("round", sa.Integer, primary_key=True),
+        sa.Column("table", sa.Integer, primary_key=True),
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("tournament_games")
+    op.drop_table("entrants")
+    op.drop_table("tournaments")
     op.drop_index("tickets_waiting", table_name="tickets")
     op.drop_table("tickets")
     op.drop_table("rated_games")
