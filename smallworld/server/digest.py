@@ -100,7 +100,7 @@ def message(person: dict[str, Any], sender: str, site: str) -> EmailMessage:
         )
     lines += ["", w.text("mail", "digest.footer", lang, site=site)]
     msg = EmailMessage()
-    msg["Subject"] = w.text("mail", "digest.subject", lang, n=n, n_one=n == 1)
+    msg["Subject"] = w.text("mail", "digest.subject", lang, n=n)
     msg["From"] = sender
     msg["To"] = person["email"]
     msg.set_content("\n".join(lines))

@@ -188,6 +188,13 @@ def ratings_of(store: Store, who: str) -> list[dict[str, Any]]:
     ]
 
 
+def name_of(store: Store, who: str) -> str | None:
+    """A player's name (None: a bot, or no such player)."""
+    with store.engine.connect() as c:
+        r = c.execute(select(t.players.c.name).where(t.players.c.id == who)).first()
+    return None if r is None else str(r[0])
+
+
 def record(store: Store, who: str) -> dict[str, int]:
     """A player's finished games and the ones among them they abandoned (two clock misses in a row
     and never back, or left while it was under way)."""

@@ -150,5 +150,5 @@ def test_bad_leaderboard_and_player_queries_are_refused(web: TestClient) -> None
     assert web.get("/api/ratings", params={"pool": "x"}).json()["code"] == "invalid_input"
     assert web.get("/api/ratings", params={"limit": 0}).status_code == 400
     assert web.get("/api/players/nobody/ratings").json()["code"] == "not_found"
-    empty = {"who": "bot:greedy", "ratings": [], "played": 0, "abandoned": 0}
+    empty = {"who": "bot:greedy", "name": None, "ratings": [], "played": 0, "abandoned": 0}
     assert web.get("/api/players/bot:greedy/ratings").json() == empty

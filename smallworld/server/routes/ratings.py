@@ -30,6 +30,7 @@ class Leaderboard(Answer):
 
 class PlayerRatings(Answer):
     who: str
+    name: str | None
     ratings: list[dict[str, Any]]
     played: int
     abandoned: int
@@ -62,4 +63,5 @@ async def player_ratings(
     if not _WHO.fullmatch(who):
         raise ServerError("not_found", "no such player: an id is 32 hexadecimal digits, or bot:LEVEL", "who")
     rs = await asyncio.to_thread(ratings.ratings_of, svc.store, who)
-    return {"who": who, "ratings": rs, **await asyncio.to_thread(ratings.record, svc.store, who)}
+    record = await asyncio.to_thread(ratings.record, svc.store, who)
+    return {"who": who, "name": await asyncio.to_thread(ratings.name_of, svc.store, who), "ratings": rs, **record}
