@@ -387,6 +387,52 @@ class Ack(Answer):
     move: Move
 
 
+# --- chat (smallworld/server/chat.py; docs/server.md, "Chat") -------------------------------------
+CHAT_CHANNELS = ("seats", "spectators")
+MAX_CHAT = 300
+
+
+def _chat_text(value: Any) -> str:
+    return text(value, MAX_CHAT, "a message")
+
+
+_CHAT_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_CHAT}
+ChatText = Annotated[str, BeforeValidator(_chat_text), WithJsonSchema(_CHAT_SCHEMA)]
+_CHANNEL_SCHEMA = {"type": "string", "enum": list(CHAT_CHANNELS)}
+Channel = Annotated[str, BeforeValidator(_one_of(CHAT_CHANNELS)), WithJsonSchema(_CHANNEL_SCHEMA)]
+
+
+class PostChat(Body):
+    """A chat message: plain text, one line. `channel` defaults to the poster's own (a seat's
+    `seats`, anyone else's `spectators`); `name`: a spectator's without a player token (required)."""
+
+    text: ChatText
+    channel: Channel | None = None
+    name: Name | None = Field(None, description="a spectator's name (default: the player token's player)")
+
+
+class ChatMessage(Answer):
+    seq: int = Field(description="the message's number in its game, from 1")
+    channel: Literal["seats", "spectators"]
+    seat: int | None = Field(description="the poster's seat (null: a spectator)")
+    name: str
+    text: str = Field(description="plain text, never HTML")
+    ply: int = Field(description="the game's ply when it was posted")
+    created: float
+
+
+class ChatPosted(Answer):
+    game: str
+    message: ChatMessage
+
+
+class ChatList(Answer):
+    game: str
+    seat: int | None = Field(description="the reader's seat (null: a spectator)")
+    channels: list[Literal["seats", "spectators"]] = Field(description="the channels the reader may read now")
+    messages: list[ChatMessage]
+
+
 class ReplayAction(Answer):
     ply: int
     seat: int
@@ -402,6 +448,7 @@ class Replay(Answer):
     states: list[dict[str, Any]] = Field(description="the state at every ply")
     texts: list[dict[str, list[str]]]
     result: dict[str, Any] | None
+    chat: list[ChatMessage] = Field(default_factory=list, description="both channels, each at its ply")
 
 
 class SeatHanded(Answer):

@@ -196,3 +196,18 @@ tournament_games = Table(
     Column("table", Integer, primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
 )
+# A game's chat (docs/server.md, "Chat"): the seats' channel and the spectators', numbered per game
+# (`seq` from 1) and stored with the game's ply when posted, so that the replay shows each message
+# among the moves. Plain text, checked as display texts are (`inputs.text`); never HTML.
+chat = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("channel", String(16), nullable=False),  # seats | spectators
+    Column("seat", Integer, nullable=True),  # the poster's seat (null: a spectator)
+    Column("name", String(64), nullable=False),  # the poster's name when posted
+    Column("text", Text, nullable=False),
+    Column("ply", Integer, nullable=False),  # the game's ply when posted
+    Column("created", Float, nullable=False),
+)

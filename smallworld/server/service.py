@@ -33,6 +33,7 @@ from smallworld.engine.model.state import State
 from smallworld.server import accounts, ratings, wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
+from smallworld.server.chat import Chat
 from smallworld.server.errors import ServerError
 from smallworld.server.inputs import game_id, name_of
 from smallworld.server.metrics import Metrics
@@ -166,6 +167,7 @@ class Service:
         self.bot_games_per_address = BOT_GAMES_PER_ADDRESS
         self.bot_games_of_address: dict[str, set[str]] = {}
         self._watchdog_task: asyncio.Task[None] | None = None
+        self.chat = Chat(self)  # the games' chat (chat.py)
 
     # --- life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -1240,6 +1242,9 @@ class Service:
         """Another process changed a game: catch up from the store, then tell this process's sockets."""
         gid = msg.get("game")
         if not isinstance(gid, str) or (gid not in self.live and gid not in self.subs):
+            return
+        if "chat" in msg:  # a chat message stored by another process
+            await self.chat.on_broker(gid, msg["chat"])
             return
         live = await self.get(gid)
         async with live.lock:

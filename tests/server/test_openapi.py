@@ -46,6 +46,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/quick"): REF + "QuickGame",
         ("post", "/api/account/email"): REF + "EmailSettings",
         ("post", "/api/tournaments"): REF + "NewTournament",
+        ("post", "/api/games/{gid}/chat"): REF + "PostChat",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -79,6 +80,8 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("get", "/api/tournaments/{tid}"): "Tournament",
         ("post", "/api/tournaments/{tid}/join"): "Tournament",
         ("post", "/api/tournaments/{tid}/start"): "Tournament",
+        ("post", "/api/games/{gid}/chat"): "ChatPosted",
+        ("get", "/api/games/{gid}/chat"): "ChatList",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

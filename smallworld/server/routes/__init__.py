@@ -10,6 +10,7 @@ from fastapi import FastAPI
 
 from smallworld.server.routes import (
     accounts,
+    chat,
     games,
     health,
     live,
@@ -23,6 +24,6 @@ from smallworld.server.routes import (
 
 
 def install(app: FastAPI) -> None:
-    for module in (health, players, accounts, ratings, quick, tournaments, games, seats, live, web):
+    for module in (health, players, accounts, ratings, quick, tournaments, games, seats, chat, live, web):
         app.include_router(module.router)
     web.mount(app)

@@ -68,5 +68,6 @@ async def act(gid: GameId, body: Act, svc: ServiceDep, token: TokenDep) -> dict[
 
 @router.get("/api/games/{gid}/replay", response_model=Replay)
 async def replay(live: GameDep, svc: ServiceDep) -> dict[str, Any]:
-    """A finished game in full: the settings with the seed, every action, the state at every ply."""
-    return svc.replay(live)
+    """A finished game in full: the settings with the seed, every action, the state at every ply, and
+    its chat (both channels, each message with the ply it was posted at)."""
+    return {**svc.replay(live), "chat": await svc.chat.replay(live)}

@@ -64,4 +64,5 @@ async def player_ratings(
         raise ServerError("not_found", "no such player: an id is 32 hexadecimal digits, or bot:LEVEL", "who")
     rs = await asyncio.to_thread(ratings.ratings_of, svc.store, who)
     record = await asyncio.to_thread(ratings.record, svc.store, who)
-    return {"who": who, "name": await asyncio.to_thread(ratings.name_of, svc.store, who), "ratings": rs, **record}
+    name = await asyncio.to_thread(ratings.name_of, svc.store, who)
+    return {"who": who, "name": name, "ratings": rs, **record}

@@ -102,6 +102,10 @@ export const act = (gameId, seatToken, seat, ply, action) =>
   call("POST", `/api/games/${gameId}/act`, { body: { seat, ply, action }, token: seatToken });
 // A finished game: {states: [...], texts: [...], actions, seats, result}.
 export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay?client=web`);
+// A game's chat (chat.js; docs/server.md, "Chat"): the messages after `since` this reader may read
+// ({channels, messages}), and a post ({text, name?}: a spectator gives a name and no token).
+export const chatRead = (gameId, seatToken, since) => call("GET", `/api/games/${gameId}/chat?since=${since}`, { token: seatToken });
+export const chatPost = (gameId, seatToken, body) => call("POST", `/api/games/${gameId}/chat`, { body, token: seatToken });
 
 // Live updates: one WebSocket per seat (or spectator) at /api/games/ID/ws?token=SEAT_TOKEN. The
 // server sends {"type": "hello"|"update", "moves": [...], ...the view answer}. After a lost socket
@@ -130,10 +134,11 @@ export class Live {
     try {
       this.ws = new WebSocket(`${proto}://${location.host}/api/games/${this.gameId}/ws${q}`);
     } catch { this.failures += 1; this.connect(); return; }
-    this.ws.onopen = () => { opened = true; this.failures = 0; this.onStatus("online"); };
+    this.ws.onopen = () => { opened = true; this.failures = 0; this.onStatus("online"); if (this.onChat) this.onChat(null); };
     this.ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "chat") { if (this.onChat) this.onChat(msg.message); return; } // chat.js (null: catch up)
       if ((msg.type === "hello" || msg.type === "update") && msg.view) {
         // A socket message without the web client's extras (or a hello after a reconnect, which
         // carries no moves) is a signal: fetch the moves and the view with them.

@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
+import { ChatPanel, replayChat } from "./chat.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -179,6 +180,8 @@ class GameScreen {
       if (this.info.status !== "open") clearInterval(this.opener);
       else for (const l of this.lives) l.catchUp();
     }, 2000);
+    this.chat = new ChatPanel(this); // chat.js: its panel, fed by the first connection's socket
+    this.lives[0].onChat = (m) => this.chat.receive(m);
     window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
     this.ticker = setInterval(() => this.tick(), 250);
     this.render();
@@ -313,6 +316,7 @@ class GameScreen {
     const focused = document.activeElement && document.activeElement.id;
     const sideScroll = document.querySelector(".side")?.scrollTop;
     app.replaceChildren(root);
+    if (this.chat) this.chat.attach(root);
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     else if (this.selected) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
@@ -747,6 +751,8 @@ class Replay {
             h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
             h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
         h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, ...N.rich(t, seats))))))));
+    const chat = replayChat(this.data.chat, this.ply, seats); // the messages posted at this ply
+    if (chat) document.querySelector("#replay aside.side").append(chat);
     document.getElementById("replay-slider")?.focus({ preventScroll: true });
   }
 }
