@@ -56,7 +56,14 @@ def test_sign_up_logs_in_and_the_session_cookie_is_httponly_and_samesite(web: Te
     csrf = next(c for c in cookies if c.startswith("sw_csrf="))
     assert "HttpOnly" not in csrf
     me = web.get("/api/account").json()
-    assert me == {"player": body["player"], "account": True, "csrf": body["csrf"]}
+    assert me == {
+        "player": body["player"],
+        "account": True,
+        "csrf": body["csrf"],
+        "email": None,
+        "digest": False,
+        "lang": "en",
+    }
 
 
 def test_a_second_device_logs_in_and_sees_and_plays_the_accounts_games(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
