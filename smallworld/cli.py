@@ -211,6 +211,7 @@ def _serve(args: argparse.Namespace) -> int:
         open_in_browser=args.open, token_rate=args.token_rate,
         bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
         bot_delay=args.bot_delay, token_idle_days=args.token_idle,
+        **({"smtp": args.smtp, "site": args.site} if args.smtp else {}),
         # Left out when not given: the server's own defaults (smallworld/server/limits.py).
         **{k: v for k in ("sockets_per_address", "socket_queue") if (v := getattr(args, k)) is not None},
     )
@@ -377,6 +378,15 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--token-idle", type=_idle_days, default=None, metavar="DAYS",
         help="a seat or player token unused this long is refused (default 90; more than 30)",
+    )
+    sv.add_argument(
+        "--smtp", default=None, metavar="URL",
+        help="SMTP server for the daily digest of games where it is a player's turn, opted in "
+        "(smtp://HOST:PORT or smtps://USER:PASSWORD@HOST:PORT; default: no e-mail)",
+    )
+    sv.add_argument(
+        "--site", default="http://127.0.0.1:8000", metavar="URL",
+        help="the address players open, for the links in e-mails",
     )
     sv.add_argument(
         "--sockets-per-address", type=int, default=None, metavar="N",

@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from smallworld.server import openapi, refusals, routes
 from smallworld.server.bots import BotPool
+from smallworld.server.digest import Digest
 from smallworld.server.limits import (
     MAX_BODY,
     SOCKET_QUEUE,
@@ -26,6 +27,7 @@ from smallworld.server.limits import (
 from smallworld.server.metrics import Metrics
 from smallworld.server.service import BOT_GAMES_PER_ADDRESS, BOT_GAMES_PER_PLAYER, Service
 from smallworld.server.store import Store
+from smallworld.server.tournaments import Tournaments
 
 log = logging.getLogger("smallworld.server")
 __all__ = ["MAX_BODY", "create_app", "tune_process"]
@@ -76,6 +78,8 @@ def create_app(
     token_idle_days: float | None = None,
     sockets_per_address: int = SOCKETS_PER_ADDRESS,
     socket_queue: int = SOCKET_QUEUE,
+    smtp: str | None = None,
+    site: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
@@ -88,7 +92,9 @@ def create_app(
     (0: no limit, for either).
     `tune` (the `serve` command: the process is the server's alone) sets the garbage collector and
     the interpreter's switch interval for a long-running server (`tune_process`).
-    `token_idle_days`: a token unused this long is refused (default `tokens.IDLE_DAYS`)."""
+    `token_idle_days`: a token unused this long is refused (default `tokens.IDLE_DAYS`).
+    `smtp`: the SMTP server's URL for the daily digest (`digest.py`; None: no e-mail is sent), whose
+    links point at `site`."""
     metrics = Metrics()
 
     @asynccontextmanager
@@ -99,7 +105,12 @@ def create_app(
         if token_idle_days is not None:
             svc.token_idle = token_idle_days * 86400
         app.state.service = svc
+        svc.tournaments = app.state.tournaments = Tournaments(svc)
         await svc.start()
+        digest = Digest(svc, smtp, site) if smtp else None
+        app.state.digest = digest
+        if digest is not None:
+            digest.start()
         if tune:
             tune_process()
         log.info(
@@ -108,6 +119,8 @@ def create_app(
         try:
             yield
         finally:
+            if digest is not None:
+                await digest.close()
             await svc.close()
             store.close()
 

@@ -45,6 +45,15 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
     return check
 
 
+def _strict_bool(rule: str) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise Invalid(rule)
+        return value
+
+    return check
+
+
 def _a_string(rule: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if not isinstance(value, str):
@@ -202,6 +211,9 @@ class CreateGame(Body):
         description="a casual game from a position: a position document (docs/positions.md), checked by "
         "the engine's loader (docs/server.md, Games from a position)",
     )
+    rated: Annotated[bool, BeforeValidator(_strict_bool("true or false"))] = Field(
+        False, description="a rated game (docs/players.md): made by an account; each seat an account or a bot"
+    )
 
     @classmethod
     def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -286,6 +298,7 @@ class SeatInfo(Answer):
     open: bool
     bot: str | None = Field(description="the bot playing the seat now (also for a human away)")
     away: bool
+    abandoned: bool = Field(False, description="missed two decisions in a row, or left during play")
     bank_ms: int | None = Field(description="live clock: the time left")
     deadline: float | None = Field(description="when the seat's current decision runs out (server time)")
 
@@ -308,6 +321,7 @@ class Summary(Answer):
     acting_seat: int
     result: dict[str, Any] | None
     from_position: bool = Field(False, description="a casual game started from a position document")
+    rated: bool = Field(False, description="ratings change when it ends (docs/players.md)")
 
 
 class MyGame(Summary):

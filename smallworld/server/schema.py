@@ -30,7 +30,32 @@ players = Table(
     # when it was revoked (logged out): both kept so that a refusal can say which.
     Column("used", Float, nullable=True),
     Column("revoked", Float, nullable=True),
+    # An account (issue 29): a player who signed up, or claimed the anonymous player it was, has a
+    # name that no other account's can be mistaken for (`namekey.name_key`, unique) and a password
+    # (its argon2 hash). Anonymous players have neither.
+    Column("name_key", String(64), nullable=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("account", Float, nullable=True),  # when the account was made
+    # The e-mail digest (`digest.py`): an address, the opt-in, the language, the last one sent.
+    Column("email", String(254), nullable=True),
+    Column("digest", Boolean, nullable=True),
+    Column("lang", String(8), nullable=True),
+    Column("digest_sent", Float, nullable=True),
 )
+Index("players_name_key", players.c.name_key, unique=True)
+
+# A logged-in browser: its session secret (the cookie `sw_session`) acts as the player's token; it
+# expires as a player token does, and is revoked at log-out (or by a password change).
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float, nullable=False),
+    Column("revoked", Float, nullable=True),
+)
+Index("sessions_player", sessions.c.player_id)
 
 # A game is its settings, the seed the server drew (sent to nobody until the end) and its action log.
 games = Table(
@@ -64,6 +89,10 @@ seats = Table(
     Column("bank_ms", BigInteger, nullable=True),  # live clock: time left
     Column("deadline", Float, nullable=True),  # when the seat's current decision runs out
     Column("token_used", Float, nullable=True),  # the seat token's last use, as players.used
+    # Leaving a game (docs/players.md): clock misses in a row, when the seat was abandoned, by whom.
+    Column("misses", Integer, nullable=True),
+    Column("abandoned", Float, nullable=True),
+    Column("leaver", String(32), nullable=True),
 )
 Index("seats_player", seats.c.player_id)  # "my games"
 
@@ -79,6 +108,94 @@ actions = Table(
     Column("created", Float, nullable=False),
 )
 
+# Ratings (issue 29; `ratings.py`): per player (an account's id, or `bot:LEVEL`) and pool
+# (`edition/variant/pace`), OpenSkill's mu and sigma; a point per rated game for the charts; and the
+# games rated already, so that none is rated twice.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("who", String(48), primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+Index("ratings_pool", ratings.c.pool)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("who", String(48), primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("pool", String(64), nullable=False),
+    Column("rated", Float, nullable=False),
+)
+
+# Quick games (`pairing.py`): a logged-in player's request for a table, until it is seated
+# (`game_id`, `seat`) or cancelled.
+tickets = Table(
+    "tickets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("pool", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("bots_after", Float, nullable=True),
+    Column("game_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("cancelled", Float, nullable=True),
+)
+Index("tickets_waiting", tickets.c.game_id, tickets.c.cancelled)
+
+# Tournaments (`tournaments.py`): the tournament, its players, and each round's games by table.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("edition", String(16), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("pace", String(8), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("table_size", Integer, nullable=False),
+    Column("bots", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),  # open | playing | over
+    Column("round", Integer, nullable=False),  # the round under way (0: not started)
+    Column("creator", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("joined", Float, nullable=False),
+)
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("table", Integer, primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+)
 # A game's chat (docs/server.md, "Chat"): the seats' channel and the spectators', numbered per game
 # (`seq` from 1) and stored with the game's ply when posted, so that the replay shows each message
 # among the moves. Plain text, checked as display texts are (`inputs.text`); never HTML.

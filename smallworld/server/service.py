@@ -30,7 +30,7 @@ from smallworld.engine.model.keyed_rng import KEYED
 from smallworld.engine.model.protocol import action_to_json, check_action, redact_event
 from smallworld.engine.model.settings import Settings
 from smallworld.engine.model.state import State
-from smallworld.server import wire
+from smallworld.server import accounts, ratings, wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.chat import Chat
@@ -151,6 +151,7 @@ class Service:
         self.metrics = metrics or Metrics()
         self.bot_delay = bot_delay  # seconds a bot waits before acting (0: at once)
         self.bot_timeout = BOT_TIMEOUT
+        self.tournaments: Any = None  # tournaments.Tournaments, told when a tournament's game ends
         self.token_idle = IDLE_DAYS * 86400  # seconds a token may go unused (`serve --token-idle`)
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
@@ -187,6 +188,10 @@ class Service:
             live.remote = self.multi and time.time() - live.updated < self.remote_quiet_s
             self._after_change(live, start=not live.remote)
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="watchdog")
+        # Rated games that ended while their rating could not be written (a crash, an outage).
+        for gid in await asyncio.to_thread(ratings.unrated, self.store):
+            with contextlib.suppress(Exception):
+                self._spawn(self._rate(await self.get(gid)))
 
     async def close(self) -> None:
         self.closing = True
@@ -217,19 +222,27 @@ class Service:
         p = await self._player_row(token)
         if p is None:
             return None
+        session = bool(p.get("session"))  # a logged-in browser's session (accounts.py)
         if p["revoked"] is not None:
-            raise ServerError("bad_token", "this player token was revoked: its player logged out", "token")
+            said = "this session ended" if session else "this player token was revoked"
+            raise ServerError("bad_token", said + ": its player logged out", "token")
         now = time.time()
         if expired(p["used"], now, self.token_idle):
-            raise ServerError("bad_token", expired_message("player", self.token_idle), "token")
+            kind = "session" if session else "player"
+            raise ServerError("bad_token", expired_message(kind, self.token_idle), "token")
         if now - p["used"] > USE_EVERY:
-            await asyncio.to_thread(self.store.update_player, p["id"], used=now)
+            if session:
+                await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], used=now)
+            else:
+                await asyncio.to_thread(self.store.update_player, p["id"], used=now)
         return p
 
     async def _player_row(self, token: str | None) -> dict[str, Any] | None:
         if not token:
             return None
         p = await asyncio.to_thread(self.store.player_by_hash, token_hash(token))
+        if p is None:
+            p = await asyncio.to_thread(accounts.player_by_session, self.store, token_hash(token))
         # The lookup is by hash; the comparison repeats in constant time all the same.
         if p is None or not matches(token, p["token_hash"]):
             return None
@@ -240,7 +253,9 @@ class Service:
         p = await self._player_row(token)
         if p is None:
             raise ServerError("bad_token", "a known player token is required", "token")
-        if p["revoked"] is None:
+        if p["revoked"] is None and p.get("session"):
+            await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], revoked=time.time())
+        elif p["revoked"] is None:
             await asyncio.to_thread(self.store.update_player, p["id"], revoked=time.time())
         log.info(json.dumps({"event": "logged_out", "player": p["id"]}))
         return {"player": {"id": p["id"], "name": p["name"]}, "logged_out": True}
@@ -289,6 +304,8 @@ class Service:
         # Everything is checked before anything is written; the new player, the game and its seats
         # are then one transaction.
         creator, new, token = await self.player_or_new(player_token, body.name)
+        if body.rated:
+            await self._check_rated(body, player_token)
         if bots and new is None:  # a player already known: their own cap too
             self._check_bot_games(creator["id"], None)
         seats: list[NewSeat] = []
@@ -319,6 +336,8 @@ class Service:
         meta = {"clock": clock, "creator": creator["id"], "title": body.title}
         if position is not None:
             meta["position"] = position
+        if body.rated:
+            meta["rated"] = True
         status, created, rows = await asyncio.to_thread(
             self.store.create_game, gid, public, seed, meta, seats, new
         )
@@ -333,6 +352,23 @@ class Service:
             out_all["player_token"] = token
         log.info(json.dumps({"event": "game_created", "game": gid, "players": players}))
         return out_all
+
+    async def _check_rated(self, body: CreateGame, player_token: str | None) -> None:
+        """A rated game (ratings.py): made by an account, one seat per person (no hot-seat)."""
+        p = await self.player(player_token) if player_token else None
+        if p is None or p.get("name_key") is None:
+            raise ServerError("account_required", "a rated game is made by a logged-in account", "rated")
+        if sum(1 for s in body.seats if s.kind == "creator") > 1:
+            said = "rated: no hot-seat in a rated game (one seat per person)"
+            raise ServerError("invalid_input", said, "rated")
+
+    async def _check_rated_join(self, live: Live, player_token: str | None) -> None:
+        p = await self.player(player_token) if player_token else None
+        if p is None or p.get("name_key") is None:
+            said = "a rated game's seats are taken by logged-in accounts"
+            raise ServerError("account_required", said, "token")
+        if any(s["player_id"] == p["id"] for s in live.seats):
+            raise ServerError("seat_taken", "one seat per person in a rated game: you hold one already")
 
     def _check_bot_games(self, creator: str | None, address: str | None) -> None:
         """Refuse a new bot game to a player, or a client address, already at its cap of bot games
@@ -399,9 +435,12 @@ class Service:
                     break
             if seat is None:
                 raise ServerError("seat_taken", "no free seat matches (taken, or a wrong invitation)")
+            if live.meta.get("rated"):
+                await self._check_rated_join(live, player_token)
             player, new, token = await self.player_or_new(player_token, body.name)
             seat_token = new_token()
-            name = body.name or player["name"]
+            # A rated game's seats bear their accounts' names.
+            name = player["name"] if live.meta.get("rated") else body.name or player["name"]
             # A new player is written with the seat, and not at all when the seat was taken first.
             ok = await asyncio.to_thread(
                 self.store.take_seat, gid, seat, player["id"], name, token_hash(seat_token), new
@@ -597,9 +636,10 @@ class Service:
                     await self._reload_seats(live)
             if by == "human":
                 seat = await self.authorize(live, seat, token)
-            elif live.seats[seat]["bot"] is None:
+            elif live.seats[seat]["bot"] is None and not (by == "clock" and live.seats[seat].get("misses")):
                 # A bot's or the clock's move that was under way when its player took the seat
-                # back: the player decides now, so the late answer is dropped.
+                # back: the player decides now, so the late answer is dropped. (The clock's move
+                # for a first miss, forgiven, has no bot: the seat's misses say it is the clock's.)
                 raise ServerError("seat_taken_back", f"seat {seat} was taken back by its player", "seat")
             st = live.state
             if live.status == "open":
@@ -623,6 +663,8 @@ class Service:
             if by == "human" and row["away"]:
                 seat_update["away"] = False  # the player is back
                 seat_update["bot"] = None
+            if by == "human" and (row.get("misses") or row.get("abandoned")):
+                seat_update.update({"misses": 0, "abandoned": None})  # back in time: not a leaver
             try:
                 await self.appender.append(
                     Append(gid, ply, seat, canon, by, trial.result, seat_update or None)
@@ -647,11 +689,28 @@ class Service:
             if trial.result is not None:
                 live.status = "over"
                 self._evict_finished(keep=gid)
+                if live.meta.get("rated"):
+                    self._spawn(self._rate(live))
         self.metrics.actions.labels(by).inc()
         self.broker.publish({"game": gid, "ply": trial.ply})
         self._after_change(live)  # first: the update carries the new decision's deadline
         self._fan_out(live)
         return self._ack(live, move, seat)
+
+    async def _rate(self, live: Live) -> None:
+        """A rated game's end changes its players' ratings, once (ratings.py); a store out now
+        leaves it to the next start's sweep."""
+        result = live.state.result
+        assert result is not None
+        teams = live.game.variant.teams(len(live.seats))
+        pool = ratings.pool_of(live.settings, live.meta)
+        try:
+            seats = [dict(s) for s in live.seats]
+            await asyncio.to_thread(ratings.rate_game, self.store, live.id, pool, seats, result, teams)
+        except Exception:
+            log.exception("rating game %s failed; the next start rates it", live.id)
+        if live.meta.get("tournament") and self.tournaments is not None:
+            await self.tournaments.game_over(live)  # the tournament's next round, once all are over
 
     @staticmethod
     def _same_move(live: Live, ply: int, seat: int, action: Any) -> Move | None:
@@ -688,6 +747,7 @@ class Service:
                     "open": bool(s["open"]),
                     "bot": s["bot"],
                     "away": bool(s["away"]),
+                    "abandoned": s.get("abandoned") is not None,
                     "bank_ms": s["bank_ms"],
                     "deadline": s["deadline"],
                 }
@@ -707,6 +767,7 @@ class Service:
             "acting_seat": st.acting_seat,
             "result": st.result,
             "from_position": "position" in live.meta,
+            "rated": bool(live.meta.get("rated")),
         }
 
     @staticmethod
@@ -839,8 +900,9 @@ class Service:
         live = await self.get(gid)
         async with live.lock:
             seat = await self.authorize(live, seat, token)
-            await asyncio.to_thread(self.store.update_seat, gid, seat, bot=None, away=False)
-            live.seats[seat].update({"bot": None, "away": False})
+            back = {"bot": None, "away": False, "misses": 0, "abandoned": None}
+            await asyncio.to_thread(self.store.update_seat, gid, seat, **back)
+            live.seats[seat].update(back)
             live.turn_started = time.time()
         self.broker.publish({"game": gid, "seats": True})
         self._after_change(live)  # first: the update carries the new decision's deadline
@@ -963,14 +1025,22 @@ class Service:
         self._decide(live, ply, self._away(live, seat, ply))
 
     async def _away(self, live: Live, seat: int, ply: int) -> None:
-        """Out of time: the seat is marked away and the greedy bot plays for it until its player is back."""
+        """Out of time: the greedy bot makes the decision. The first miss is forgiven (the player's
+        next decision has its clock again); a second in a row marks the seat away — the greedy bot
+        plays for it until its player is back — and abandoned (docs/players.md, Leaving)."""
 
         async def mark() -> bool:
             async with live.lock:
                 if live.state.ply != ply:
                     return False
-                await asyncio.to_thread(self.store.update_seat, live.id, seat, away=True, bot="greedy")
-                live.seats[seat].update({"away": True, "bot": "greedy"})
+                row = live.seats[seat]
+                misses = (row.get("misses") or 0) + 1
+                values: dict[str, Any] = {"misses": misses}
+                if misses >= 2:
+                    gone = row.get("abandoned") or time.time()
+                    values.update({"away": True, "bot": "greedy", "abandoned": gone})
+                await asyncio.to_thread(self.store.update_seat, live.id, seat, **values)
+                row.update(values)  # type: ignore[typeddict-item]
                 return True
 
         if not await retrying("mark away", mark, self._wanted(live, ply)):

@@ -82,6 +82,11 @@ class SeatRow(TypedDict):
     bank_ms: int | None  # live clock: the time left
     deadline: float | None
     token_used: float | None  # the seat token's last use (recorded at most once an hour)
+    # Leaving (docs/players.md): clock misses in a row; when the seat was abandoned (two misses in a
+    # row, or left during play); the player who left it (its results stay theirs).
+    misses: int | None
+    abandoned: float | None
+    leaver: str | None
 
 
 class NewSeat(TypedDict, total=False):
@@ -406,7 +411,9 @@ class Store:
             if status == "open":
                 values = {**gone, "name": "", "open": True, "bot": None}
             elif status == "playing":
-                values = {**gone, "kind": "bot", "bot": bot}
+                # The player who leaves a game under way has abandoned it; its results stay theirs.
+                left: dict[str, Any] = {"leaver": t.seats.c.player_id, "abandoned": time.time()}
+                values = {**gone, "kind": "bot", "bot": bot, **left}
             else:
                 return status
             c.execute(

@@ -79,7 +79,13 @@ def test_tokens_issued_before_the_upgrade_count_as_used_at_it(any_db_url: str) -
         c.execute(insert(t.players).values(id="p1", name="Ann", token_hash="h" * 64, created=long_ago))
         c.execute(
             insert(t.games).values(
-                id="g1", settings="{}", seed="1", status="playing", ply=0, meta="{}", created=long_ago,
+                id="g1",
+                settings="{}",
+                seed="1",
+                status="playing",
+                ply=0,
+                meta="{}",
+                created=long_ago,
                 updated=long_ago,
             )
         )
@@ -95,3 +101,47 @@ def test_tokens_issued_before_the_upgrade_count_as_used_at_it(any_db_url: str) -
     assert store.seats("g1")[0]["token_used"] >= before
     assert store.seats("g1")[1]["token_used"] is None  # a bot's seat has no token
     store.close()
+
+
+def test_the_accounts_migration_keeps_every_game_and_player(any_db_url: str) -> None:
+    """0004 (accounts, ratings, quick games, tournaments) upgrades a store of the version before it
+    with its players, games, seats and actions intact: each anonymous player can then claim an
+    account and keeps its games (docs/players.md)."""
+    engine = make_engine(any_db_url)
+    migrate(engine, "0002")
+    now = time.time()
+    with engine.begin() as c:
+        c.execute(insert(t.players).values(id="p1", name="Ann", token_hash="h" * 64, created=now, used=now))
+        c.execute(
+            insert(t.games).values(
+                id="g1",
+                settings='{"players": 2}',
+                seed="1f",
+                status="over",
+                ply=1,
+                meta='{"title": "old"}',
+                result='{"scores": [3, 1], "winners": [0]}',
+                created=now,
+                updated=now,
+            )
+        )
+        common = {"game_id": "g1", "open": False, "away": False}
+        c.execute(insert(t.seats).values(seat=0, kind="human", name="Ann", player_id="p1", **common))
+        c.execute(insert(t.seats).values(seat=1, kind="bot", name="bot", bot="greedy", **common))
+        c.execute(
+            insert(t.actions).values(
+                game_id="g1", ply=0, seat=0, action='{"kind": "pick", "arg": 0}', by="human", created=now
+            )
+        )
+    engine.dispose()
+    store = Store(any_db_url)
+    try:
+        p = store.player_by_hash("h" * 64)
+        assert p is not None and p["name"] == "Ann" and p["name_key"] is None and p["password_hash"] is None
+        g = store.game("g1")
+        assert g is not None and g["status"] == "over" and g["meta"] == {"title": "old"}
+        seats = store.seats("g1")
+        assert [s["name"] for s in seats] == ["Ann", "bot"] and seats[0]["abandoned"] is None
+        assert [a.action for a in store.actions("g1", 0)] == [{"kind": "pick", "arg": 0}]
+    finally:
+        store.close()

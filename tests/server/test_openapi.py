@@ -40,6 +40,12 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/join"): REF + "JoinGame",
         ("post", "/api/games/{gid}/act"): REF + "Act",
         ("post", "/api/games/{gid}/seats/{seat}/bot"): REF + "HandToBot",
+        ("post", "/api/accounts"): REF + "SignUp",
+        ("post", "/api/session"): REF + "LogIn",
+        ("post", "/api/account/password"): REF + "NewPassword",
+        ("post", "/api/quick"): REF + "QuickGame",
+        ("post", "/api/account/email"): REF + "EmailSettings",
+        ("post", "/api/tournaments"): REF + "NewTournament",
         ("post", "/api/games/{gid}/chat"): REF + "PostChat",
     }
     assert answers == {
@@ -58,6 +64,22 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/seats/{seat}/bot"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/take"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/leave"): "SeatLeft",
+        ("post", "/api/accounts"): "AccountAnswer",
+        ("post", "/api/session"): "AccountAnswer",
+        ("post", "/api/session/logout"): "LoggedOutAnswer",
+        ("get", "/api/account"): "AccountAnswer",
+        ("post", "/api/account/password"): "PasswordChanged",
+        ("get", "/api/ratings"): "Leaderboard",
+        ("get", "/api/players/{who}/ratings"): "PlayerRatings",
+        ("post", "/api/quick"): "QuickTicket",
+        ("get", "/api/quick/{ticket}"): "QuickTicket",
+        ("post", "/api/quick/{ticket}/cancel"): "QuickTicket",
+        ("post", "/api/account/email"): "EmailSet",
+        ("post", "/api/tournaments"): "Tournament",
+        ("get", "/api/tournaments"): "TournamentList",
+        ("get", "/api/tournaments/{tid}"): "Tournament",
+        ("post", "/api/tournaments/{tid}/join"): "Tournament",
+        ("post", "/api/tournaments/{tid}/start"): "Tournament",
         ("post", "/api/games/{gid}/chat"): "ChatPosted",
         ("get", "/api/games/{gid}/chat"): "ChatList",
     }
@@ -99,8 +121,8 @@ CASES: list[tuple[str, str, dict[str, Any], int, str, str | None, str]] = [
         400,
         "invalid_input",
         "alpha",
-        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'position', 'seats',"
-        " 'title', 'variant']",
+        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'position', 'rated',"
+        " 'seats', 'title', 'variant']",
     ),
     (
         "POST",

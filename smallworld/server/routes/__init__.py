@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from smallworld.server.routes import chat, games, health, live, players, seats, web
+from smallworld.server.routes import (
+    accounts,
+    chat,
+    games,
+    health,
+    live,
+    players,
+    quick,
+    ratings,
+    seats,
+    tournaments,
+    web,
+)
 
 
 def install(app: FastAPI) -> None:
-    for module in (health, players, games, seats, chat, live, web):
+    for module in (health, players, accounts, ratings, quick, tournaments, games, seats, chat, live, web):
         app.include_router(module.router)
     web.mount(app)

@@ -8,6 +8,8 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from smallworld.server.accounts import CSRF_HEADER, SESSION_COOKIE, csrf_ok
+from smallworld.server.errors import ServerError
 from smallworld.server.limits import bearer
 from smallworld.server.models import IntParam
 from smallworld.server.service import Live, Service
@@ -29,8 +31,20 @@ _scheme = HTTPBearer(
 async def token(
     request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Security(_scheme)]
 ) -> str | None:
-    """The seat or player token of `Authorization: Bearer TOKEN` (None: none)."""
-    return bearer(request.headers)
+    """The seat or player token of `Authorization: Bearer TOKEN`; without one, the session of the
+    cookie `sw_session` (a logged-in browser, `accounts.py`), whose posts must carry its CSRF token;
+    None: none."""
+    sent = bearer(request.headers)
+    if sent is not None:
+        return sent
+    session = request.cookies.get(SESSION_COOKIE)
+    if not session:
+        return None
+    if request.method not in ("GET", "HEAD") and not csrf_ok(session, request.headers.get(CSRF_HEADER)):
+        raise ServerError(
+            "csrf", "a post made by a logged-in browser needs its X-CSRF-Token header", "X-CSRF-Token"
+        )
+    return session
 
 
 TokenDep = Annotated[str | None, Depends(token)]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from smallworld.engine.model.errors import SmallworldError
 from smallworld.server import inputs, sockets, tokens
+from smallworld.server.accounts import SESSION_COOKIE
 from smallworld.server.errors import ServerError, status_of
 from smallworld.server.limits import Limits
 from smallworld.server.models import ActMessage
@@ -55,8 +57,18 @@ async def _refuse(websocket: WebSocket, e: ServerError | SmallworldError, code: 
     await websocket.close(code=code or 4000 + status_of(e))
 
 
+def _cookie_session(websocket: WebSocket) -> str | None:
+    """A logged-in browser's session cookie, when the page that opens the socket is this site's own
+    (`Origin`): another site's page cannot open a socket as its visitor."""
+    session = websocket.cookies.get(SESSION_COOKIE)
+    origin = websocket.headers.get("origin")
+    if not session or (origin is not None and urlsplit(origin).netloc != websocket.headers.get("host")):
+        return None
+    return session
+
+
 async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -> None:
-    token = tokens.hashed(websocket.query_params.get("token"))
+    token = tokens.hashed(websocket.query_params.get("token") or _cookie_session(websocket))
     try:
         limits.token_allowed(token)
         live = await s.get(gid)

@@ -42,10 +42,15 @@ function noteServerTime(res, sentAt) {
   skewMs = Math.abs(gap) < 2000 ? 0 : gap;
 }
 
-async function call(method, path, { body, token } = {}) {
+// A logged-in browser's posts carry its session's CSRF token (account.js; docs/server.md, Accounts).
+const csrf = () => (document.cookie.match(/(?:^|; )sw_csrf=([^;]*)/) || [])[1];
+export const loggedIn = () => Boolean(csrf());
+
+export async function call(method, path, { body, token } = {}) {
   const headers = { "Accept": "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  else if (method !== "GET" && csrf()) headers["X-CSRF-Token"] = csrf();
   const sentAt = Date.now();
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   noteServerTime(res, sentAt);
@@ -56,7 +61,10 @@ async function call(method, path, { body, token } = {}) {
 }
 
 // --- lobby --------------------------------------------------------------------------------------
+export function forgetPlayer() { store.removeItem("sw.player"); }
+export function rememberName(name) { store.setItem("sw.name", name); }
 export async function ensurePlayer(name) {
+  if (!playerToken() && loggedIn()) return; // the session is the player
   if (playerToken() && (!name || name === playerName())) return;
   savePlayer(await call("POST", "/api/players", { body: { name: name || "Player" } }), name);
 }

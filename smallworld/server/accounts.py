@@ -1,0 +1,365 @@
+"""Accounts (issue 29, item 1): a player with a name no other account's can be mistaken for and a
+password, who logs in from any browser.
+
+A logged-in browser holds a session: a random secret in the HttpOnly cookie `sw_session`, stored
+hashed (`schema.sessions`). A session is the account's player token for that browser: wherever the
+API takes a player token, the session cookie is read when no `Authorization` header is sent, so
+"my games", creating and joining games and acting for one's seats work from a second device without
+the seat tokens of the first. A session expires after the player tokens' idle time and ends at
+log-out; a password change ends every other session of the account.
+
+Cross-site requests: the cookie is `SameSite=Lax`, and a request that a session cookie
+authenticates must also carry the session's CSRF token (`X-CSRF-Token`, given by sign-up, log-in and
+`GET /api/account`, and in the readable cookie `sw_csrf`) unless it is a GET; sign-up and log-in
+refuse a request that a browser marks as coming from another site (`Origin`, `Sec-Fetch-Site`).
+
+Passwords are hashed with argon2id (`argon2-cffi`, its default parameters, rehashed when those
+change); failed log-ins are limited per name and per address (`LOGIN_FAILURES` in `LOGIN_WINDOW`
+seconds: `rate_limited` with the seconds to wait), counted in the process that answers them."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import re
+import time
+import uuid
+from collections import deque
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from smallworld.server import schema as t
+from smallworld.server.errors import ServerError
+from smallworld.server.inputs import name_of, text
+from smallworld.server.namekey import name_key
+from smallworld.server.store import Store
+from smallworld.server.tokens import new_token, token_hash
+from smallworld.words import LANGS
+
+log = logging.getLogger("smallworld.server")
+
+_EMAIL = re.compile(r"[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f]+")
+SESSION_COOKIE = "sw_session"
+CSRF_COOKIE = "sw_csrf"
+CSRF_HEADER = "x-csrf-token"
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+LOGIN_FAILURES = 5
+LOGIN_WINDOW = 15 * 60.0
+
+_hasher = PasswordHasher()
+# Verifying against this hash takes as long as against a real one: an unknown name answers no sooner.
+_DUMMY = _hasher.hash("not a password of anyone")
+
+
+def csrf_of(session: str) -> str:
+    """The CSRF token of a session: derived from its secret, so nothing more is stored."""
+    return hashlib.sha256(b"csrf:" + session.encode()).hexdigest()[:32]
+
+
+def csrf_ok(session: str, sent: str | None) -> bool:
+    return sent is not None and hmac.compare_digest(csrf_of(session), sent)
+
+
+def password_of(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ServerError(
+            "invalid_input", f"{where}: a string of {MIN_PASSWORD} to {MAX_PASSWORD} characters", where
+        )
+    if not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
+        raise ServerError(
+            "invalid_input",
+            f"{where}: {MIN_PASSWORD} to {MAX_PASSWORD} characters ({len(value)} given)",
+            where,
+        )
+    try:
+        text(value, MAX_PASSWORD)  # no NUL, no lone surrogate, no control character
+    except Exception:
+        raise ServerError("invalid_input", f"{where}: no control characters", where) from None
+    return value
+
+
+# --- the store -------------------------------------------------------------------------------------
+def _account_by_key(store: Store, key: str) -> dict[str, Any] | None:
+    with store.engine.connect() as c:
+        r = c.execute(select(t.players).where(t.players.c.name_key == key)).first()
+    return dict(r._mapping) if r else None
+
+
+def _player_by_id(store: Store, pid: str) -> dict[str, Any] | None:
+    with store.engine.connect() as c:
+        r = c.execute(select(t.players).where(t.players.c.id == pid)).first()
+    return dict(r._mapping) if r else None
+
+
+def _make_account(
+    store: Store, pid: str, name: str, key: str, pw_hash: str, token_hash_: str | None, session_hash: str
+) -> None:
+    """A new player with an account (`token_hash_` given) or an anonymous one made an account, and
+    its first session, in one transaction: a name taken meanwhile changes nothing."""
+    now = time.time()
+    with store._begin() as c:
+        account = {"name": name, "name_key": key, "password_hash": pw_hash, "account": now}
+        if token_hash_ is not None:
+            c.execute(
+                insert(t.players).values(id=pid, token_hash=token_hash_, created=now, used=now, **account)
+            )
+        else:
+            done = c.execute(
+                update(t.players)
+                .where(t.players.c.id == pid, t.players.c.name_key.is_(None))
+                .values(**account)
+            )
+            if done.rowcount != 1:
+                raise ServerError("account_exists", "this player has an account already: log in", "token")
+        c.execute(insert(t.sessions).values(token_hash=session_hash, player_id=pid, created=now, used=now))
+
+
+def _add_session(store: Store, pid: str, session_hash: str, new_password_hash: str | None = None) -> None:
+    now = time.time()
+    with store._begin() as c:
+        c.execute(insert(t.sessions).values(token_hash=session_hash, player_id=pid, created=now, used=now))
+        if new_password_hash is not None:
+            c.execute(update(t.players).where(t.players.c.id == pid).values(password_hash=new_password_hash))
+
+
+def player_by_session(store: Store, session_hash: str) -> dict[str, Any] | None:
+    """The player a session opens, as `Store.player_by_hash` gives one, with the session's own
+    `token_hash`, `used` and `revoked` (so it expires and ends as a player token does) and
+    `session: True`."""
+    with store.engine.connect() as c:
+        r = c.execute(
+            select(t.players, t.sessions.c.used.label("s_used"), t.sessions.c.revoked.label("s_revoked"))
+            .join(t.sessions, t.sessions.c.player_id == t.players.c.id)
+            .where(t.sessions.c.token_hash == session_hash)
+        ).first()
+    if r is None:
+        return None
+    p = dict(r._mapping)
+    p["token_hash"] = session_hash
+    p["used"], p["revoked"] = p.pop("s_used"), p.pop("s_revoked")
+    p["session"] = True
+    return p
+
+
+def touch_session(store: Store, session_hash: str, **values: Any) -> None:
+    with store._begin() as c:
+        c.execute(update(t.sessions).where(t.sessions.c.token_hash == session_hash).values(**values))
+
+
+def _end_sessions(store: Store, pid: str, keep: str | None) -> int:
+    with store._begin() as c:
+        q = update(t.sessions).where(t.sessions.c.player_id == pid, t.sessions.c.revoked.is_(None))
+        if keep is not None:
+            q = q.where(t.sessions.c.token_hash != keep)
+        return int(c.execute(q.values(revoked=time.time())).rowcount or 0)
+
+
+# --- limits ----------------------------------------------------------------------------------------
+class Failures:
+    """Failed log-ins per key (a name's key, an address) in the last `window` seconds."""
+
+    def __init__(self, limit: int = LOGIN_FAILURES, window: float = LOGIN_WINDOW) -> None:
+        self.limit, self.window = limit, window
+        self._seen: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        q = self._seen.get(key)
+        if q is None:
+            return deque()
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if not q:
+            del self._seen[key]
+        return q
+
+    def check(self, keys: list[str]) -> None:
+        now = time.time()
+        for key in keys:
+            q = self._recent(key, now)
+            if len(q) >= self.limit:
+                wait = int(q[0] + self.window - now) + 1
+                raise ServerError(
+                    "rate_limited", f"too many failed log-ins: try again in {wait} seconds", "password"
+                )
+
+    def fail(self, keys: list[str]) -> None:
+        now = time.time()
+        for key in keys:
+            self._recent(key, now)
+            self._seen.setdefault(key, deque()).append(now)
+        if len(self._seen) > 100_000:  # a flood of names: forget the oldest half
+            for k in list(self._seen)[: len(self._seen) // 2]:
+                del self._seen[k]
+
+    def clear(self, key: str) -> None:
+        self._seen.pop(key, None)
+
+
+# --- the service's part ----------------------------------------------------------------------------
+def _public(p: dict[str, Any]) -> dict[str, Any]:
+    return {"id": p["id"], "name": p["name"]}
+
+
+class Accounts:
+    """Sign-up, log-in, log-out, the account of a request, password change (module docstring).
+    `service` is the server's `Service` (its store, its token checks)."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self.store: Store = service.store
+        self.failures = Failures()
+
+    def _answer(self, p: dict[str, Any], session: str) -> dict[str, Any]:
+        return {"player": _public(p), "account": True, "csrf": csrf_of(session)}
+
+    async def sign_up(
+        self, token: str | None, name: Any, password: Any, address: str | None
+    ) -> tuple[dict[str, Any], str]:
+        """A new account, or (with an anonymous player's token) that player made an account: it
+        keeps its id, its games and its seats. Answers the account and the new session's secret."""
+        shown = name_of(name, "name", default="")
+        if not shown:
+            raise ServerError("invalid_input", "name: the account's name", "name")
+        pw = password_of(password, "password")
+        self.failures.check([f"signup:{address}"])
+        key = name_key(shown)
+        if not any(c.isalnum() for c in key):
+            raise ServerError("invalid_input", "name: at least one letter or digit", "name")
+        owner = await self.service.player(token) if token else None
+        if token and owner is None:
+            raise ServerError("bad_token", "the player token is not known", "token")
+        pw_hash = await asyncio.to_thread(_hasher.hash, pw)
+        session = new_token()
+        pid = owner["id"] if owner else uuid.uuid4().hex
+        try:
+            await asyncio.to_thread(
+                _make_account,
+                self.store,
+                pid,
+                shown,
+                key,
+                pw_hash,
+                None if owner else token_hash(new_token()),
+                token_hash(session),
+            )
+        except IntegrityError:
+            # Sign-ups count against the address too: probing for taken names is slowed down.
+            self.failures.fail([f"signup:{address}"])
+            raise ServerError(
+                "name_taken", f"the name {shown!r} (or one that looks like it) has an account", "name"
+            ) from None
+        log.info(json.dumps({"event": "signed_up", "player": pid, "claimed": owner is not None}))
+        return self._answer({"id": pid, "name": shown}, session), session
+
+    async def log_in(self, name: Any, password: Any, address: str | None) -> tuple[dict[str, Any], str]:
+        shown = name_of(name, "name", default="")
+        if not isinstance(password, str) or not password:
+            raise ServerError("invalid_input", "password: the account's password", "password")
+        key = name_key(shown)
+        keys = [f"name:{key}", f"addr:{address}"]
+        self.failures.check(keys)
+        p = await asyncio.to_thread(_account_by_key, self.store, key) if key else None
+        ok = await asyncio.to_thread(
+            self._verify, p["password_hash"] if p else _DUMMY, password[:MAX_PASSWORD]
+        )
+        if p is None or not ok:
+            self.failures.fail(keys)
+            raise ServerError("bad_login", "no account has this name and password", "password")
+        self.failures.clear(f"name:{key}")
+        session = new_token()
+        rehash = None
+        if _hasher.check_needs_rehash(p["password_hash"]):
+            rehash = await asyncio.to_thread(_hasher.hash, password)
+        await asyncio.to_thread(_add_session, self.store, p["id"], token_hash(session), rehash)
+        log.info(json.dumps({"event": "logged_in", "player": p["id"]}))
+        return self._answer(p, session), session
+
+    @staticmethod
+    def _verify(pw_hash: str, password: str) -> bool:
+        try:
+            return bool(_hasher.verify(pw_hash, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    async def me(self, token: str | None) -> dict[str, Any]:
+        p = await self.service.player(token) if token else None
+        if p is None:
+            raise ServerError("bad_token", "log in, or send a player token", "token")
+        out: dict[str, Any] = {"player": _public(p), "account": p.get("name_key") is not None}
+        if out["account"]:
+            out.update(
+                {"email": p.get("email"), "digest": bool(p.get("digest")), "lang": p.get("lang") or "en"}
+            )
+        if p.get("session") and token:
+            out["csrf"] = csrf_of(token)
+        return out
+
+    async def set_email(self, token: str | None, email: Any, digest: Any, lang: Any) -> dict[str, Any]:
+        """The account's address for the daily digest (None: none), whether to send it, and its
+        language (digest.py)."""
+        p = await self.service.player(token) if token else None
+        if p is None or p.get("name_key") is None:
+            raise ServerError("bad_token", "log in to set an e-mail address", "token")
+        if email is not None and (
+            not isinstance(email, str) or not _EMAIL.fullmatch(email) or len(email) > 254
+        ):
+            raise ServerError("invalid_input", "email: an address such as ann@example.org, or null", "email")
+        if not isinstance(digest, bool):
+            raise ServerError("invalid_input", "digest: true or false", "digest")
+        if lang not in LANGS:
+            raise ServerError("invalid_input", f"lang: one of {list(LANGS)}", "lang")
+        if digest and email is None:
+            raise ServerError("invalid_input", "digest: an e-mail address is needed to send one", "digest")
+
+        def write() -> None:
+            with self.store._begin() as c:
+                values = {"email": email, "digest": digest, "lang": lang}
+                c.execute(update(t.players).where(t.players.c.id == p["id"]).values(**values))
+
+        await asyncio.to_thread(write)
+        return {"player": _public(p), "email": email, "digest": digest, "lang": lang}
+
+    async def log_out(self, session: str | None) -> dict[str, Any]:
+        """End this browser's session (again: the same answer)."""
+        p = await asyncio.to_thread(player_by_session, self.store, token_hash(session)) if session else None
+        if p is None:
+            raise ServerError("bad_token", "this browser is not logged in", "token")
+        if p["revoked"] is None:
+            await asyncio.to_thread(touch_session, self.store, p["token_hash"], revoked=time.time())
+        log.info(json.dumps({"event": "logged_out", "player": p["id"], "session": True}))
+        return {"player": _public(p), "logged_out": True}
+
+    async def change_password(
+        self, token: str | None, old: Any, new: Any, address: str | None
+    ) -> dict[str, Any]:
+        p = await self.service.player(token) if token else None
+        if p is None or p.get("name_key") is None:
+            raise ServerError("bad_token", "log in to change the password", "token")
+        if not isinstance(old, str):
+            raise ServerError("invalid_input", "password: the present password", "password")
+        pw = password_of(new, "new_password")
+        keys = [f"name:{p['name_key']}", f"addr:{address}"]
+        self.failures.check(keys)
+        full = await asyncio.to_thread(_player_by_id, self.store, p["id"])
+        assert full is not None
+        if not await asyncio.to_thread(self._verify, full["password_hash"], old[:MAX_PASSWORD]):
+            self.failures.fail(keys)
+            raise ServerError("bad_login", "the present password is not this", "password")
+        new_hash = await asyncio.to_thread(_hasher.hash, pw)
+
+        def write() -> int:
+            with self.store._begin() as c:
+                c.execute(update(t.players).where(t.players.c.id == p["id"]).values(password_hash=new_hash))
+            return _end_sessions(self.store, p["id"], keep=p["token_hash"] if p.get("session") else None)
+
+        ended = await asyncio.to_thread(write)
+        log.info(json.dumps({"event": "password_changed", "player": p["id"], "sessions_ended": ended}))
+        return {"player": _public(p), "sessions_ended": ended}

@@ -1,0 +1,73 @@
+// The account of this browser (docs/server.md, Accounts): sign up, log in, log out, as a small box
+// the lobby shows. A logged-in browser's session is an HttpOnly cookie the page never reads; the
+// page only learns who is logged in (GET /api/account) and sends the session's CSRF token with its
+// posts (api.js reads it from the cookie `sw_csrf`).
+import * as api from "./api.js";
+import * as W from "./i18n.js";
+
+let known = null; // {player: {id, name}, account, csrf} of the session, or null: not logged in
+
+export const current = () => known;
+export const loggedIn = () => known !== null && known.account === true;
+
+// Who this browser is logged in as (null: nobody). A player token of this browser is not asked:
+// the box is about the session.
+export async function refresh() {
+  try { known = await api.call("GET", "/api/account"); } catch { known = null; }
+  return known;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+// The box: "Logged in as NAME · Log out", or the form to log in or sign up. `changed()` is called
+// once the account changes (the lobby reloads its lists).
+export function box(changed) {
+  const root = el("section", { class: "panel account", id: "account", "aria-labelledby": "account-title" });
+  const say = el("p", { class: "account-error", role: "alert", "aria-live": "polite" });
+  const fail = (e) => { say.textContent = e && e.body && e.body.code ? W.refusal(e.body) : W.t("account.failed"); };
+  const draw = () => {
+    say.textContent = "";
+    if (loggedIn()) {
+      root.replaceChildren(
+        el("h2", { id: "account-title" }, W.t("account.title")),
+        el("p", { id: "account-name" }, W.t("account.as", { name: known.player.name })),
+        el("button", { type: "button", id: "log-out", onclick: async () => {
+          try { await api.call("POST", "/api/session/logout"); } catch (e) { fail(e); return; }
+          known = null; draw(); changed();
+        } }, W.t("account.log_out")), say);
+      return;
+    }
+    const name = el("input", { id: "account-user", name: "username", autocomplete: "username", required: true, maxlength: "40" });
+    const pw = el("input", { id: "account-password", name: "password", type: "password", autocomplete: "current-password", required: true, minlength: "8" });
+    const send = async (path, claim) => {
+      try {
+        // Signing up with this browser's anonymous player makes it the account (its games stay).
+        known = await api.call("POST", path, { body: { name: name.value.trim(), password: pw.value }, token: claim ? api.playerToken() : undefined });
+        if (!claim) api.forgetPlayer(); // another account's games are not this browser's player's
+        api.rememberName(known.player.name);
+      } catch (e) { fail(e); return; }
+      draw(); changed();
+    };
+    root.replaceChildren(
+      el("h2", { id: "account-title" }, W.t("account.title")),
+      el("form", { id: "account-form", onsubmit: (e) => { e.preventDefault(); send("/api/session", false); } },
+        el("label", { for: "account-user" }, W.t("account.name")), name,
+        el("label", { for: "account-password" }, W.t("account.password")), pw,
+        el("div", { class: "account-buttons" },
+          el("button", { type: "submit", id: "log-in", class: "primary" }, W.t("account.log_in")),
+          el("button", { type: "button", id: "sign-up", onclick: () => { if (name.reportValidity() && pw.reportValidity()) send("/api/accounts", true); } }, W.t("account.sign_up")))),
+      el("p", { class: "hint" }, W.t("account.why")), say);
+  };
+  draw();
+  refresh().then(draw);
+  return root;
+}

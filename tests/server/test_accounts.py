@@ -1,0 +1,216 @@
+"""Accounts (issue 29, item 1): sign up, log in on another browser, log out, claim an anonymous
+player with its games, change the password, unique names that cannot be mistaken for each other,
+CSRF and log-in limits. Each test drives the real app through Starlette's TestClient (a browser:
+it keeps cookies); a second TestClient on the same app is a second device."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from smallworld.server.app import create_app
+from smallworld.server.namekey import name_key
+
+PW = "correct horse battery"
+BOTS = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
+
+
+@pytest.fixture
+def app(db_url: str):  # type: ignore[no-untyped-def]
+    return create_app(db_url, rate=0, socket_rate=0)
+
+
+@pytest.fixture
+def web(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c
+
+
+def _device(app) -> TestClient:  # type: ignore[no-untyped-def]
+    return TestClient(app, base_url="http://testserver")
+
+
+def _sign_up(c: TestClient, name: str = "Alice", pw: str = PW, **headers: str) -> dict:  # type: ignore[type-arg]
+    r = c.post("/api/accounts", json={"name": name, "password": pw}, headers=headers)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_names_that_look_alike_share_one_key() -> None:
+    same = ["Alice", "alice", "ALICE", "\u0410lice", "Alicé", "AIice", "A1ice", "Ａｌｉｃｅ"]
+    assert {name_key(n) for n in same} == {name_key("Alice")}
+    assert name_key("Bob") == name_key("B0B")
+    assert len({name_key(n) for n in ["Alice", "Alina", "Bob", "Thrall", "Jaina"]}) == 5
+
+
+def test_sign_up_logs_in_and_the_session_cookie_is_httponly_and_samesite(web: TestClient) -> None:
+    r = web.post("/api/accounts", json={"name": "Alice", "password": PW})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["player"]["name"] == "Alice" and body["account"] is True and body["csrf"]
+    cookies = r.headers.get_list("set-cookie")
+    session = next(c for c in cookies if c.startswith("sw_session="))
+    assert "HttpOnly" in session and "samesite=lax" in session.lower() and "Path=/" in session
+    csrf = next(c for c in cookies if c.startswith("sw_csrf="))
+    assert "HttpOnly" not in csrf
+    me = web.get("/api/account").json()
+    assert me == {
+        "player": body["player"],
+        "account": True,
+        "csrf": body["csrf"],
+        "email": None,
+        "digest": False,
+        "lang": "en",
+    }
+
+
+def test_a_second_device_logs_in_and_sees_and_plays_the_accounts_games(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+    first = _sign_up(web)
+    made = web.post("/api/games", json={"players": 2, "seats": BOTS}, headers={"X-CSRF-Token": first["csrf"]})
+    assert made.status_code == 200, made.text
+    gid = made.json()["game"]
+    with _device(app) as phone:
+        assert phone.get("/api/account").status_code == 401
+        r = phone.post("/api/session", json={"name": "alice", "password": PW})
+        assert r.status_code == 200, r.text
+        assert r.json()["player"] == first["player"]
+        mine = phone.get("/api/me/games").json()
+        assert gid in [g["game"] for g in mine["games"]]
+        # The account's seat reads as that seat from the second device, with no seat token.
+        view = phone.get(f"/api/games/{gid}/view", params={"seat": 0})
+        assert view.status_code == 200, view.text
+        assert view.json()["view"]["viewer"] == 0
+
+
+def test_log_in_refuses_a_wrong_password_in_the_same_words_as_an_unknown_name(web: TestClient) -> None:
+    _sign_up(web)
+    wrong = web.post("/api/session", json={"name": "Alice", "password": "not the password"})
+    unknown = web.post("/api/session", json={"name": "Nobody", "password": PW})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json()["code"] == unknown.json()["code"] == "bad_login"
+    assert wrong.json()["message"] == unknown.json()["message"]
+
+
+def test_failed_log_ins_are_limited_per_name(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+    _sign_up(web)
+    with _device(app) as other:
+        codes = [
+            other.post("/api/session", json={"name": "Alice", "password": f"guess {i:04}"}).json()["code"]
+            for i in range(6)
+        ]
+        assert codes == ["bad_login"] * 5 + ["rate_limited"]
+        # Even the right password waits now: the limit is the name's, not the guesses'.
+        r = other.post("/api/session", json={"name": "Alice", "password": PW})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+
+
+def test_names_are_unique_whatever_the_case_or_lookalike_letters(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+    _sign_up(web, "Alice")
+    for twin in ["alice", "ALICE", "\u0410lice", "A1ice"]:
+        with _device(app) as c:
+            r = c.post("/api/accounts", json={"name": twin, "password": PW})
+            assert r.status_code == 409 and r.json()["code"] == "name_taken", (twin, r.text)
+    with _device(app) as c:
+        assert c.post("/api/accounts", json={"name": "Alina", "password": PW}).status_code == 200
+
+
+def test_an_anonymous_player_claims_an_account_and_keeps_its_games(app) -> None:  # type: ignore[no-untyped-def]
+    with _device(app) as c:
+        made = c.post("/api/games", json={"players": 2, "name": "Bob", "seats": BOTS}).json()
+        token = made["player_token"]
+        r = c.post(
+            "/api/accounts",
+            json={"name": "Bob", "password": PW},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+        pid = r.json()["player"]["id"]
+        again = c.post(
+            "/api/accounts",
+            json={"name": "Bobby", "password": PW},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert again.status_code == 409 and again.json()["code"] == "account_exists"
+    with _device(app) as laptop:
+        logged = laptop.post("/api/session", json={"name": "bob", "password": PW}).json()
+        assert logged["player"]["id"] == pid
+        games = laptop.get("/api/me/games").json()["games"]
+        assert made["game"] in [g["game"] for g in games]
+
+
+def test_a_post_by_session_needs_its_csrf_token(web: TestClient) -> None:
+    first = _sign_up(web)
+    body = {"players": 2, "seats": BOTS}
+    bare = web.post("/api/games", json=body)
+    assert bare.status_code == 403 and bare.json()["code"] == "csrf"
+    forged = web.post("/api/games", json=body, headers={"X-CSRF-Token": "0" * 32})
+    assert forged.status_code == 403
+    assert web.get("/api/me/games").json()["games"] == []  # nothing was made
+    ok = web.post("/api/games", json=body, headers={"X-CSRF-Token": first["csrf"]})
+    assert ok.status_code == 200
+
+
+def test_sign_up_and_log_in_refuse_another_sites_page(web: TestClient) -> None:
+    _sign_up(web)
+    evil = {"Origin": "https://evil.example"}
+    r = web.post("/api/session", json={"name": "Alice", "password": PW}, headers=evil)
+    assert r.status_code == 403 and r.json()["code"] == "csrf"
+    r = web.post(
+        "/api/accounts", json={"name": "Mallory", "password": PW}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert r.status_code == 403
+    same = web.post(
+        "/api/session", json={"name": "Alice", "password": PW}, headers={"Origin": "http://testserver"}
+    )
+    assert same.status_code == 200
+
+
+def test_log_out_ends_only_this_browsers_session(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+    first = _sign_up(web)
+    with _device(app) as phone:
+        phone.post("/api/session", json={"name": "Alice", "password": PW})
+        out = web.post("/api/session/logout", headers={"X-CSRF-Token": first["csrf"]})
+        assert out.status_code == 200 and out.json()["logged_out"] is True
+        assert web.get("/api/account").status_code == 401
+        assert phone.get("/api/account").status_code == 200
+
+
+def test_a_password_change_ends_the_other_sessions_and_the_old_password(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+    first = _sign_up(web)
+    with _device(app) as phone:
+        phone.post("/api/session", json={"name": "Alice", "password": PW})
+        h = {"X-CSRF-Token": first["csrf"]}
+        wrong = web.post(
+            "/api/account/password", json={"password": "nope nope", "new_password": "x" * 9}, headers=h
+        )
+        assert wrong.status_code == 401 and wrong.json()["code"] == "bad_login"
+        short = web.post("/api/account/password", json={"password": PW, "new_password": "short"}, headers=h)
+        assert short.status_code == 400 and short.json()["field"] == "new_password"
+        r = web.post(
+            "/api/account/password", json={"password": PW, "new_password": "a new secret"}, headers=h
+        )
+        assert r.status_code == 200 and r.json()["sessions_ended"] == 1, r.text
+        assert phone.get("/api/account").status_code == 401
+        assert web.get("/api/account").status_code == 200
+    with _device(app) as c:
+        assert c.post("/api/session", json={"name": "Alice", "password": PW}).status_code == 401
+        assert c.post("/api/session", json={"name": "Alice", "password": "a new secret"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": "Alice", "password": "short"}, "password"),
+        ({"name": "Alice", "password": 12345678}, "password"),
+        ({"name": "", "password": PW}, "name"),
+        ({"name": "A\u202eecila", "password": PW}, "name"),
+        ({"name": "Alice", "password": "pass\u0000word"}, "password"),
+        ({"name": "!!!", "password": PW}, "name"),
+    ],
+)
+def test_bad_sign_ups_are_refused_by_field_and_make_nothing(web: TestClient, body: dict, field: str) -> None:  # type: ignore[type-arg]
+    r = web.post("/api/accounts", json=body)
+    assert r.status_code == 400 and r.json()["code"] == "invalid_input" and r.json()["field"] == field, r.text
+    assert web.get("/api/account").status_code == 401
