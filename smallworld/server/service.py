@@ -358,6 +358,8 @@ class Service:
         p = await self.player(player_token) if player_token else None
         if p is None or p.get("name_key") is None:
             raise ServerError("account_required", "a rated game is made by a logged-in account", "rated")
+        if body.position is not None:
+            raise ServerError("invalid_input", "rated: a game from a position is casual", "rated")
         if sum(1 for s in body.seats if s.kind == "creator") > 1:
             said = "rated: no hot-seat in a rated game (one seat per person)"
             raise ServerError("invalid_input", said, "rated")

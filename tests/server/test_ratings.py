@@ -123,6 +123,10 @@ def test_rated_games_are_for_accounts_only_and_one_seat_each(web: TestClient, db
         "/api/games", json={"players": 2, "seats": [{"kind": "creator"}] * 2, "rated": True}, headers=h
     )
     assert hot.status_code == 400 and hot.json()["field"] == "rated"
+    from_position = web.post(
+        "/api/games", json={"players": 2, "seats": seats, "rated": True, "position": {}}, headers=h
+    )
+    assert from_position.status_code == 400 and from_position.json()["field"] in ("rated", "position")
     bad = web.post("/api/games", json={"players": 2, "seats": seats, "rated": "yes"}, headers=h)
     assert bad.status_code == 400 and bad.json()["field"] == "rated"
     # An invitation to a rated game is taken by an account, not by an anonymous player.
