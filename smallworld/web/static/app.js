@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
+import { screenFor as playersScreen } from "./players.js";
 import { ChatPanel, replayChat } from "./chat.js";
 import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
 import { TutorialPage, attachHint, preload as preloadTutorial, tutorialLink } from "./tutorial.js";
@@ -777,7 +778,7 @@ function route() {
   else if (parts[0] === "join" && parts[1]) { screen = null; joinRoute(parts[1], parts[2]); }
   else if (parts[0] === "rules") screen = new RulesPage(app, parts[1], parts[2], useWords); // rules.js
   else if (parts[0] === "tutorial") screen = new TutorialPage(app, useWords); // tutorial.js
-  else screen = new Lobby();
+  else screen = playersScreen(parts) || new Lobby(); // players.js: leaderboard, profiles, tournaments
 }
 
 function relabel() {
