@@ -6,6 +6,9 @@ import * as api from "./api.js";
 import * as W from "./i18n.js";
 
 const app = () => document.getElementById("app");
+if (!document.querySelector('link[href="/static/players.css"]')) {
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/players.css" }));
+}
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElementNS(tag === "svg" || attrs.svg ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml", tag);
@@ -54,7 +57,7 @@ export class Leaderboard {
       el("h1", {}, W.t("players.leaderboard")), el("label", {}, W.t("players.pool"), " ", pick),
       this.error ? el("p", { role: "alert" }, this.error) : null,
       rows.length ? el("table", {},
-        el("thead", {}, el("tr", {}, ...["place", "name", "rating_h", "uncertainty_h", "games", "wins"].map((k) => el("th", { scope: "col" }, W.t(`players.${k}`))))),
+        el("thead", {}, el("tr", {}, ...["place", "name", "rating_h", "uncertainty_h", "games", "wins"].map((k, i) => el("th", { scope: "col", class: i > 1 ? "num" : null }, W.t(`players.${k}`))))),
         el("tbody", {}, ...rows)) : el("p", {}, W.t("players.nobody")),
       el("nav", { class: "pages" },
         this.page > 0 ? el("a", { href: `#/leaderboard/${this.pool}/${this.page - 1}`, class: "button" }, W.t("players.previous")) : null,
@@ -64,8 +67,10 @@ export class Leaderboard {
 }
 
 // --- a profile ----------------------------------------------------------------------------------
-// A rating's history as a line: one point per rated game (an inline SVG, no library).
-function chart(history) {
+// A rating's history as a line from where every player starts (1000), one point per rated game (an
+// inline SVG, no library).
+function chart(games) {
+  const history = [{ rating: 1000, start: true }, ...games];
   const w = 560, h = 180, pad = 36;
   const ys = history.map((p) => p.rating);
   const lo = Math.min(...ys, 1000) - 20, hi = Math.max(...ys, 1000) + 20;
@@ -79,7 +84,7 @@ function chart(history) {
     svg("text", { x: 4, y: y(lo + 20) + 4, class: "tick" }, Math.round(lo + 20)),
     svg("text", { x: w / 2, y: h - 6, class: "tick", "text-anchor": "middle" }, W.t("players.games")),
     svg("path", { d: line, class: "rating-line" }),
-    ...history.map((p, i) => svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "rating-dot" }, svg("title", {}, `${p.rating}`))));
+    ...history.map((p, i) => (p.start ? null : svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "rating-dot" }, svg("title", {}, `${p.rating}`)))));
 }
 
 export class Profile {
@@ -201,7 +206,7 @@ export class Tournament {
         el("button", { type: "button", id: "tournament-start", onclick: () => this.act("start") }, W.t("players.start"))) : null,
       el("h2", {}, W.t("players.standings")),
       el("table", { id: "standings" },
-        el("thead", {}, el("tr", {}, ...["place", "name", "points", "coins", "buchholz", "games"].map((k) => el("th", { scope: "col" }, W.t(`players.${k}`))))),
+        el("thead", {}, el("tr", {}, ...["place", "name", "points", "coins", "buchholz", "games"].map((k, i) => el("th", { scope: "col", class: i > 1 ? "num" : null }, W.t(`players.${k}`))))),
         el("tbody", {}, ...t.standings.map((s) => el("tr", {},
           el("td", {}, s.place), el("td", {}, el("a", { href: `#/player/${s.player.id}` }, s.player.name)),
           el("td", { class: "num" }, s.points), el("td", { class: "num" }, s.coins), el("td", { class: "num" }, s.buchholz), el("td", { class: "num" }, s.games))))),
