@@ -28,6 +28,7 @@ STATUS: dict[str, int] = {
     "seat_taken": 409,
     "seat_taken_back": 409,
     "not_over": 409,
+    "undo_refused": 409,
     "too_large": 413,
     "rate_limited": 429,
     "limit_reached": 429,

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from smallworld.engine.api.serialize import state_to_json
@@ -46,11 +46,13 @@ _NOT_SECRETS = frozenset({"events", "pending", "rng", "rolls", "ply", "viewer", 
 
 @dataclass(frozen=True)
 class UndoPoint:
-    """Going back to `ply`: the position before `action`, the first of the decisions undone."""
+    """Going back to `ply`: the position before `action`, the first of the decisions undone
+    (`before`: that position, for the words of the decision; a state of its own)."""
 
     ply: int
     seat: int
     action: Any
+    before: State | None = field(default=None, compare=False, repr=False)
 
 
 def _leaves(value: Any, out: Counter[tuple[str, Any]], top: bool = False, seat: bool = False) -> None:
@@ -154,7 +156,7 @@ def undo_report(start: State, actions: Sequence[Any]) -> UndoReport:
             hidden_after = hidden_before
         if why is not None:
             return UndoReport(points, why)
-        points.append(UndoPoint(before.ply, seat, actions[i]))
+        points.append(UndoPoint(before.ply, seat, actions[i], before))
     return UndoReport(points, None)
 
 

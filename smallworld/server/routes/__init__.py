@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from smallworld.server.routes import games, health, live, players, seats, web
+from smallworld.server.routes import games, health, live, players, seats, undo, web
 
 
 def install(app: FastAPI) -> None:
-    for module in (health, players, games, seats, live, web):
+    for module in (health, players, games, seats, undo, live, web):
         app.include_router(module.router)
     web.mount(app)

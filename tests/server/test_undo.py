@@ -1,0 +1,219 @@
+"""Undo over the server (`POST /api/games/{gid}/undo`, docs/server.md "Undo"): a seat takes back its
+own decisions since the last die roll (warcraft-rules.md §6.10), reveal or draw (§10.1, §6.3) or
+other seat's decision; refused otherwise, in a rated game and out of turn, changing nothing; the
+undone moves leave the store, the moves and every socket's position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.helpers import replayed
+from smallworld.server.app import create_app
+from smallworld.server.store import PlyTaken, Store
+
+
+def _hot_seat(client: TestClient, rated: bool | None = None) -> tuple[str, dict[int, str]]:
+    body: dict[str, Any] = {
+        "players": 2,
+        "name": "Ann",
+        "options": {"first_player": 0},
+        "seats": [{"kind": "creator"}, {"kind": "creator", "name": "Bob"}],
+    }
+    if rated is not None:
+        body["rated"] = rated
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    g = r.json()
+    return g["game"], {s["seat"]: s["token"] for s in g["seats"]}
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _view(client: TestClient, gid: str, token: str, web: bool = True) -> dict[str, Any]:
+    r = client.get(f"/api/games/{gid}/view" + ("?client=web" if web else ""), headers=_auth(token))
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _act(client: TestClient, gid: str, token: str, seat: int, ply: int, action: dict[str, Any]) -> None:
+    r = client.post(
+        f"/api/games/{gid}/act", json={"seat": seat, "ply": ply, "action": action}, headers=_auth(token)
+    )
+    assert r.status_code == 200, r.text
+
+
+def _undo(client: TestClient, gid: str, token: str, body: Any) -> Any:
+    return client.post(f"/api/games/{gid}/undo?client=web", json=body, headers=_auth(token))
+
+
+def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seat 0 picks the first combo and conquers a region; (its view before the conquest, after)."""
+    v = _view(client, gid, token)
+    assert v["acting_seat"] == 0 and v["undo_points"] == []
+    pick = next(a for a in v["legal"] if a["kind"] == "pick")
+    _act(client, gid, token, 0, v["ply"], pick)
+    before = _view(client, gid, token)
+    conquer = next(a for a in before["legal"] if a["kind"] == "conquer")
+    _act(client, gid, token, 0, before["ply"], conquer)
+    return before, _view(client, gid, token)
+
+
+def test_a_conquest_is_taken_back_and_everyone_sees_the_position_before_it(client: TestClient) -> None:
+    gid, tokens = _hot_seat(client)
+    store: Store = client.app.state.service.store  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        assert spectator.receive_json()["type"] == "hello"
+        before, after = _pick_and_conquer(client, gid, tokens[0])
+        # The pick drew the next combo onto the row (§6.3): it is no undo point; the conquest is.
+        assert before["undo_points"] == []
+        points = after["undo_points"]
+        assert [p["ply"] for p in points] == [before["ply"]]
+        assert points[0]["action"]["kind"] == "conquer"
+        assert set(points[0]["texts"]) == {"en", "pt", "de"} and all(points[0]["texts"].values())
+        region = points[0]["action"]["region"]
+        assert after["view"]["regions"][region]["tokens"] > 0
+        for _ in range(2):  # the two moves' updates
+            spectator.receive_json()
+
+        r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]})
+        assert r.status_code == 200, r.text
+        back = r.json()
+        assert back["undone"] == 1 and back["ply"] == before["ply"]
+        assert back["view"] == before["view"]  # the region as it was, the tokens back in hand
+        race = after["view"]["seats"][0]["active"]
+        assert after["view"]["regions"][region]["race"] == race
+        assert back["view"]["regions"].get(region) == before["view"]["regions"].get(region)
+        assert (back["view"]["regions"].get(region) or {}).get("race") != race
+        assert back["view"]["seats"][0]["hand"] == before["view"]["seats"][0]["hand"]
+        assert back["legal"] == before["legal"] and back["undo_points"] == []
+        # The spectator's socket gets the position as an update, with no move.
+        update = spectator.receive_json()
+        assert update["type"] == "update" and update["ply"] == before["ply"] and update["moves"] == []
+        assert update["view"]["regions"].get(region) == before["view"]["regions"].get(region)
+    # The store and the moves hold the final moves only.
+    assert [r.ply for r in store.actions(gid)] == list(range(before["ply"]))
+    assert store.game(gid)["ply"] == before["ply"]  # type: ignore[index]
+    moves = client.get(f"/api/games/{gid}/moves?since=0").json()
+    assert moves["ply"] == before["ply"] and len(moves["moves"]) == before["ply"]
+    assert replayed(store, gid).ply == before["ply"]
+    # The same ply is played again, another way or the same: the log goes on from there.
+    _act(client, gid, tokens[0], 0, before["ply"], points[0]["action"])
+    assert [r.ply for r in store.actions(gid)] == list(range(before["ply"] + 1))
+
+
+def test_a_game_rebuilt_from_the_store_after_an_undo_is_the_same(db_url: str) -> None:
+    with TestClient(create_app(db_url, rate=0, socket_rate=0)) as client:
+        gid, tokens = _hot_seat(client)
+        before, _ = _pick_and_conquer(client, gid, tokens[0])
+        assert _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]}).status_code == 200
+        kept = _view(client, gid, tokens[0])
+    with TestClient(create_app(db_url, rate=0, socket_rate=0)) as client:
+        assert _view(client, gid, tokens[0]) == kept
+
+
+def test_refusals_change_nothing(client: TestClient) -> None:
+    gid, tokens = _hot_seat(client)
+    before, after = _pick_and_conquer(client, gid, tokens[0])
+    store: Store = client.app.state.service.store  # type: ignore[attr-defined]
+    pick_ply = before["ply"] - 1
+    cases: list[tuple[str, dict[str, Any], int, str]] = [
+        (tokens[0], {"seat": 0, "to_ply": pick_ply}, 409, "undo_refused"),  # before the pick's draw
+        (tokens[1], {"seat": 1, "to_ply": before["ply"]}, 409, "undo_refused"),  # not seat 1's turn
+        (tokens[1], {"seat": 0, "to_ply": before["ply"]}, 403, "wrong_seat"),
+        (tokens[0], {"seat": 0, "to_ply": after["ply"]}, 400, "invalid_input"),  # not before now
+        (tokens[0], {"seat": 0, "to_ply": -1}, 400, "invalid_input"),
+        (tokens[0], {"seat": 0, "to_ply": "3"}, 400, "invalid_input"),
+        (tokens[0], {"seat": 0, "to_ply": True}, 400, "invalid_input"),
+        (tokens[0], {"seat": 0}, 400, "invalid_input"),
+    ]
+    for token, body, status, code in cases:
+        r = _undo(client, gid, token, body)
+        assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
+        assert r.json()["reason"] == code
+        assert len(store.actions(gid)) == after["ply"]
+        assert _view(client, gid, tokens[0]) == after
+    r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": pick_ply})
+    assert "earliest" in r.json()["message"] and "revealed" in r.json()["message"]
+    assert r.json()["field"] == "to_ply"
+
+
+def test_a_rated_game_offers_no_undo_and_refuses_it(client: TestClient) -> None:
+    gid, tokens = _hot_seat(client, rated=True)
+    assert client.get(f"/api/games/{gid}").json()["rated"] is True
+    before, after = _pick_and_conquer(client, gid, tokens[0])
+    assert after["undo_points"] == [] and after["rated"] is True
+    r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]})
+    assert (r.status_code, r.json()["code"]) == (409, "undo_refused")
+    assert "rated" in r.json()["message"]
+    assert client.get(f"/api/games/{gid}/view").json()["ply"] == after["ply"]
+    # Casual by default, and a rated flag is true or false only.
+    gid2, _ = _hot_seat(client)
+    assert client.get(f"/api/games/{gid2}").json()["rated"] is False
+    bad = client.post("/api/games", json={"rated": "yes", "seats": [{"kind": "creator"}, {"kind": "open"}]})
+    assert (bad.status_code, bad.json()["code"], bad.json()["field"]) == (400, "invalid_input", "rated")
+
+
+def test_no_undo_past_the_die(client: TestClient) -> None:
+    """§6.10: once the reinforcement die is rolled, nothing before it comes back."""
+    gid, tokens = _hot_seat(client)
+    v = _view(client, gid, tokens[0])
+    _act(client, gid, tokens[0], 0, v["ply"], next(a for a in v["legal"] if a["kind"] == "pick"))
+    while True:
+        v = _view(client, gid, tokens[0])
+        final = [a for a in v["legal"] if a["kind"] == "final"]
+        if final:
+            break
+        conquers = [a for a in v["legal"] if a["kind"] == "conquer"]
+        assert conquers, "no final attempt came up"
+        _act(client, gid, tokens[0], 0, v["ply"], conquers[0])
+    assert v["undo_points"], "the conquests before the attempt can be taken back"
+    earlier = v["undo_points"][0]["ply"]
+    _act(client, gid, tokens[0], 0, v["ply"], final[0])
+    rolled = _view(client, gid, tokens[0])
+    assert any(e["type"] == "die" for e in rolled["view"]["events"])
+    assert rolled["undo_points"] == []
+    for to in (v["ply"], earlier):
+        r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": to})
+        assert (r.status_code, r.json()["code"]) == (409, "undo_refused"), r.text
+        assert "die roll" in r.json()["message"]
+    assert _view(client, gid, tokens[0])["ply"] == rolled["ply"]
+
+
+def _store_game(store: Store) -> None:
+    store.create_game(
+        "g1",
+        {"edition": "warcraft", "players": 2},
+        5,
+        {"clock": None},
+        [
+            {"seat": 0, "kind": "bot", "name": "A", "player_id": None, "bot": "greedy"},
+            {"seat": 1, "kind": "bot", "name": "B", "player_id": None, "bot": "greedy"},
+        ],
+    )
+    for ply, seat in enumerate([1, 0, 0, 0]):
+        store.append("g1", ply, seat, {"kind": "end"}, "human")
+
+
+def test_the_store_truncates_only_the_seats_own_tail_of_a_game_as_seen(any_db_url: str) -> None:
+    store = Store(any_db_url)
+    _store_game(store)
+    assert not store.truncate("g1", 2, 0, 5)  # the game is at ply 4, not 5: it moved meanwhile
+    assert not store.truncate("g1", 0, 0, 4)  # ply 0 is seat 1's
+    assert not store.truncate("g1", 2, 1, 4)  # not seat 1's tail
+    assert len(store.actions("g1")) == 4 and store.game("g1")["ply"] == 4  # type: ignore[index]
+    assert store.truncate("g1", 2, 0, 4)
+    assert [r.ply for r in store.actions("g1")] == [0, 1] and store.game("g1")["ply"] == 2  # type: ignore[index]
+    # A process that missed the undo cannot store a move past the end of the log (a gap).
+    with pytest.raises(PlyTaken):
+        store.append("g1", 4, 0, {"kind": "end"}, "human")
+    with pytest.raises(PlyTaken):
+        store.append("g1", 4, 0, {"kind": "end"}, "human", result={"scores": [1, 2], "winners": [1]})
+    assert [r.ply for r in store.actions("g1")] == [0, 1]
+    store.append("g1", 2, 0, {"kind": "end"}, "human")
+    assert store.game("g1")["ply"] == 3  # type: ignore[index]
+    store.close()
