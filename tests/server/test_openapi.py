@@ -40,6 +40,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/join"): REF + "JoinGame",
         ("post", "/api/games/{gid}/act"): REF + "Act",
         ("post", "/api/games/{gid}/seats/{seat}/bot"): REF + "HandToBot",
+        ("post", "/api/games/{gid}/undo"): REF + "Undo",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -57,6 +58,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/games/{gid}/seats/{seat}/bot"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/take"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/leave"): "SeatLeft",
+        ("post", "/api/games/{gid}/undo"): "Undone",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]
@@ -96,8 +98,8 @@ CASES: list[tuple[str, str, dict[str, Any], int, str, str | None, str]] = [
         400,
         "invalid_input",
         "alpha",
-        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'seats', 'title',"
-        " 'variant']",
+        "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'rated', 'seats',"
+        " 'title', 'variant']",
     ),
     (
         "POST",
