@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
+import * as U from "./undo.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -180,6 +181,7 @@ class GameScreen {
       else for (const l of this.lives) l.catchUp();
     }, 2000);
     window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
+    this.undoHooks = U.install(this); // undo.js: the `u` key, and the page going back with the game
     this.ticker = setInterval(() => this.tick(), 250);
     this.render();
   }
@@ -187,6 +189,7 @@ class GameScreen {
     for (const l of this.lives) l.close();
     clearInterval(this.opener);
     clearInterval(this.ticker);
+    if (this.undoHooks) this.undoHooks.close();
     window.__sw = null;
   }
   setStatus(status) {
@@ -307,7 +310,7 @@ class GameScreen {
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
-        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st),
+        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st), U.panel(this, st),
         this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
     const focused = document.activeElement && document.activeElement.id;
