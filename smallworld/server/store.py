@@ -511,7 +511,7 @@ class Store:
         from the game (`_GAME_PLY`) and gets `PlyTaken`."""
         with self._begin() as c:
             status = _lock_game(c, game_id)
-            ply = c.execute(select(t.games.c.ply).where(t.games.c.id == game_id)).scalar_one()
+            ply: int = c.execute(select(t.games.c.ply).where(t.games.c.id == game_id)).scalar_one()
             if status != "playing" or ply != at_ply or not 0 <= to_ply < at_ply:
                 return False
             q = select(t.actions.c.ply, t.actions.c.seat).where(

@@ -115,7 +115,12 @@ def points(svc: Service, live: Live, seat: int | None) -> tuple[list[UndoPoint],
     cache = svc._cache(live)
     got = cache.get("undo")
     if got is None:
-        got = cache["undo"] = _report(live)
+        try:
+            got = _report(live)
+        except Exception:  # a fault of ours must not cost the seat its view: no undo offered
+            log.exception("undo points of game %s at ply %s", live.id, live.state.ply)
+            got = ([], None)
+        cache["undo"] = got
     return got
 
 
