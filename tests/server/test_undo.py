@@ -217,3 +217,28 @@ def test_the_store_truncates_only_the_seats_own_tail_of_a_game_as_seen(any_db_ur
     store.append("g1", 2, 0, {"kind": "end"}, "human")
     assert store.game("g1")["ply"] == 3  # type: ignore[index]
     store.close()
+
+
+def test_a_process_that_missed_an_undo_cannot_extend_the_log_and_follows_the_store(db_url: str) -> None:
+    """Two processes on one store (no broker between them): B still holds the moves A took back. B's
+    move at its old ply finds that ply gone from the game (`stale_ply`, nothing stored), and B's
+    comparison with the store (`sync_from_store`, the watchdog's) takes B's game back too."""
+    with TestClient(create_app(db_url, rate=0, socket_rate=0)) as a:
+        gid, tokens = _hot_seat(a)
+        before, after = _pick_and_conquer(a, gid, tokens[0])
+        with TestClient(create_app(db_url, rate=0, socket_rate=0)) as b:
+            assert _view(b, gid, tokens[0])["ply"] == after["ply"]
+            assert _undo(a, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]}).status_code == 200
+            stale = next(x for x in after["legal"] if x["kind"] in ("conquer", "end"))
+            r = b.post(
+                f"/api/games/{gid}/act",
+                json={"seat": 0, "ply": after["ply"], "action": stale},
+                headers=_auth(tokens[0]),
+            )
+            assert (r.status_code, r.json()["code"]) == (409, "stale_ply"), r.text
+            store: Store = a.app.state.service.store  # type: ignore[attr-defined]
+            assert [row.ply for row in store.actions(gid)] == list(range(before["ply"]))
+            svc_b: Any = b.app.state.service  # type: ignore[attr-defined]
+            b.portal.call(svc_b.sync_from_store)  # type: ignore[union-attr]
+            assert _view(b, gid, tokens[0]) == _view(a, gid, tokens[0])
+            assert _view(b, gid, tokens[0])["ply"] == before["ply"]
