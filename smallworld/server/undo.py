@@ -74,9 +74,11 @@ STARTS = _Starts()
 
 
 def run_start(live: Live, seat: int) -> int:
-    """The first ply of the run of `seat`'s decisions that ends the log (the log's length: none)."""
+    """The first ply of the run of `seat`'s own decisions that ends the log (the log's length: none).
+    A decision a bot made for the seat (its clock ran out: `by` is `clock`) ends the run like another
+    seat's: the player takes back only what the player decided."""
     k = len(live.moves)
-    while k > 0 and live.moves[k - 1].seat == seat:
+    while k > 0 and live.moves[k - 1].seat == seat and live.moves[k - 1].by == "human":
         k -= 1
     return k
 
