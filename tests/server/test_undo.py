@@ -58,6 +58,9 @@ def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[dict[st
     pick = next(a for a in v["legal"] if a["kind"] == "pick")
     _act(client, gid, token, 0, v["ply"], pick)
     before = _view(client, gid, token)
+    while not any(a["kind"] == "conquer" for a in before["legal"]):
+        _act(client, gid, token, 0, before["ply"], before["legal"][0])  # a race's start-of-turn choice
+        before = _view(client, gid, token)
     conquer = next(a for a in before["legal"] if a["kind"] == "conquer")
     _act(client, gid, token, 0, before["ply"], conquer)
     return before, _view(client, gid, token)
@@ -161,27 +164,29 @@ def test_a_rated_game_offers_no_undo_and_refuses_it(client: TestClient) -> None:
 def test_no_undo_past_the_die(client: TestClient) -> None:
     """§6.10: once the reinforcement die is rolled, nothing before it comes back."""
     gid, tokens = _hot_seat(client)
-    v = _view(client, gid, tokens[0])
-    _act(client, gid, tokens[0], 0, v["ply"], next(a for a in v["legal"] if a["kind"] == "pick"))
-    while True:
-        v = _view(client, gid, tokens[0])
+    for _ in range(500):  # both seats played from here until a final attempt after a conquest
+        seat = client.get(f"/api/games/{gid}").json()["acting_seat"]
+        v = _view(client, gid, tokens[seat])
         final = [a for a in v["legal"] if a["kind"] == "final"]
-        if final:
+        if final and v["undo_points"]:  # after a conquest at least (the pick is a barrier)
             break
-        conquers = [a for a in v["legal"] if a["kind"] == "conquer"]
-        assert conquers, "no final attempt came up"
-        _act(client, gid, tokens[0], 0, v["ply"], conquers[0])
-    assert v["undo_points"], "the conquests before the attempt can be taken back"
-    earlier = v["undo_points"][0]["ply"]
-    _act(client, gid, tokens[0], 0, v["ply"], final[0])
-    rolled = _view(client, gid, tokens[0])
+        assert v["legal"], "the seat to act has nothing to do"
+        choice = next((a for a in v["legal"] if a["kind"] == "conquer"), None) or next(
+            (a for a in v["legal"] if a["kind"] not in ("decline", "final", "abandon")), v["legal"][0]
+        )
+        _act(client, gid, tokens[seat], seat, v["ply"], choice)
+    else:
+        raise AssertionError("no final attempt came up")
+    earlier = v["undo_points"][-1]["ply"]
+    _act(client, gid, tokens[seat], seat, v["ply"], final[0])
+    rolled = _view(client, gid, tokens[seat])
     assert any(e["type"] == "die" for e in rolled["view"]["events"])
     assert rolled["undo_points"] == []
     for to in (v["ply"], earlier):
-        r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": to})
+        r = _undo(client, gid, tokens[seat], {"seat": seat, "to_ply": to})
         assert (r.status_code, r.json()["code"]) == (409, "undo_refused"), r.text
         assert "die roll" in r.json()["message"]
-    assert _view(client, gid, tokens[0])["ply"] == rolled["ply"]
+    assert _view(client, gid, tokens[seat])["ply"] == rolled["ply"]
 
 
 def _store_game(store: Store) -> None:
