@@ -43,6 +43,7 @@ EXPECTED: dict[str, list[tuple[list[int], str | None]]] = {
     "classic/undo/undo-conquests.json": [([20], None), ([21, 20], None), ([22, 21, 20], None)],
     "classic/undo/undo-die.json": [([20], None), ([], ROLL), ([22], ROLL)],
     "classic/undo/undo-pick.json": [([], REVEAL), ([21], REVEAL), ([22, 21], REVEAL)],
+    "classic/undo/undo-new-turn.json": [([], SEAT), ([21], SEAT), ([22, 21], SEAT)],
 }
 
 

@@ -66,7 +66,13 @@ def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[dict[st
     return before, _view(client, gid, token)
 
 
-def test_a_conquest_is_taken_back_and_everyone_sees_the_position_before_it(client: TestClient) -> None:
+def test_a_conquest_is_taken_back_and_everyone_sees_the_position_before_it(any_db_url: str) -> None:
+    """On SQLite and on PostgreSQL."""
+    with TestClient(create_app(any_db_url, rate=0, socket_rate=0)) as client:
+        _conquest_taken_back(client)
+
+
+def _conquest_taken_back(client: TestClient) -> None:
     gid, tokens = _hot_seat(client)
     store: Store = client.app.state.service.store  # type: ignore[attr-defined]
     with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
