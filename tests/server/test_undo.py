@@ -51,9 +51,11 @@ def _undo(client: TestClient, gid: str, token: str, body: Any) -> Any:
     return client.post(f"/api/games/{gid}/undo?client=web", json=body, headers=_auth(token))
 
 
-def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Seat 0 picks the first combo and conquers a region; (its view before the conquest, after)."""
+def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """Seat 0 picks the first combo and conquers a region: (the pick's ply, its view before the
+    conquest, after)."""
     v = _view(client, gid, token)
+    pick_ply = v["ply"]
     assert v["acting_seat"] == 0 and v["undo_points"] == []
     pick = next(a for a in v["legal"] if a["kind"] == "pick")
     _act(client, gid, token, 0, v["ply"], pick)
@@ -63,7 +65,7 @@ def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[dict[st
         before = _view(client, gid, token)
     conquer = next(a for a in before["legal"] if a["kind"] == "conquer")
     _act(client, gid, token, 0, before["ply"], conquer)
-    return before, _view(client, gid, token)
+    return pick_ply, before, _view(client, gid, token)
 
 
 def test_a_conquest_is_taken_back_and_everyone_sees_the_position_before_it(any_db_url: str) -> None:
@@ -77,17 +79,18 @@ def _conquest_taken_back(client: TestClient) -> None:
     store: Store = client.app.state.service.store  # type: ignore[attr-defined]
     with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
         assert spectator.receive_json()["type"] == "hello"
-        before, after = _pick_and_conquer(client, gid, tokens[0])
-        # The pick drew the next combo onto the row (§6.3): it is no undo point; the conquest is.
-        assert before["undo_points"] == []
+        pick_ply, before, after = _pick_and_conquer(client, gid, tokens[0])
+        # The pick drew the next combo onto the row (§6.3): it is no undo point; the conquest is (and
+        # a race's start-of-turn choice after the pick, if it had one).
+        assert all(p["ply"] > pick_ply for p in before["undo_points"])
         points = after["undo_points"]
-        assert [p["ply"] for p in points] == [before["ply"]]
+        assert [p["ply"] for p in points] == [before["ply"]] + [p["ply"] for p in before["undo_points"]]
         assert points[0]["action"]["kind"] == "conquer"
         assert set(points[0]["texts"]) == {"en", "pt", "de"} and all(points[0]["texts"].values())
         region = points[0]["action"]["region"]
         assert after["view"]["regions"][region]["tokens"] > 0
-        for _ in range(2):  # the two moves' updates
-            spectator.receive_json()
+        while spectator.receive_json()["ply"] < after["ply"]:  # the moves' updates
+            pass
 
         r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]})
         assert r.status_code == 200, r.text
@@ -99,7 +102,7 @@ def _conquest_taken_back(client: TestClient) -> None:
         assert back["view"]["regions"].get(region) == before["view"]["regions"].get(region)
         assert (back["view"]["regions"].get(region) or {}).get("race") != race
         assert back["view"]["seats"][0]["hand"] == before["view"]["seats"][0]["hand"]
-        assert back["legal"] == before["legal"] and back["undo_points"] == []
+        assert back["legal"] == before["legal"] and back["undo_points"] == before["undo_points"]
         # The spectator's socket gets the position as an update, with no move.
         update = spectator.receive_json()
         assert update["type"] == "update" and update["ply"] == before["ply"] and update["moves"] == []
@@ -118,7 +121,7 @@ def _conquest_taken_back(client: TestClient) -> None:
 def test_a_game_rebuilt_from_the_store_after_an_undo_is_the_same(db_url: str) -> None:
     with TestClient(create_app(db_url, rate=0, socket_rate=0)) as client:
         gid, tokens = _hot_seat(client)
-        before, _ = _pick_and_conquer(client, gid, tokens[0])
+        _, before, _ = _pick_and_conquer(client, gid, tokens[0])
         assert _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]}).status_code == 200
         kept = _view(client, gid, tokens[0])
     with TestClient(create_app(db_url, rate=0, socket_rate=0)) as client:
@@ -127,9 +130,8 @@ def test_a_game_rebuilt_from_the_store_after_an_undo_is_the_same(db_url: str) ->
 
 def test_refusals_change_nothing(client: TestClient) -> None:
     gid, tokens = _hot_seat(client)
-    before, after = _pick_and_conquer(client, gid, tokens[0])
+    pick_ply, before, after = _pick_and_conquer(client, gid, tokens[0])
     store: Store = client.app.state.service.store  # type: ignore[attr-defined]
-    pick_ply = before["ply"] - 1
     cases: list[tuple[str, dict[str, Any], int, str]] = [
         (tokens[0], {"seat": 0, "to_ply": pick_ply}, 409, "undo_refused"),  # before the pick's draw
         (tokens[1], {"seat": 1, "to_ply": before["ply"]}, 409, "undo_refused"),  # not seat 1's turn
@@ -147,14 +149,15 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         assert len(store.actions(gid)) == after["ply"]
         assert _view(client, gid, tokens[0]) == after
     r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": pick_ply})
-    assert "earliest" in r.json()["message"] and "revealed" in r.json()["message"]
+    # The pick revealed the next combo (and drew a Goblin stack, when it took the Goblins).
+    assert "earliest" in r.json()["message"] and r.json()["message"].endswith("came before)")
     assert r.json()["field"] == "to_ply"
 
 
 def test_a_rated_game_offers_no_undo_and_refuses_it(client: TestClient) -> None:
     gid, tokens = _hot_seat(client, rated=True)
     assert client.get(f"/api/games/{gid}").json()["rated"] is True
-    before, after = _pick_and_conquer(client, gid, tokens[0])
+    _, before, after = _pick_and_conquer(client, gid, tokens[0])
     assert after["undo_points"] == [] and after["rated"] is True
     r = _undo(client, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]})
     assert (r.status_code, r.json()["code"]) == (409, "undo_refused")
@@ -236,7 +239,7 @@ def test_a_process_that_missed_an_undo_cannot_extend_the_log_and_follows_the_sto
     comparison with the store (`sync_from_store`, the watchdog's) takes B's game back too."""
     with TestClient(create_app(db_url, rate=0, socket_rate=0)) as a:
         gid, tokens = _hot_seat(a)
-        before, after = _pick_and_conquer(a, gid, tokens[0])
+        _, before, after = _pick_and_conquer(a, gid, tokens[0])
         with TestClient(create_app(db_url, rate=0, socket_rate=0)) as b:
             assert _view(b, gid, tokens[0])["ply"] == after["ply"]
             assert _undo(a, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]}).status_code == 200
