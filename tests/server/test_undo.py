@@ -5,17 +5,20 @@ undone moves leave the store, the moves and every socket's position."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from server.helpers import replayed
+from server.helpers import ServerProcess, fresh_pg_database, replayed
 from smallworld.server.app import create_app
 from smallworld.server.store import PlyTaken, Store
 
 
-def _hot_seat(client: TestClient, rated: bool | None = None) -> tuple[str, dict[int, str]]:
+def _hot_seat(client: httpx.Client, rated: bool | None = None) -> tuple[str, dict[int, str]]:
     body: dict[str, Any] = {
         "players": 2,
         "name": "Ann",
@@ -34,24 +37,26 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _view(client: TestClient, gid: str, token: str, web: bool = True) -> dict[str, Any]:
+def _view(client: httpx.Client, gid: str, token: str, web: bool = True) -> dict[str, Any]:
     r = client.get(f"/api/games/{gid}/view" + ("?client=web" if web else ""), headers=_auth(token))
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
 
-def _act(client: TestClient, gid: str, token: str, seat: int, ply: int, action: dict[str, Any]) -> None:
+def _act(client: httpx.Client, gid: str, token: str, seat: int, ply: int, action: dict[str, Any]) -> None:
     r = client.post(
         f"/api/games/{gid}/act", json={"seat": seat, "ply": ply, "action": action}, headers=_auth(token)
     )
     assert r.status_code == 200, r.text
 
 
-def _undo(client: TestClient, gid: str, token: str, body: Any) -> Any:
+def _undo(client: httpx.Client, gid: str, token: str, body: Any) -> Any:
     return client.post(f"/api/games/{gid}/undo?client=web", json=body, headers=_auth(token))
 
 
-def _pick_and_conquer(client: TestClient, gid: str, token: str) -> tuple[int, dict[str, Any], dict[str, Any]]:
+def _pick_and_conquer(
+    client: httpx.Client, gid: str, token: str
+) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """Seat 0 picks the first combo and conquers a region: (the pick's ply, its view before the
     conquest, after)."""
     v = _view(client, gid, token)
@@ -256,3 +261,31 @@ def test_a_process_that_missed_an_undo_cannot_extend_the_log_and_follows_the_sto
             b.portal.call(svc_b.sync_from_store)  # type: ignore[union-attr]
             assert _view(b, gid, tokens[0]) == _view(a, gid, tokens[0])
             assert _view(b, gid, tokens[0])["ply"] == before["ply"]
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_another_process_follows_an_undo_through_the_broker(services: dict[str, str], tmp_path: Path) -> None:
+    """Two `smallworld serve` processes on one PostgreSQL and one Redis: an undo through one is seen
+    through the other at once (the broker's `undo` message), the same position and log."""
+    db = fresh_pg_database(services["PG_URL"])
+    a = ServerProcess(db, services["REDIS_URL"], tmp_path / "a.log")
+    b = ServerProcess(db, services["REDIS_URL"], tmp_path / "b.log")
+    try:
+        with httpx.Client(base_url=a.url, timeout=30) as ca, httpx.Client(base_url=b.url, timeout=30) as cb:
+            gid, tokens = _hot_seat(ca)
+            _, before, after = _pick_and_conquer(ca, gid, tokens[0])
+            assert _view(cb, gid, tokens[0])["ply"] == after["ply"]
+            assert _undo(ca, gid, tokens[0], {"seat": 0, "to_ply": before["ply"]}).status_code == 200
+            deadline = time.monotonic() + 3  # the broker, not the store comparison every 10 s
+            while _view(cb, gid, tokens[0])["ply"] != before["ply"]:
+                assert time.monotonic() < deadline, "the other process never followed the undo"
+                time.sleep(0.1)
+            seen = _view(cb, gid, tokens[0])
+            assert seen["view"] == before["view"] and seen["legal"] == before["legal"]
+            moves = cb.get(f"/api/games/{gid}/moves?since=0").json()["moves"]
+            assert len(moves) == before["ply"]
+    finally:
+        a.stop()
+        b.stop()
