@@ -33,6 +33,7 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "name_taken": 409,
     "account_exists": 409,
+    "undo_refused": 409,
     "too_large": 413,
     "rate_limited": 429,
     "limit_reached": 429,

@@ -36,20 +36,20 @@ def _strict_int(rule: str) -> Callable[[Any], int]:
     return check
 
 
-def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if value not in choices:
-            raise Invalid(f"one of {list(choices)}")
-        return str(value)
-
-    return check
-
-
 def _strict_bool(rule: str) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         if not isinstance(value, bool):
             raise Invalid(rule)
         return value
+
+    return check
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise Invalid(f"one of {list(choices)}")
+        return str(value)
 
     return check
 
@@ -84,6 +84,7 @@ Title = Annotated[str, BeforeValidator(_title), WithJsonSchema({"type": "string"
 Level = Annotated[
     str, BeforeValidator(_one_of(LEVELS)), WithJsonSchema({"type": "string", "enum": list(LEVELS)})
 ]
+Flag = Annotated[bool, BeforeValidator(_strict_bool("true or false")), WithJsonSchema({"type": "boolean"})]
 # An integer query or path parameter, read as Python's `int` reads a string.
 IntParam = Annotated[int, BeforeValidator(integer), WithJsonSchema({"type": "integer"})]
 # The JSON an action is (docs/protocol.md); the engine reads it (`malformed_action` when it is not one).
@@ -202,6 +203,9 @@ class CreateGame(Body):
     # Checked in this order (the seats last, as each seat is made).
     clock: Clock | None = None
     title: Title = ""
+    rated: Flag = Field(
+        False, description="a rated game (docs/players.md): accounts' and bots' seats only; no undo"
+    )
     seats: list[SeatSpec] = Field(json_schema_extra={"minItems": 2, "maxItems": 5})
     name: Annotated[Any, WithJsonSchema(_NAME_SCHEMA)] = Field(
         None, description="the creator's name, when the server makes a new player (no player token)"
@@ -210,9 +214,6 @@ class CreateGame(Body):
         None,
         description="a casual game from a position: a position document (docs/positions.md), checked by "
         "the engine's loader (docs/server.md, Games from a position)",
-    )
-    rated: Annotated[bool, BeforeValidator(_strict_bool("true or false"))] = Field(
-        False, description="a rated game (docs/players.md): made by an account; each seat an account or a bot"
     )
 
     @classmethod
@@ -318,10 +319,10 @@ class Summary(Answer):
     seats: list[SeatInfo]
     clock: ClockInfo | None
     title: str
+    rated: bool = Field(False, description="a rated game: no undo; ratings move at its end (docs/players.md)")
     acting_seat: int
     result: dict[str, Any] | None
     from_position: bool = Field(False, description="a casual game started from a position document")
-    rated: bool = Field(False, description="ratings change when it ends (docs/players.md)")
 
 
 class MyGame(Summary):
@@ -385,6 +386,9 @@ class View(Summary):
     explain: dict[str, Any] | None = None
     plan: dict[str, Any] | None = None
     rounds: int | None = None
+    undo_points: list[dict[str, Any]] | None = Field(
+        None, description="the seat's: the plies it may go back to, latest first (docs/server.md, Undo)"
+    )
 
 
 class Ack(Answer):

@@ -30,7 +30,7 @@ from smallworld.engine.model.keyed_rng import KEYED
 from smallworld.engine.model.protocol import action_to_json, check_action, redact_event
 from smallworld.engine.model.settings import Settings
 from smallworld.engine.model.state import State
-from smallworld.server import accounts, ratings, wire
+from smallworld.server import accounts, ratings, undo, wire
 from smallworld.server.bots import BotPool, choose_here
 from smallworld.server.broker import LocalBroker, RedisBroker
 from smallworld.server.chat import Chat
@@ -766,10 +766,10 @@ class Service:
             "seats": self.seats_json(live),
             "clock": live.meta.get("clock"),
             "title": live.meta.get("title", ""),
+            "rated": bool(live.meta.get("rated")),
             "acting_seat": st.acting_seat,
             "result": st.result,
             "from_position": "position" in live.meta,
-            "rated": bool(live.meta.get("rated")),
         }
 
     @staticmethod
@@ -833,6 +833,7 @@ class Service:
             legal = self.legal(live)
         summary = summary or self.summary(live)
         out = {**summary, "seat": seat, "view": self.seat_view(live, seat), "legal": legal}
+        out.update(undo.view_part(self, live, seat, web))  # the seat's undo points (server/undo.py)
         if web:  # the web client's words, explain and plan (docs/web.md)
             out.update(web_payload.extras(st, seat))
         return out
@@ -1181,8 +1182,8 @@ class Service:
         stored = await asyncio.to_thread(self.store.plies, ids)
         for gid, (ply, status) in stored.items():
             live = self.live.get(gid)
-            if live is not None and (ply > live.state.ply or status != live.status):
-                await self._refresh(live)
+            if live is not None and (ply != live.state.ply or status != live.status):
+                await self._refresh(live, rewound=ply < live.state.ply)  # behind: an undo elsewhere
 
     async def resync(self) -> None:
         """After a Redis outage: every game this process serves is read again from the store (moves
@@ -1193,10 +1194,12 @@ class Service:
             if live is not None and (live.status != "over" or self.subs.get(gid)):
                 await self._refresh(live)
 
-    async def _refresh(self, live: Live) -> None:
+    async def _refresh(self, live: Live, rewound: bool = False) -> None:
         async with live.lock:
             await self._reload_seats(live)
             self._close_left_seats(live)
+            if rewound:
+                await undo.follow(self, live)
             moved = await self._catch_up(live)
         if moved and self.multi:  # moves made through another process: it runs the game now
             live.remote = True
@@ -1268,8 +1271,10 @@ class Service:
             if msg.get("seats"):
                 await self._reload_seats(live)
                 self._close_left_seats(live)
+            if msg.get("undo") is not None:  # moves taken back through another process
+                await undo.follow(self, live)
             await self._catch_up(live)
         # The process that made the change runs the game's bots and clocks; this one follows.
         live.remote = True
         self._after_change(live, start=False)
-        self._fan_out(live, force=bool(msg.get("seats")))
+        self._fan_out(live, force=bool(msg.get("seats")) or msg.get("undo") is not None)

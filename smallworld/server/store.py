@@ -18,7 +18,7 @@ from typing import Any, Literal, Required, TypedDict, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text, update
+from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from smallworld.server import schema as t
@@ -48,7 +48,9 @@ class Append:
 # on the driver's cursor: SQLAlchemy's statement machinery cost three times the SQLite commit itself
 # (200 against 60 microseconds an action). The placeholders are the driver's (`_driver_sql`).
 _INSERT_ACTION = 'INSERT INTO actions (game_id, ply, seat, action, "by", created) VALUES (?, ?, ?, ?, ?, ?)'
-_GAME_PLY = "UPDATE games SET ply = ?, updated = ? WHERE id = ?"
+# The game's ply moves on only from the ply the action was chosen at: after an undo (`truncate`) a
+# process that missed it cannot store a move past the end of the log (a gap), it finds its move taken.
+_GAME_PLY = "UPDATE games SET ply = ?, updated = ? WHERE id = ? AND ply = ?"
 
 
 def _driver_sql(sql: str, paramstyle: str) -> str:
@@ -468,7 +470,8 @@ class Store:
     def _insert(self, c: Connection, items: list[Append]) -> None:
         now = time.time()
         rows = [(i.game_id, i.ply, i.seat, json.dumps(i.action), i.by, now) for i in items]
-        going = [(i.ply + 1, now, i.game_id) for i in items if i.result is None]
+        going = [(i.ply + 1, now, i.game_id, i.ply) for i in items if i.result is None]
+        moved = len(going)
         try:
             cur = c.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
@@ -476,29 +479,57 @@ class Store:
                     cur.execute(self._sql_action, rows[0])
                     if going:
                         cur.execute(self._sql_ply, going[0])
+                        moved = cur.rowcount
                 else:
                     cur.executemany(self._sql_action, rows)
                     if going:
-                        cur.executemany(self._sql_ply, going)
+                        cur.executemany(self._sql_ply, going)  # rowcount: the sum (sqlite3, psycopg 3)
+                        moved = cur.rowcount
             finally:
                 cur.close()
         except self._dbapi_error as e:
             # As SQLAlchemy would raise it (an OperationalError when the database went away), so
             # that callers tell an outage (`resilience.is_outage`) or a move taken from the rest.
             raise DBAPIError.instance(self._sql_action, None, e, self._dbapi_error) from e
+        if moved != len(going):
+            raise IntegrityError(self._sql_ply, None, Exception("a game is not at the ply of its action"))
         for i in items:
             if i.result is not None:
-                c.execute(
+                over = c.execute(
                     update(t.games)
-                    .where(t.games.c.id == i.game_id)
+                    .where(t.games.c.id == i.game_id, t.games.c.ply == i.ply)
                     .values(ply=i.ply + 1, updated=now, status="over", result=json.dumps(i.result))
                 )
+                if over.rowcount != 1:
+                    raise IntegrityError("games.ply", None, Exception("the game is not at the action's ply"))
             if i.seat_update:
                 c.execute(
                     update(t.seats)
                     .where(t.seats.c.game_id == i.game_id, t.seats.c.seat == i.seat)
                     .values(**i.seat_update)
                 )
+
+    def truncate(self, game_id: str, to_ply: int, seat: int, at_ply: int) -> bool:
+        """Undo (server/undo.py): delete the actions from ply `to_ply` on, all of them `seat`'s, of
+        a game that is playing at ply `at_ply`; the game's ply becomes `to_ply`. One transaction
+        with the game's row locked first, as every writer of the game takes it: False, and nothing
+        changed, when the game is no longer as the caller saw it (a move or another undo came
+        first, through another process). An append that missed the undo then finds its ply gone
+        from the game (`_GAME_PLY`) and gets `PlyTaken`."""
+        with self._begin() as c:
+            status = _lock_game(c, game_id)
+            ply: int = c.execute(select(t.games.c.ply).where(t.games.c.id == game_id)).scalar_one()
+            if status != "playing" or ply != at_ply or not 0 <= to_ply < at_ply:
+                return False
+            q = select(t.actions.c.ply, t.actions.c.seat).where(
+                t.actions.c.game_id == game_id, t.actions.c.ply >= to_ply
+            )
+            tail = sorted((r[0], r[1]) for r in c.execute(q))
+            if [p for p, _ in tail] != list(range(to_ply, at_ply)) or any(s != seat for _, s in tail):
+                return False
+            c.execute(delete(t.actions).where(t.actions.c.game_id == game_id, t.actions.c.ply >= to_ply))
+            c.execute(update(t.games).where(t.games.c.id == game_id).values(ply=to_ply, updated=time.time()))
+        return True
 
     def actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
         with self.engine.connect() as c:

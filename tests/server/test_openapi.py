@@ -47,6 +47,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/account/email"): REF + "EmailSettings",
         ("post", "/api/tournaments"): REF + "NewTournament",
         ("post", "/api/games/{gid}/chat"): REF + "PostChat",
+        ("post", "/api/games/{gid}/undo"): REF + "Undo",
     }
     assert answers == {
         ("get", "/healthz"): "Health",
@@ -82,6 +83,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("post", "/api/tournaments/{tid}/start"): "Tournament",
         ("post", "/api/games/{gid}/chat"): "ChatPosted",
         ("get", "/api/games/{gid}/chat"): "ChatList",
+        ("post", "/api/games/{gid}/undo"): "Undone",
     }
     seat = schemas["SeatSpec"]["properties"]
     assert seat["kind"]["enum"] == ["creator", "invite", "open", "bot"]

@@ -19,11 +19,14 @@ from smallworld.server.routes import (
     ratings,
     seats,
     tournaments,
+    undo,
     web,
 )
 
 
 def install(app: FastAPI) -> None:
-    for module in (health, players, accounts, ratings, quick, tournaments, games, seats, chat, live, web):
+    for module in (
+        health, players, accounts, ratings, quick, tournaments, games, seats, undo, chat, live, web
+    ):
         app.include_router(module.router)
     web.mount(app)

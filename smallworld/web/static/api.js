@@ -103,6 +103,9 @@ export const moves = async (gameId, seatToken, since) =>
   (await call("GET", `/api/games/${gameId}/moves?since=${since}&client=web`, { token: seatToken })).moves;
 export const act = (gameId, seatToken, seat, ply, action) =>
   call("POST", `/api/games/${gameId}/act`, { body: { seat, ply, action }, token: seatToken });
+// Take back the seat's decisions from ply `toPly` on (one of its view's `undo_points`): its new view.
+export const undo = (gameId, seatToken, seat, toPly) =>
+  call("POST", `/api/games/${gameId}/undo?client=web`, { body: { seat, to_ply: toPly }, token: seatToken });
 // A finished game: {states: [...], texts: [...], actions, seats, result}.
 export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay?client=web`);
 // A game's chat (chat.js; docs/server.md, "Chat"): the messages after `since` this reader may read
@@ -121,6 +124,7 @@ export class Live {
     this.lastPly = lastPly; // moves before this ply have been delivered
     this.onUpdate = onUpdate; // (viewAnswer, moves)
     this.onStatus = onStatus;
+    this.onRewind = null; // (ply): the game went back to `ply` (an undo, undo.js)
     this.closed = false;
     this.paused = false;
     this.failures = 0;
@@ -142,6 +146,14 @@ export class Live {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === "chat") { if (this.onChat) this.onChat(msg.message); return; } // chat.js (null: catch up)
+      if ((msg.type === "update" || msg.type === "hello") && msg.view && msg.view.ply < this.lastPly && !(msg.moves || []).length) {
+        // Behind what was delivered: the moves from that ply on were taken back (undo.js), or, at
+        // worst, an update overtaken by a catch-up, which the catch-up below sets right again.
+        this.lastPly = msg.view.ply;
+        if (this.onRewind) this.onRewind(msg.view.ply);
+        this.catchUp();
+        return;
+      }
       if ((msg.type === "hello" || msg.type === "update") && msg.view) {
         // A socket message without the web client's extras (or a hello after a reconnect, which
         // carries no moves) is a signal: fetch the moves and the view with them.
@@ -167,6 +179,10 @@ export class Live {
     try {
       const missed = await moves(this.gameId, this.seatToken, this.lastPly);
       const answer = await view(this.gameId, this.seatToken);
+      if (answer.view.ply < this.lastPly && !missed.length) { // taken back meanwhile (undo.js)
+        this.lastPly = answer.view.ply;
+        if (this.onRewind) this.onRewind(answer.view.ply);
+      }
       this.deliver(answer, missed);
       return true;
     } catch { return false; }

@@ -11,6 +11,7 @@ import { screenFor as playersScreen } from "./players.js";
 import { ChatPanel, replayChat } from "./chat.js";
 import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
 import { TutorialPage, attachHint, preload as preloadTutorial, tutorialLink } from "./tutorial.js";
+import * as U from "./undo.js";
 
 const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -191,6 +192,7 @@ class GameScreen {
     this.chat = new ChatPanel(this); // chat.js: its panel, fed by the first connection's socket
     this.lives[0].onChat = (m) => this.chat.receive(m);
     window.__sw = this; // test hook (docs/web.md): the screen, its answers and its connections
+    this.undoHooks = U.install(this); // undo.js: the `u` key, and the page going back with the game
     this.ticker = setInterval(() => this.tick(), 250);
     this.render();
   }
@@ -198,6 +200,7 @@ class GameScreen {
     for (const l of this.lives) l.close();
     clearInterval(this.opener);
     clearInterval(this.ticker);
+    if (this.undoHooks) this.undoHooks.close();
     window.__sw = null;
   }
   setStatus(status) {
@@ -318,7 +321,7 @@ class GameScreen {
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
-        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st),
+        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st), U.panel(this, st),
         this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
     const focused = document.activeElement && document.activeElement.id;
