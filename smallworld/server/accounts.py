@@ -59,6 +59,11 @@ _hasher = PasswordHasher()
 _DUMMY = _hasher.hash("not a password of anyone")
 
 
+class SessionToken(str):
+    """A session secret read from the cookie (not sent on purpose, as a bearer token is): where a
+    request needs no identity, an ended session reads as none rather than as a refusal."""
+
+
 def csrf_of(session: str) -> str:
     """The CSRF token of a session: derived from its secret, so nothing more is stored."""
     return hashlib.sha256(b"csrf:" + session.encode()).hexdigest()[:32]

@@ -594,6 +594,15 @@ class Service:
             if matches(token, s["token_hash"]):
                 await self._seat_token_used(live, s["seat"])
                 return int(s["seat"])
+        if isinstance(token, accounts.SessionToken):
+            # A logged-in browser's cookie goes with every request: it reads as the account's one
+            # seat here, else (none, several, or a session that has ended) as a spectator.
+            try:
+                p = await self.player(token)
+            except ServerError:
+                return None
+            mine = [int(s["seat"]) for s in live.seats if p is not None and s["player_id"] == p["id"]]
+            return mine[0] if len(mine) == 1 else None
         raise ServerError("bad_token", "the token is not a seat token of this game")
 
     async def _seat_token_used(self, live: Live, seat: int) -> None:

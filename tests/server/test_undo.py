@@ -160,7 +160,16 @@ def test_refusals_change_nothing(client: TestClient) -> None:
 
 
 def test_a_rated_game_offers_no_undo_and_refuses_it(client: TestClient) -> None:
-    gid, tokens = _hot_seat(client, rated=True)
+    # A rated game is an account's (docs/players.md), one seat per person: here against a bot.
+    acc = client.post("/api/accounts", json={"name": "Ann", "password": "correct horse battery"}).json()
+    body = {
+        "players": 2,
+        "options": {"first_player": 0},
+        "seats": [{"kind": "creator"}, {"kind": "bot", "level": "greedy"}],
+        "rated": True,
+    }
+    made = client.post("/api/games", json=body, headers={"X-CSRF-Token": acc["csrf"]}).json()
+    gid, tokens = made["game"], {0: made["seats"][0]["token"]}
     assert client.get(f"/api/games/{gid}").json()["rated"] is True
     _, before, after = _pick_and_conquer(client, gid, tokens[0])
     assert after["undo_points"] == [] and after["rated"] is True
@@ -168,7 +177,8 @@ def test_a_rated_game_offers_no_undo_and_refuses_it(client: TestClient) -> None:
     assert (r.status_code, r.json()["code"]) == (409, "undo_refused")
     assert "rated" in r.json()["message"]
     assert client.get(f"/api/games/{gid}/view").json()["ply"] == after["ply"]
-    # Casual by default, and a rated flag is true or false only.
+    # Casual by default, and a rated flag is true or false only (as an anonymous browser again).
+    client.cookies.clear()
     gid2, _ = _hot_seat(client)
     assert client.get(f"/api/games/{gid2}").json()["rated"] is False
     bad = client.post("/api/games", json={"rated": "yes", "seats": [{"kind": "creator"}, {"kind": "open"}]})

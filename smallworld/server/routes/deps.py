@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from smallworld.server.accounts import CSRF_HEADER, SESSION_COOKIE, csrf_ok
+from smallworld.server.accounts import CSRF_HEADER, SESSION_COOKIE, SessionToken, csrf_ok
 from smallworld.server.errors import ServerError
 from smallworld.server.limits import bearer
 from smallworld.server.models import IntParam
@@ -44,7 +44,7 @@ async def token(
         raise ServerError(
             "csrf", "a post made by a logged-in browser needs its X-CSRF-Token header", "X-CSRF-Token"
         )
-    return session
+    return SessionToken(session)
 
 
 TokenDep = Annotated[str | None, Depends(token)]

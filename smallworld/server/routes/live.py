@@ -58,9 +58,10 @@ async def _refuse(websocket: WebSocket, e: ServerError | SmallworldError, code: 
 
 
 def _cookie_session(websocket: WebSocket) -> str | None:
-    """A logged-in browser's session cookie, when the page that opens the socket is this site's own
-    (`Origin`): another site's page cannot open a socket as its visitor."""
-    session = websocket.cookies.get(SESSION_COOKIE)
+    """A logged-in browser's session cookie, when the socket asks for a seat (`seat=N`: a spectator's
+    socket is nobody's) and the page that opens it is this site's own (`Origin`): another site's
+    page cannot open a socket as its visitor."""
+    session = websocket.cookies.get(SESSION_COOKIE) if websocket.query_params.get("seat") else None
     origin = websocket.headers.get("origin")
     if not session or (origin is not None and urlsplit(origin).netloc != websocket.headers.get("host")):
         return None
