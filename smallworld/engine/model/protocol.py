@@ -288,6 +288,15 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
         ),
     ),
     EventSpec(
+        "gain",
+        "coins a unit's rule paid out during a turn (not at its end-of-turn scoring)",
+        (
+            seat_field("who received them"),
+            Field("coins", FieldType.INT, "coins gained"),
+            Field("why", FieldType.UNIT, "the unit whose rule pays them"),
+        ),
+    ),
+    EventSpec(
         "score",
         "the end-of-turn scoring of the active player",
         (

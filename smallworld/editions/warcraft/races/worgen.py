@@ -101,7 +101,7 @@ class Worgen(Unit):
         if form == WORGEN:
             st.pay(seat, None, WORGEN_PRICE)
         else:
-            st.gain(seat, HUMAN_GAIN)
+            st.gain(seat, HUMAN_GAIN, ID)
         st.turn_data(ID)["form"] = form
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()
