@@ -304,17 +304,26 @@ class Summary(Answer):
     result: dict[str, Any] | None
 
 
-class MyGame(Summary):
+class Listed(Summary):
+    """A game in the lobby's lists (`listing.py`): its summary and when it was made and last changed."""
+
+    created: float = Field(description="epoch seconds")
+    updated: float = Field(description="epoch seconds")
+
+
+class MyGame(Listed):
     my_seats: list[int]
 
 
 class MyGames(Answer):
     player: Player
     games: list[MyGame]
+    next: str | None = Field(None, description="the `before` of the next page (null: the last page)")
 
 
 class OpenGames(Answer):
-    games: list[Summary]
+    games: list[Listed]
+    next: str | None = Field(None, description="the `before` of the next page (null: the last page)")
 
 
 class CreatedSeat(Answer):
@@ -388,6 +397,32 @@ class Replay(Answer):
     states: list[dict[str, Any]] = Field(description="the state at every ply")
     texts: list[dict[str, list[str]]]
     result: dict[str, Any] | None
+
+
+class ScoreItem(Answer):
+    item: Literal[
+        "start",
+        "active_regions",
+        "declined_regions",
+        "faction_bonus",
+        "unit",
+        "unit_declined",
+        "gain",
+        "combos",
+        "payments",
+        "other",
+    ]
+    unit: str | None = Field(None, description="unit, unit_declined, gain: the unit (a race, power or place)")
+    coins: int
+
+
+class Scores(Answer):
+    """A finished game's coins by round and their breakdown by seat (`ending.py`)."""
+
+    game: str
+    scores: list[int] = Field(description="the final coins by seat")
+    rounds: list[list[int]] = Field(description="by round (0: the start), the coins of each seat at its end")
+    breakdown: list[list[ScoreItem]] = Field(description="by seat: where its coins came from")
 
 
 class SeatHanded(Answer):
