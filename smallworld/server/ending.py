@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from smallworld.engine.model.protocol import check_action
 from smallworld.server.errors import ServerError
 from smallworld.server.service import Live, Service
+from smallworld.web.payload import web_voice
+from smallworld.words import LANGS
+from smallworld.words.describe import describe
 
 _ITEMS = ("active_regions", "declined_regions", "faction_bonus")
 
@@ -85,4 +89,26 @@ def scores(live: Live) -> dict[str, Any]:
         breakdown.append(items)
     out = {"game": live.id, "scores": final, "rounds": rounds, "breakdown": breakdown}
     cache["ending"] = out
+    return out
+
+
+def decisions(live: Live) -> list[dict[str, str]]:
+    """Each move's decision in words, in every language (the replay's `decisions`: move i is the
+    one that led to state i + 1), as the decisions were offered (`describe`, the seats marked as in
+    every text the page is sent). Only once the game is over, as the replay itself."""
+    if live.status != "over":
+        raise ServerError("not_over", "the replay is public once the game is over")
+    cache = Service._cache(live)
+    cached: list[dict[str, str]] | None = cache.get("decisions")
+    if cached is not None:
+        return cached
+    game = live.game
+    voices = {lang: web_voice(game, lang, None) for lang in LANGS}
+    st = game.new_initial_state()
+    out = []
+    for m in live.moves:
+        action = check_action(game, m.action)
+        out.append({lang: describe(st, action, v) for lang, v in voices.items()})
+        st.apply(m.action, seat=m.seat)
+    cache["decisions"] = out
     return out

@@ -397,6 +397,9 @@ class Replay(Answer):
     states: list[dict[str, Any]] = Field(description="the state at every ply")
     texts: list[dict[str, list[str]]]
     result: dict[str, Any] | None
+    decisions: list[dict[str, str]] = Field(
+        description="each move's decision in words, by language (move i led to state i + 1)"
+    )
 
 
 class ScoreItem(Answer):

@@ -132,6 +132,11 @@ def test_a_finished_games_scores_by_round_add_up_to_its_result(client: TestClien
     for r_ in range(1, rounds):
         first = next(st for st in replay["states"] if st["round"] == r_ + 1)
         assert s["rounds"][r_] == [seat["coins"] for seat in first["seats"]], r_
+    # The replay tells each move's decision in words, in every language.
+    assert len(replay["decisions"]) == len(replay["actions"]) == g["ply"]
+    assert replay["decisions"][0]["en"].startswith("pick ")
+    for d in replay["decisions"]:
+        assert set(d) == {"en", "pt", "de"} and all(t and "{" not in t for t in d.values()), d
     for seat, items in enumerate(s["breakdown"]):
         assert sum(i["coins"] for i in items) == final[seat]
         assert items[0] == {"item": "start", "coins": 5}

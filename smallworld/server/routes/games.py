@@ -77,7 +77,7 @@ async def act(gid: GameId, body: Act, svc: ServiceDep, token: TokenDep) -> dict[
 @router.get("/api/games/{gid}/replay", response_model=Replay)
 async def replay(live: GameDep, svc: ServiceDep) -> dict[str, Any]:
     """A finished game in full: the settings with the seed, every action, the state at every ply."""
-    return svc.replay(live)
+    return {**svc.replay(live), "decisions": ending.decisions(live)}
 
 
 @router.get("/api/games/{gid}/scores", response_model=Scores)

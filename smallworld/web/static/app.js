@@ -7,6 +7,8 @@ import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
 import { Lobby } from "./lobby.js";
+import { endPanel } from "./end.js";
+import { Replay } from "./replay.js";
 
 export const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -330,7 +332,8 @@ class GameScreen {
       held.length > 1 && acting ? h("div", { class: "hotseat" }, ...this.rich(W.t("hotseat_pass", { who: N.mark(+key) }))) : null,
       st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, ...this.rich(W.pick(st.texts.prompt))) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
-      h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
+      // "Notify me": only for a player of a game still going on.
+      key === "spectator" || v.result ? null : h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
         this.notify = e.target.checked;
         localStorage.setItem("sw.notify", this.notify ? "1" : "");
         if (this.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
@@ -596,76 +599,8 @@ class GameScreen {
     const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, ...this.rich(t))));
     return h("section", { class: "panel log", id: "log" }, h("h2", {}, W.t("log")), h("ol", { reversed: true }, ...lines.reverse()));
   }
-  resultPanel(st) {
-    const res = st.view.result;
-    if (!res) return null;
-    const v = st.view;
-    const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
-    return h("section", { class: "panel result", id: "end-screen" }, h("h2", {}, W.t("game_over")),
-      h("table", {}, h("tbody", {}, ...order.map((i) => h("tr", { class: res.winners.includes(i) ? "winner" : "", dataset: { seat: i } },
-        h("td", {}, res.winners.includes(i) ? "★ " : "", this.who(i, v.viewer)),
-        v.factions ? h("td", {}, W.faction(v.factions[i])) : null,
-        h("td", { class: "score" }, res.scores[i]))))),
-      res.factions ? h("div", { id: "faction-scores" }, `${W.t("team_factions")}: `,
-        ...Object.entries(res.factions).flatMap(([f, s], i) => [i ? " · " : "",
-          h("span", { class: "faction-score", dataset: { faction: f, score: s } }, `${W.faction(f)} ${s}`)]),
-        res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
-      this.tieBreakBox(res.tie_break, v),
-      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "", this.who(i, v.viewer)])),
-      h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
-  }
-  // The engine's tie-break figures (result.tie_break, only when the top score ties): §7 the race
-  // tokens on the boards of each tied seat, §11.4 the best individual score of each tied faction.
-  tieBreakBox(tie, v) {
-    if (!tie) return null;
-    const name = (e) => ("seat" in e ? this.who(e.seat, v.viewer) : W.faction(e.faction));
-    return h("div", { id: "tiebreak", dataset: { by: tie.by, rule: tie.rule, shared: tie.shared ? "yes" : "no" } },
-      W.t(`tiebreak.${tie.by}`, { rule: tie.rule }), tie.by === "none" ? "" : ":",
-      h("ul", {}, ...tie.tied.map((e) => h("li", { dataset: { seat: e.seat, faction: e.faction, value: e.value } },
-        name(e), "value" in e ? `: ${e.value}` : ""))),
-      tie.shared ? h("div", { class: "shared" }, W.t("tiebreak.shared")) : null);
-  }
-}
-
-// ------------------------------------------------------------------------------- replay
-class Replay {
-  constructor(gameId) { this.id = gameId; this.ply = 0; this.start(); }
-  async start() {
-    try {
-      this.info = await api.gameInfo(this.id);
-      await useWords(this.info.settings?.edition);
-      this.board = await api.board(this.id);
-      this.data = await api.replay(this.id); // every state of the finished game
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
-    this.render();
-  }
-  close() {}
-  go(ply) { this.ply = Math.max(0, Math.min(this.data.states.length - 1, ply)); this.render(); }
-  render() {
-    if (!this.data) return;
-    const last = this.data.states.length - 1;
-    const v = this.data.states[this.ply];
-    const texts = this.data.texts ? this.data.texts[this.ply] : null;
-    const lines = texts ? W.pick(texts) : (v.events || []).map((ev) => ev.type);
-    const seats = this.data.seats || this.info.seats;
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("class", "board");
-    drawBoard(svg, this.board, v);
-    app.replaceChildren(h("div", { id: "replay", class: "game replay", dataset: { ply: v.ply, phase: v.phase } },
-      h("section", { class: "board-wrap" }, svg),
-      h("aside", { class: "side" },
-        h("section", { class: "panel" }, h("h2", {}, W.t("replay")),
-          h("div", {}, `${W.t("ply", { n: v.ply })} / ${last} · ${W.phase(v.phase)}`),
-          h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: this.ply, "aria-label": W.t("replay"),
-            oninput: (e) => this.go(+e.target.value), onchange: (e) => this.go(+e.target.value) }),
-          h("div", { class: "buttons" },
-            h("button", { id: "replay-first", onclick: () => this.go(0) }, W.t("first")),
-            h("button", { id: "replay-prev", onclick: () => this.go(this.ply - 1) }, W.t("prev")),
-            h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
-            h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
-        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, ...N.rich(t, seats))))))));
-    document.getElementById("replay-slider")?.focus({ preventScroll: true });
-  }
+  // The end screen (end.js): the verdict, the final coins, the tie-break, the chart and breakdown.
+  resultPanel(st) { return endPanel(this, st); }
 }
 
 // ------------------------------------------------------------------------------- router

@@ -10,20 +10,88 @@ import { app, h, refused, useWords } from "./app.js";
 // it refuses a variant an edition lacks, naming the field).
 const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"] };
 
+// The lobby's lists: the player's own games, the open games to join, the games in progress to
+// watch and the finished ones to replay.
+const LISTS = [
+  { key: "mine", id: "my-games", title: "my_games", status: null },
+  { key: "open", id: "open-games", title: "open_games", status: "open" },
+  { key: "playing", id: "watch-games", title: "lobby.watch_games", status: "playing" },
+  { key: "over", id: "finished-games", title: "lobby.finished_games", status: "over" },
+];
+
+// A game as a list shows it: never its id, but its title (or edition), the players (the
+// opponents, in the player's own list), the day it began, whose turn it is ("your turn" stands
+// out) or how it ended, and what can be done with it.
+function gameRow(g, list, join) {
+  const mine = g.my_seats || [];
+  const others = g.seats.map((_, i) => i).filter((i) => !mine.includes(i));
+  const names = (seats) => seats.map((i) => N.playerName(g.seats, i)).join(", ");
+  const edition = g.settings?.edition || "warcraft";
+  const title = g.title || [W.t(`edition.${edition}`), g.settings?.variant === "team" ? W.t("variant.team") : null].filter(Boolean).join(" · ");
+  const when = new Date(g.created * 1000).toLocaleString(W.current(), { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const link = (href, label, cls) => h("a", { href, class: `button ${cls}` }, label);
+  let state = null;
+  if (g.status === "open") state = h("span", { class: "state" }, W.t("lobby.waiting"));
+  else if (g.status === "playing") {
+    state = mine.includes(g.acting_seat)
+      ? h("strong", { class: "your-turn" }, W.t("your_turn"))
+      : h("span", { class: "state" }, W.t("lobby.turn_of", { name: N.playerName(g.seats, g.acting_seat) }));
+  } else if (g.result) state = resultLine(g, mine, names);
+  const actions = [];
+  if (list === "open" && g.seats.some((s) => s.open && !s.joined)) actions.push(h("button", { class: "join-open", onclick: () => join(g) }, W.t("join")));
+  if (list === "mine") actions.push(link(`#/game/${g.game}`, W.t("open"), "open-game"));
+  else if (g.status !== "over") actions.push(link(`#/game/${g.game}`, W.t("spectate"), "watch"));
+  if (g.status === "over") actions.push(link(`#/replay/${g.game}`, W.t("replay"), "replay"));
+  return h("li", { class: "game-row", dataset: { game: g.game, status: g.status } },
+    h("div", { class: "game-what" },
+      h("strong", { class: "game-title" }, title), " ",
+      h("span", { class: "players" }, list === "mine" && others.length ? W.t("lobby.vs", { names: names(others) }) : names(g.seats.map((_, i) => i)))),
+    h("div", { class: "game-when" }, h("time", { datetime: new Date(g.created * 1000).toISOString() }, W.t("lobby.created", { date: when })), state ? " · " : "", state),
+    h("div", { class: "buttons" }, ...actions));
+}
+
+// How a finished game ended, for the reader: won, lost or shared when it holds a seat, else who
+// won; and the final coins, the winners' first.
+function resultLine(g, mine, names) {
+  const res = g.result;
+  const winners = res.winners || [];
+  const won = mine.some((i) => winners.includes(i));
+  const words = !mine.length ? W.t("lobby.winner", { names: names(winners) })
+    : W.t(won ? (winners.length > 1 ? "lobby.shared" : "lobby.you_won") : "lobby.you_lost");
+  const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
+  return h("span", { class: `result${mine.length ? (won ? " won" : " lost") : ""}` },
+    h("strong", {}, words), ` (${order.map((i) => res.scores[i]).join("–")})`);
+}
+
 export class Lobby {
   constructor() {
     // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
     this.seats = [{ kind: "me" }, { kind: "bot", level: "greedy" }];
     this.form = { name: api.playerName(), edition: "warcraft", variant: "standard", clock: "turns" };
-    this.mine = [];
-    this.open = [];
+    // The lists (docs/server.md, "Lists"): each a page at a time, newest first; `next` is the
+    // cursor of the following page (null: none).
+    this.lists = Object.fromEntries(LISTS.map((l) => [l.key, { games: [], next: null }]));
     this.load();
   }
   async load() {
     try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
-    try { if (api.playerToken()) this.mine = await api.myGames(); } catch { this.mine = []; }
-    try { this.open = await api.openGames(); } catch { this.open = []; }
+    await Promise.all(LISTS.map((l) => this.fetch(l)));
     this.render();
+  }
+  // One page of a list; `more`: the next one, added under those shown.
+  async fetch(list, more = false) {
+    const have = this.lists[list.key];
+    let answer = { games: [], next: null };
+    try {
+      if (list.status) answer = await api.listGames(list.status, more ? have.next : null);
+      else if (api.playerToken()) answer = await api.myGamesPage(more ? have.next : null);
+    } catch { /* an empty list; the next visit asks again */ }
+    this.lists[list.key] = { games: more ? [...have.games, ...answer.games] : answer.games, next: answer.next };
+  }
+  async more(list) {
+    await this.fetch(list, true);
+    this.render();
+    document.querySelector(`#${list.id} .more`)?.focus({ preventScroll: true });
   }
   close() {}
   render() {
@@ -47,19 +115,15 @@ export class Lobby {
         ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
-    const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game } },
-      h("span", {}, `${g.title || g.game} · ${g.seats.map((_, i) => N.playerName(g.seats, i)).join(", ")}`),
-      mine && (g.my_seats || []).includes(g.acting_seat) && g.status === "playing" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
-      g.status === "over" ? h("span", {}, W.t("game_over")) : null,
-      !mine && g.seats.some((s) => s.open && !s.joined)
-        ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
-      h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
       h("h1", {}, W.t("lobby")), form,
-      h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
-        this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
-      h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
-        this.open.length ? h("ul", {}, ...this.open.map((g) => gameRow(g, false))) : h("p", {}, W.t("no_games")))));
+      ...LISTS.map((l) => this.listSection(l))));
+  }
+  listSection(list) {
+    const { games, next } = this.lists[list.key];
+    return h("section", { class: "panel game-list", id: list.id }, h("h2", {}, W.t(list.title)),
+      games.length ? h("ul", {}, ...games.map((g) => gameRow(g, list.key, (x) => this.joinOpen(x)))) : h("p", {}, W.t("no_games")),
+      next ? h("button", { class: "more", onclick: () => this.more(list) }, W.t("lobby.more")) : null);
   }
   async joinOpen(g) {
     const name = document.getElementById("name").value.trim() || "Player";
