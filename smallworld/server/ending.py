@@ -7,7 +7,8 @@ coins: `start` (the coins every seat starts with), the end-of-turn scoring by it
 `declined_regions`, `faction_bonus`, `unit`: a race, power or place's bonus, `unit_declined`: an
 In-Decline race's), `gain` (coins a unit's rule paid out during a turn: Enraged, Battle Master,
 Orcs, ...), `combos` (coins taken with a combo less the coins paid for its place), `payments`
-(received less paid) and `other` (whatever is left, when something is)."""
+(received less paid: dues, ransoms, purchases of units, the engine's `payment` events) and `other`
+(whatever is left, when something is: a coin no event tells)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ watch, the finished games to replay, and a player's own games; newest first, a p
 A page is `limit` games (at most `MAX_LIMIT`) created before the game `before` (the previous page's
 `next`), in the order (created, id) from the newest. Each entry is the game's summary (what anyone
 may read: no seed, no coins before the end, `result` once it is over) with the times it was created
-and last changed."""
+and last changed, and the round it is at (all public)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from smallworld.server import schema as t
 from smallworld.server.errors import ServerError
 from smallworld.server.inputs import game_id
 from smallworld.server.models import IntParam
-from smallworld.server.service import Service
+from smallworld.server.service import Live, Service
 
 Status = Literal["open", "playing", "over"]
 DEFAULT_LIMIT = 20
@@ -58,6 +58,11 @@ def _page(
     return page, (page[-1][0] if len(rows) > limit else None)
 
 
+def _when(live: Live, created: float, updated: float) -> dict[str, Any]:
+    """What a list adds to a game's summary: when it was made and last changed, and its round."""
+    return {"created": created, "updated": updated, "round": live.state.round, "rounds": live.game.rounds}
+
+
 def _cursor(before: str | None) -> str | None:
     if before is None:
         return None
@@ -73,7 +78,7 @@ async def games(svc: Service, status: Status, limit: int | None, before: str | N
     out = []
     for gid, created, updated in ids:
         live = await svc.get(gid)
-        out.append({**svc.summary(live), "created": created, "updated": updated})
+        out.append({**svc.summary(live), **_when(live, created, updated)})
     return {"games": out, "next": nxt}
 
 
@@ -87,7 +92,7 @@ async def my_games(svc: Service, token: str | None, limit: int | None, before: s
     for gid, created, updated in ids:
         live = await svc.get(gid)
         mine = [s["seat"] for s in live.seats if s["player_id"] == p["id"]]
-        out.append({**svc.summary(live), "my_seats": mine, "created": created, "updated": updated})
+        out.append({**svc.summary(live), "my_seats": mine, **_when(live, created, updated)})
     return {"player": {"id": p["id"], "name": p["name"]}, "games": out, "next": nxt}
 
 

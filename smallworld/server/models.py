@@ -305,10 +305,13 @@ class Summary(Answer):
 
 
 class Listed(Summary):
-    """A game in the lobby's lists (`listing.py`): its summary and when it was made and last changed."""
+    """A game in the lobby's lists (`listing.py`): its summary, when it was made and last changed,
+    and its round."""
 
     created: float = Field(description="epoch seconds")
     updated: float = Field(description="epoch seconds")
+    round: int = Field(description="the round being played (the last, once over)")
+    rounds: int = Field(description="the rounds of the game")
 
 
 class MyGame(Listed):

@@ -53,6 +53,7 @@ def test_each_list_holds_its_status_newest_first_without_hidden_information(clie
     assert _ids(watch) == [playing["game"]] and watch["next"] is None
     g = watch["games"][0]
     assert g["status"] == "playing" and g["result"] is None and g["created"] <= g["updated"]
+    assert (g["round"], g["rounds"]) == (1, 10)  # 2 players: 10 rounds (§5)
     assert g["seats"][0]["name"] == "Ann"
     seed = svc.live[playing["game"]].seed
     assert_hides(watch, None, seed)
@@ -141,6 +142,7 @@ def test_a_finished_games_scores_by_round_add_up_to_its_result(client: TestClien
         assert sum(i["coins"] for i in items) == final[seat]
         assert items[0] == {"item": "start", "coins": 5}
         assert any(i["item"] == "active_regions" and i["coins"] > 0 for i in items)
+        assert all(i["item"] != "other" for i in items), items  # every coin's origin is told
         # The scoring items agree with the score events of the replay.
         scored = sum(
             v

@@ -33,9 +33,10 @@ function gameRow(g, list, join) {
   let state = null;
   if (g.status === "open") state = h("span", { class: "state" }, W.t("lobby.waiting"));
   else if (g.status === "playing") {
-    state = mine.includes(g.acting_seat)
+    const turn = mine.includes(g.acting_seat)
       ? h("strong", { class: "your-turn" }, W.t("your_turn"))
       : h("span", { class: "state" }, W.t("lobby.turn_of", { name: N.playerName(g.seats, g.acting_seat) }));
+    state = h("span", {}, h("span", { class: "round" }, W.t("round", { n: g.round, of: g.rounds })), " · ", turn);
   } else if (g.result) state = resultLine(g, mine, names);
   const actions = [];
   if (list === "open" && g.seats.some((s) => s.open && !s.joined)) actions.push(h("button", { class: "join-open", onclick: () => join(g) }, W.t("join")));
@@ -44,7 +45,7 @@ function gameRow(g, list, join) {
   if (g.status === "over") actions.push(link(`#/replay/${g.game}`, W.t("replay"), "replay"));
   return h("li", { class: "game-row", dataset: { game: g.game, status: g.status } },
     h("div", { class: "game-what" },
-      h("strong", { class: "game-title" }, title), " ",
+      h("strong", { class: "game-title" }, title), " · ",
       h("span", { class: "players" }, list === "mine" && others.length ? W.t("lobby.vs", { names: names(others) }) : names(g.seats.map((_, i) => i)))),
     h("div", { class: "game-when" }, h("time", { datetime: new Date(g.created * 1000).toISOString() }, W.t("lobby.created", { date: when })), state ? " · " : "", state),
     h("div", { class: "buttons" }, ...actions));
