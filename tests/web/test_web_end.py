@@ -34,6 +34,20 @@ def _post(url: str, body: dict[str, Any], token: str) -> Any:
         return json.loads(r.read())
 
 
+def settle(page: Page) -> None:
+    """Until the page has not been redrawn for a second: the moves of the bots' quick game arrive
+    in a burst (each a redraw), and the end screen is drawn again until the last has come."""
+    page.evaluate(
+        """() => new Promise((ok) => {
+          let t = null;
+          const o = new MutationObserver(() => { clearTimeout(t); t = setTimeout(done, 1000); });
+          function done() { o.disconnect(); ok(true); }
+          o.observe(document.getElementById('app'), { childList: true });
+          t = setTimeout(done, 1000);
+        })"""
+    )
+
+
 def finish_against_a_bot(page: Page, real_url: str, name: str = "Ada") -> tuple[str, dict[str, Any]]:
     """A 2-player game against a greedy bot, made in the lobby; this page's seat then goes to a
     random bot (the seat's own `POST .../seats/0/bot`), which plays it to the end as quickly as the
@@ -43,6 +57,7 @@ def finish_against_a_bot(page: Page, real_url: str, name: str = "Ada") -> tuple[
     token = page.evaluate("g => JSON.parse(localStorage.getItem('sw.seats.' + g))['0']", gid)
     _post(f"{real_url}api/games/{gid}/seats/0/bot", {"level": "random"}, token)
     page.wait_for_selector("#end-screen", timeout=180000)
+    settle(page)
     return gid, _get(f"{real_url}api/games/{gid}")
 
 
@@ -66,8 +81,8 @@ def test_the_end_screen_says_won_or_lost_and_charts_each_players_coins_by_round(
     # The verdict for the reader (seat 0), from the engine's winners (§7).
     won = 0 in result["winners"]
     expect = ("You share the victory" if len(result["winners"]) > 1 else "You won!") if won else "You lost"
-    # (the moves the page had not yet drawn arrive with the end: the panel is drawn again a few times)
     page.wait_for_selector("#score-chart svg", state="attached")
+    settle(page)
     assert page.locator("#verdict").inner_text() == expect
     assert page.locator("#verdict").get_attribute("data-won") == ("yes" if won else "no")
     assert page.locator("#notify").count() == 0  # nothing to be notified of after the end
@@ -121,7 +136,10 @@ def test_the_replay_shows_players_coins_round_and_the_move_in_words(
     page: Page, real_url: str, shots: Path
 ) -> None:
     gid, summary = finish_against_a_bot(page, real_url, "Bea")
-    states = _get(f"{real_url}api/games/{gid}/replay")["states"]
+    replay = _get(f"{real_url}api/games/{gid}/replay")
+    states = replay["states"]
+    opener = replay["actions"][0]["seat"]  # the first player, drawn at the setup (§5)
+    name = {0: "Bea", 1: "Greedy bot"}[opener]
     page.click("#open-replay")
     page.wait_for_selector("#replay[data-ply='0']")
     # The start: every seat's 5 coins (§1.3), round 1, the game set up.
@@ -132,14 +150,14 @@ def test_the_replay_shows_players_coins_round_and_the_move_in_words(
     assert players.locator(".coins").all_inner_texts() == ["5 coins", "5 coins"]
     assert page.locator("#replay-where").inner_text().startswith("Round 1 of ")
     assert page.locator("#replay-move li").all_inner_texts() == ["The game is set up"]
-    # A move forward: who moved, and the move in words (Bea picks a race and power: §6.3).
+    # A move forward: who moved, and the move in words (the first player picks a combo: §6.3).
     page.click("#replay-next")
     page.wait_for_selector("#replay[data-ply='1']")
-    assert page.locator("#replay-move h2").inner_text().endswith("Bea")
+    assert page.locator("#replay-move h2").inner_text().endswith(name)
     assert page.locator("#replay-decision").inner_text().startswith("pick ")  # the decision, as offered
     first = page.locator("#replay-move li").first.inner_text()
-    assert first.startswith("Bea") and "{" not in first and "⟦" not in first
-    assert page.locator("#replay-players li.to-act").get_attribute("data-seat") == "0"
+    assert first.startswith(name) and "{" not in first and "⟦" not in first
+    assert page.locator("#replay-players li.to-act").get_attribute("data-seat") == str(opener)
     # The keyboard steps too; the last move: the final coins, the last round.
     page.locator("#replay-where").click()
     page.keyboard.press("ArrowLeft")
@@ -161,5 +179,11 @@ def test_the_replay_shows_players_coins_round_and_the_move_in_words(
         s["coins"] for s in states[mid]["seats"]
     ]
     assert page.locator("#replay").get_attribute("data-round") == str(states[mid]["round"])
+    # (the picture: a conquest, with what it cost in words)
+    shown = next(p for p in range(mid, last) if any(e["type"] == "conquest" for e in states[p]["events"]))
+    page.locator("#replay-slider").fill(str(shown))
+    page.locator("#replay-slider").dispatch_event("change")
+    page.wait_for_selector(f"#replay[data-ply='{shown}']")
+    assert page.locator("#replay-move li").count() >= 1
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "replay.png"))
