@@ -279,7 +279,7 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     ),
     EventSpec(
         "payment",
-        "coins paid before an attack or an effect",
+        "coins paid before an attack or an effect, for a unit's purchase, or as a ransom",
         (
             seat_field("the payer"),
             Field("payee", FieldType.SEAT, "who received them (null: the stash)", nullable=True),

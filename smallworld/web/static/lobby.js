@@ -57,10 +57,12 @@ function resultLine(g, mine, names) {
   const res = g.result;
   const winners = res.winners || [];
   const won = mine.some((i) => winners.includes(i));
-  const words = !mine.length ? W.t("lobby.winner", { names: names(winners) })
+  // A reader holding every seat (hot-seat) reads who won, as one holding none.
+  const own = mine.length > 0 && mine.length < res.scores.length;
+  const words = !own ? W.t("lobby.winner", { names: names(winners) })
     : W.t(won ? (winners.length > 1 ? "lobby.shared" : "lobby.you_won") : "lobby.you_lost");
   const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
-  return h("span", { class: `result${mine.length ? (won ? " won" : " lost") : ""}` },
+  return h("span", { class: `result${own ? (won ? " won" : " lost") : ""}` },
     h("strong", {}, words), ` (${order.map((i) => res.scores[i]).join("–")})`);
 }
 
