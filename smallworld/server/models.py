@@ -325,17 +325,29 @@ class Summary(Answer):
     from_position: bool = Field(False, description="a casual game started from a position document")
 
 
-class MyGame(Summary):
+class Listed(Summary):
+    """A game in the lobby's lists (`listing.py`): its summary, when it was made and last changed,
+    and its round."""
+
+    created: float = Field(description="epoch seconds")
+    updated: float = Field(description="epoch seconds")
+    round: int = Field(description="the round being played (the last, once over)")
+    rounds: int = Field(description="the rounds of the game")
+
+
+class MyGame(Listed):
     my_seats: list[int]
 
 
 class MyGames(Answer):
     player: Player
     games: list[MyGame]
+    next: str | None = Field(None, description="the `before` of the next page (null: the last page)")
 
 
 class OpenGames(Answer):
-    games: list[Summary]
+    games: list[Listed]
+    next: str | None = Field(None, description="the `before` of the next page (null: the last page)")
 
 
 class CreatedSeat(Answer):
@@ -462,6 +474,36 @@ class Replay(Answer):
     position: dict[str, Any] | None = Field(
         None, description="a game from a position: where it started (`states[0]`), with its scripted rolls"
     )
+    decisions: list[dict[str, str]] = Field(
+        description="each move's decision in words, by language (move i led to state i + 1)"
+    )
+
+
+
+class ScoreItem(Answer):
+    item: Literal[
+        "start",
+        "active_regions",
+        "declined_regions",
+        "faction_bonus",
+        "unit",
+        "unit_declined",
+        "gain",
+        "combos",
+        "payments",
+        "other",
+    ]
+    unit: str | None = Field(None, description="unit, unit_declined, gain: the unit (a race, power or place)")
+    coins: int
+
+
+class Scores(Answer):
+    """A finished game's coins by round and their breakdown by seat (`ending.py`)."""
+
+    game: str
+    scores: list[int] = Field(description="the final coins by seat")
+    rounds: list[list[int]] = Field(description="by round (0: the start), the coins of each seat at its end")
+    breakdown: list[list[ScoreItem]] = Field(description="by seat: where its coins came from")
 
 
 class SeatHanded(Answer):

@@ -874,27 +874,6 @@ class Service:
             **({"position": live.meta["position"]} if "position" in live.meta else {}),
         }
 
-    async def my_games(self, token: str | None) -> dict[str, Any]:
-        p = await self.player(token)
-        if p is None:
-            raise ServerError("bad_token", "a player token is required")
-        ids = await asyncio.to_thread(self.store.games_of_player, p["id"])
-        games = []
-        for gid in ids:
-            live = await self.get(gid)
-            mine = [s["seat"] for s in live.seats if s["player_id"] == p["id"]]
-            games.append({**self.summary(live), "my_seats": mine})
-        return {"player": {"id": p["id"], "name": p["name"]}, "games": games}
-
-    async def open_games(self) -> list[dict[str, Any]]:
-        ids = await asyncio.to_thread(self.store.games_with_status, "open", 100)
-        out = []
-        for gid in ids:
-            live = await self.get(gid)
-            if any(s["open"] and s["player_id"] is None for s in live.seats):
-                out.append(self.summary(live))
-        return out
-
     # --- handing a seat to a bot and back --------------------------------------------------------
     async def hand_to_bot(self, gid: str, seat: int, token: str | None, level: str) -> dict[str, Any]:
         """`level`: one of `bots.LEVELS` (`models.HandToBot`)."""

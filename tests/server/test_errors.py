@@ -321,8 +321,9 @@ def test_a_fault_of_the_server_answers_in_the_documented_shape_and_is_logged(
         def broken_view(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("a bug in a view")
 
-        svc.open_games = broken
-        r = c.get("/api/games")
+        get = svc.get
+        svc.get = broken
+        r = c.get(f"/api/games/{gid}")
         assert (r.status_code, r.json()["code"]) == (500, "internal_error") and set(r.json()) == {
             "code",
             "message",
@@ -330,6 +331,7 @@ def test_a_fault_of_the_server_answers_in_the_documented_shape_and_is_logged(
             "params",
         }
         assert "a bug of the server's own" in caplog.text and "Traceback" in caplog.text
+        svc.get = get
         svc.view = broken_view
         with c.websocket_connect(f"/api/games/{gid}/ws") as ws, pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()

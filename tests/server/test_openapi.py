@@ -62,6 +62,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("get", "/api/games/{gid}/moves"): "Moves",
         ("post", "/api/games/{gid}/act"): "Ack",
         ("get", "/api/games/{gid}/replay"): "Replay",
+        ("get", "/api/games/{gid}/scores"): "Scores",
         ("post", "/api/games/{gid}/seats/{seat}/bot"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/take"): "SeatHanded",
         ("post", "/api/games/{gid}/seats/{seat}/leave"): "SeatLeft",

@@ -279,12 +279,21 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     ),
     EventSpec(
         "payment",
-        "coins paid before an attack or an effect",
+        "coins paid before an attack or an effect, for a unit's purchase, or as a ransom",
         (
             seat_field("the payer"),
             Field("payee", FieldType.SEAT, "who received them (null: the stash)", nullable=True),
             Field("coins", FieldType.INT, "coins paid"),
             Field("why", FieldType.UNIT, "the unit whose rule asks for them"),
+        ),
+    ),
+    EventSpec(
+        "gain",
+        "coins a unit's rule paid out during a turn (not at its end-of-turn scoring)",
+        (
+            seat_field("who received them"),
+            Field("coins", FieldType.INT, "coins gained"),
+            Field("why", FieldType.UNIT, "the unit whose rule pays them"),
         ),
     ),
     EventSpec(

@@ -488,8 +488,10 @@ class State:
         if race is not None:
             self.race_mask[race] = self.race_mask.get(race, 0) | (1 << region)
 
-    def gain(self, seat: int, coins: int) -> None:
+    def gain(self, seat: int, coins: int, why: str) -> None:
+        """`seat` receives `coins` by the rule of the unit `why` (a `gain` event tells it)."""
         self.seats[seat].coins += coins
+        self.event("gain", seat=seat, coins=coins, why=why)
 
     def pay(self, payer: int, payee: int | None, coins: int) -> int:
         """Move up to `coins` from `payer` to `payee` (None = the stash); returns what was paid."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from smallworld.server import ending, listing
 from smallworld.server.models import (
     Ack,
     Act,
@@ -15,6 +16,7 @@ from smallworld.server.models import (
     Moves,
     OpenGames,
     Replay,
+    Scores,
     Summary,
     View,
 )
@@ -25,9 +27,15 @@ router = api_router("games")
 
 
 @router.get("/api/games", response_model=OpenGames)
-async def open_games(svc: ServiceDep) -> dict[str, Any]:
-    """The open games with a free `open` seat."""
-    return {"games": await svc.open_games()}
+async def open_games(
+    svc: ServiceDep,
+    status: listing.StatusQuery = "open",
+    limit: listing.LimitQuery = None,
+    before: listing.Before = None,
+) -> dict[str, Any]:
+    """The lobby's lists, newest first, a page at a time (`listing.py`): the open games with a free
+    `open` seat, the games in progress (`status=playing`) or the finished ones (`status=over`)."""
+    return await listing.games(svc, status, limit, before)
 
 
 @router.post("/api/games", response_model=GameCreated)
@@ -68,6 +76,12 @@ async def act(gid: GameId, body: Act, svc: ServiceDep, token: TokenDep) -> dict[
 
 @router.get("/api/games/{gid}/replay", response_model=Replay)
 async def replay(live: GameDep, svc: ServiceDep) -> dict[str, Any]:
-    """A finished game in full: the settings with the seed, every action, the state at every ply, and
-    its chat (both channels, each message with the ply it was posted at)."""
-    return {**svc.replay(live), "chat": await svc.chat.replay(live)}
+    """A finished game in full: the settings with the seed, every action, the state at every ply, each
+    move's decision in words, and its chat (both channels, each message with the ply it was posted at)."""
+    return {**svc.replay(live), "decisions": ending.decisions(live), "chat": await svc.chat.replay(live)}
+
+
+@router.get("/api/games/{gid}/scores", response_model=Scores)
+async def scores(live: GameDep) -> dict[str, Any]:
+    """A finished game's coins at the end of every round and where each seat's came from."""
+    return ending.scores(live)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from smallworld.server import listing
 from smallworld.server.models import CreatePlayer, LoggedOut, MyGames, PlayerCreated
 from smallworld.server.routes.base import api_router
 from smallworld.server.routes.deps import ServiceDep, TokenDep
@@ -19,8 +20,11 @@ async def new_player(body: CreatePlayer, svc: ServiceDep) -> dict[str, Any]:
 
 
 @router.get("/api/me/games", response_model=MyGames)
-async def my_games(svc: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    return await svc.my_games(token)
+async def my_games(
+    svc: ServiceDep, token: TokenDep, limit: listing.LimitQuery = None, before: listing.Before = None
+) -> dict[str, Any]:
+    """The player's games, newest first, a page at a time (`listing.py`)."""
+    return await listing.my_games(svc, token, limit, before)
 
 
 @router.post("/api/players/logout", response_model=LoggedOut)

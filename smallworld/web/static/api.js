@@ -72,6 +72,13 @@ export async function ensurePlayer(name) {
 export const words = (edition) => call("GET", edition ? `/api/words?edition=${encodeURIComponent(edition)}` : "/api/words");
 export const openGames = async () => (await call("GET", "/api/games")).games;
 export const myGames = async () => (await call("GET", "/api/me/games", { token: playerToken() })).games;
+// The lobby's lists, a page at a time, newest first (docs/server.md, "Lists"): {games, next};
+// `status`: open | playing | over; `before`: the previous page's `next`.
+const page = (before, limit) => `limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+export const listGames = (status, before = null, limit = 8) => call("GET", `/api/games?status=${status}&${page(before, limit)}`);
+export const myGamesPage = (before = null, limit = 8) => call("GET", `/api/me/games?${page(before, limit)}`, { token: playerToken() });
+// A finished game's coins by round and where they came from: {scores, rounds, breakdown}.
+export const scores = (gameId) => call("GET", `/api/games/${gameId}/scores`);
 export const gameInfo = (gameId) => call("GET", `/api/games/${gameId}`);
 export const board = (gameId) => call("GET", `/api/games/${gameId}/board`);
 // Learning the game (rules.js, tutorial.js): an edition's units for the rules page, the tutorial's lessons.

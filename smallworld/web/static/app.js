@@ -8,16 +8,19 @@ import * as W from "./i18n.js";
 import { drawBoard, regionIndex, raceColour, raceName, abbrev } from "./board.js";
 import * as N from "./names.js";
 import { screenFor as playersScreen } from "./players.js";
-import { ChatPanel, replayChat } from "./chat.js";
+import { ChatPanel } from "./chat.js";
 import { RulesPage, markerCards, preload as preloadRules, rulesTop } from "./rules.js";
-import { TutorialPage, attachHint, preload as preloadTutorial, tutorialLink } from "./tutorial.js";
+import { TutorialPage, attachHint, preload as preloadTutorial } from "./tutorial.js";
 import * as U from "./undo.js";
+import { Lobby } from "./lobby.js";
+import { endPanel } from "./end.js";
+import { Replay } from "./replay.js";
 
-const app = document.getElementById("app");
+export const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
 let screen = null; // the current screen object: {render(), close()}
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
@@ -31,15 +34,11 @@ function h(tag, attrs = {}, ...children) {
 const actionJson = (a) => JSON.stringify(a);
 const CLOCK = "◷ "; // a clock face the usual fonts have (DejaVu's; the ⏱ emoji often is missing)
 
-// The editions a game can be created in and the variants each offers (the server checks them too:
-// it refuses a variant an edition lacks, naming the field).
-const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"] };
-
 // A game's words are its edition's catalogues (race, power and place names differ between editions);
 // each edition's are fetched once, and the client's own catalogue comes with every one.
 const wordsOf = {};
 let shownEdition = "warcraft"; // the edition whose words are loaded (the rules link follows it)
-async function useWords(edition) {
+export async function useWords(edition) {
   const ed = edition || "warcraft";
   if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
   W.load(wordsOf[ed]);
@@ -49,87 +48,7 @@ async function useWords(edition) {
 
 // A refusal of the server in the player's words (its reason and params; the message of anything
 // that is not a refusal, a lost connection, as it comes).
-const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : e.message);
-
-// ------------------------------------------------------------------------------- lobby
-class Lobby {
-  constructor() {
-    // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
-    this.seats = [{ kind: "me" }, { kind: "bot", level: "greedy" }];
-    this.form = { name: api.playerName(), edition: "warcraft", variant: "standard", clock: "turns" };
-    this.mine = [];
-    this.open = [];
-    this.load();
-  }
-  async load() {
-    try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
-    try { if (api.playerToken()) this.mine = await api.myGames(); } catch { this.mine = []; }
-    try { this.open = await api.openGames(); } catch { this.open = []; }
-    this.render();
-  }
-  close() {}
-  render() {
-    const players = this.seats.length;
-    const seatRow = (s, i) => h("div", { class: "seat-row" },
-      h("label", { for: `seat-${i}` }, W.t("seat", { n: i + 1 })),
-      h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
-        ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
-      s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
-        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, W.t(`level.${l}`)))) : null);
-    const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
-      h("h2", {}, W.t("create")),
-      h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
-      h("label", {}, W.t("players"), " ", h("select", { id: "players", onchange: (e) => this.resize(+e.target.value) },
-        ...[2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === players }, n)))),
-      h("label", {}, W.t("edition"), " ", h("select", { id: "edition", onchange: (e) => { this.form.edition = e.target.value; if (!EDITION_VARIANTS[this.form.edition].includes(this.form.variant)) this.form.variant = "standard"; this.render(); } },
-        ...Object.keys(EDITION_VARIANTS).map((k) => h("option", { value: k, selected: this.form.edition === k }, W.t(`edition.${k}`))))),
-      h("label", {}, W.t("variant"), " ", h("select", { id: "variant", onchange: (e) => { this.form.variant = e.target.value; } },
-        ...EDITION_VARIANTS[this.form.edition].map((k) => h("option", { value: k, selected: this.form.variant === k }, W.t(`variant.${k}`))))),
-      h("label", {}, W.t("clock"), " ", h("select", { id: "clock", onchange: (e) => { this.form.clock = e.target.value; } },
-        ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
-      h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
-      h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
-    const gameRow = (g, mine) => h("li", { class: "game-row", dataset: { game: g.game } },
-      h("span", {}, `${g.title || g.game} · ${g.seats.map((_, i) => N.playerName(g.seats, i)).join(", ")}`),
-      mine && (g.my_seats || []).includes(g.acting_seat) && g.status === "playing" ? h("strong", { class: "your-turn" }, W.t("your_turn")) : null,
-      g.status === "over" ? h("span", {}, W.t("game_over")) : null,
-      !mine && g.seats.some((s) => s.open && !s.joined)
-        ? h("button", { class: "join-open", onclick: () => this.joinOpen(g) }, W.t("join")) : null,
-      h("a", { href: `#/game/${g.game}`, class: "button" }, mine ? W.t("open") : W.t("spectate")));
-    app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
-      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), form,
-      h("section", { class: "panel", id: "my-games" }, h("h2", {}, W.t("my_games")),
-        this.mine.length ? h("ul", {}, ...this.mine.map((g) => gameRow(g, true))) : h("p", {}, W.t("no_games"))),
-      h("section", { class: "panel", id: "open-games" }, h("h2", {}, W.t("open_games")),
-        this.open.length ? h("ul", {}, ...this.open.map((g) => gameRow(g, false))) : h("p", {}, W.t("no_games")))));
-  }
-  async joinOpen(g) {
-    const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
-    const seat = g.seats.find((s) => s.open && !s.joined).seat;
-    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
-  }
-  resize(n) {
-    while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
-    this.seats.length = n;
-    this.render();
-  }
-  async create() {
-    const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
-    const variant = document.getElementById("variant").value;
-    // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
-    const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
-    const spec = { edition: document.getElementById("edition").value, variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
-      seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
-    try {
-      const r = await api.createGame(spec);
-      const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
-      localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
-      location.hash = `#/game/${r.game}`;
-    } catch (e) { alert(refused(e)); }
-  }
-}
+export const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : e.message);
 
 // ------------------------------------------------------------------------------- join
 async function joinRoute(gameId, invite) {
@@ -430,7 +349,8 @@ class GameScreen {
       held.length > 1 && acting ? h("div", { class: "hotseat" }, ...this.rich(W.t("hotseat_pass", { who: N.mark(+key) }))) : null,
       st.texts && st.texts.prompt ? h("div", { class: "prompt", id: "prompt" }, ...this.rich(W.pick(st.texts.prompt))) : null,
       key === "spectator" ? h("div", {}, W.t("spectator")) : null,
-      h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
+      // "Notify me": only for a player of a game still going on.
+      key === "spectator" || v.result ? null : h("label", { class: "notify" }, h("input", { type: "checkbox", id: "notify", checked: !!this.notify, onchange: (e) => {
         this.notify = e.target.checked;
         localStorage.setItem("sw.notify", this.notify ? "1" : "");
         if (this.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
@@ -697,78 +617,8 @@ class GameScreen {
     const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, ...this.rich(t))));
     return h("section", { class: "panel log", id: "log" }, h("h2", {}, W.t("log")), h("ol", { reversed: true }, ...lines.reverse()));
   }
-  resultPanel(st) {
-    const res = st.view.result;
-    if (!res) return null;
-    const v = st.view;
-    const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
-    return h("section", { class: "panel result", id: "end-screen" }, h("h2", {}, W.t("game_over")),
-      h("table", {}, h("tbody", {}, ...order.map((i) => h("tr", { class: res.winners.includes(i) ? "winner" : "", dataset: { seat: i } },
-        h("td", {}, res.winners.includes(i) ? "★ " : "", this.who(i, v.viewer)),
-        v.factions ? h("td", {}, W.faction(v.factions[i])) : null,
-        h("td", { class: "score" }, res.scores[i]))))),
-      res.factions ? h("div", { id: "faction-scores" }, `${W.t("team_factions")}: `,
-        ...Object.entries(res.factions).flatMap(([f, s], i) => [i ? " · " : "",
-          h("span", { class: "faction-score", dataset: { faction: f, score: s } }, `${W.faction(f)} ${s}`)]),
-        res.winning_factions ? ` — ${W.t("winners")}: ${res.winning_factions.map((f) => W.faction(f)).join(", ")}` : "") : null,
-      this.tieBreakBox(res.tie_break, v),
-      h("div", { id: "winners" }, `${W.t("winners")}: `, ...res.winners.flatMap((i, k) => [k ? ", " : "", this.who(i, v.viewer)])),
-      h("a", { class: "button", id: "open-replay", href: `#/replay/${this.id}` }, W.t("replay")));
-  }
-  // The engine's tie-break figures (result.tie_break, only when the top score ties): §7 the race
-  // tokens on the boards of each tied seat, §11.4 the best individual score of each tied faction.
-  tieBreakBox(tie, v) {
-    if (!tie) return null;
-    const name = (e) => ("seat" in e ? this.who(e.seat, v.viewer) : W.faction(e.faction));
-    return h("div", { id: "tiebreak", dataset: { by: tie.by, rule: tie.rule, shared: tie.shared ? "yes" : "no" } },
-      W.t(`tiebreak.${tie.by}`, { rule: tie.rule }), tie.by === "none" ? "" : ":",
-      h("ul", {}, ...tie.tied.map((e) => h("li", { dataset: { seat: e.seat, faction: e.faction, value: e.value } },
-        name(e), "value" in e ? `: ${e.value}` : ""))),
-      tie.shared ? h("div", { class: "shared" }, W.t("tiebreak.shared")) : null);
-  }
-}
-
-// ------------------------------------------------------------------------------- replay
-class Replay {
-  constructor(gameId) { this.id = gameId; this.ply = 0; this.start(); }
-  async start() {
-    try {
-      this.info = await api.gameInfo(this.id);
-      await useWords(this.info.settings?.edition);
-      this.board = await api.board(this.id);
-      this.data = await api.replay(this.id); // every state of the finished game
-    } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
-    this.render();
-  }
-  close() {}
-  go(ply) { this.ply = Math.max(0, Math.min(this.data.states.length - 1, ply)); this.render(); }
-  render() {
-    if (!this.data) return;
-    const last = this.data.states.length - 1;
-    const v = this.data.states[this.ply];
-    const texts = this.data.texts ? this.data.texts[this.ply] : null;
-    const lines = texts ? W.pick(texts) : (v.events || []).map((ev) => ev.type);
-    const seats = this.data.seats || this.info.seats;
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("class", "board");
-    drawBoard(svg, this.board, v);
-    app.replaceChildren(h("div", { id: "replay", class: "game replay", dataset: { ply: v.ply, phase: v.phase } },
-      h("section", { class: "board-wrap" }, svg),
-      h("aside", { class: "side" },
-        h("section", { class: "panel" }, h("h2", {}, W.t("replay")),
-          h("div", {}, `${W.t("ply", { n: v.ply })} / ${last} · ${W.phase(v.phase)}`),
-          h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: this.ply, "aria-label": W.t("replay"),
-            oninput: (e) => this.go(+e.target.value), onchange: (e) => this.go(+e.target.value) }),
-          h("div", { class: "buttons" },
-            h("button", { id: "replay-first", onclick: () => this.go(0) }, W.t("first")),
-            h("button", { id: "replay-prev", onclick: () => this.go(this.ply - 1) }, W.t("prev")),
-            h("button", { id: "replay-next", onclick: () => this.go(this.ply + 1) }, W.t("next")),
-            h("button", { id: "replay-last", onclick: () => this.go(last) }, W.t("last")))),
-        h("section", { class: "panel log" }, h("ol", {}, ...lines.map((t) => h("li", {}, ...N.rich(t, seats))))))));
-    const chat = replayChat(this.data.chat, this.ply, seats); // the messages posted at this ply
-    if (chat) document.querySelector("#replay aside.side").append(chat);
-    document.getElementById("replay-slider")?.focus({ preventScroll: true });
-  }
+  // The end screen (end.js): the verdict, the final coins, the tie-break, the chart and breakdown.
+  resultPanel(st) { return endPanel(this, st); }
 }
 
 // ------------------------------------------------------------------------------- router

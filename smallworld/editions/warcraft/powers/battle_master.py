@@ -21,7 +21,7 @@ class BattleMaster(Unit):
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         if info.was_nonempty and not info.own_declined:
-            st.gain(seat, 1)
+            st.gain(seat, 1, self.id)
 
 
 UNIT = BattleMaster()

@@ -228,6 +228,8 @@ class Championing(Unit):
             return False
         captor = st.turn_seat
         paid = st.pay(owner, captor, RANSOM) if captor != owner else 0
+        if paid:
+            st.event("payment", seat=owner, payee=captor, coins=paid, why=ID)
         st.event("champion_captured", seat=owner, region=region, captor=captor, ransom=paid)
         return True
 

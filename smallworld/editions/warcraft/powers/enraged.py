@@ -24,7 +24,7 @@ class Enraged(Unit):
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:
         # defender_tokens is counted before the defenders left and includes occupying pieces.
         if info.defender_tokens >= 2 and not info.own_declined:
-            st.gain(seat, info.defender_tokens)
+            st.gain(seat, info.defender_tokens, self.id)
 
 
 UNIT = Enraged()

@@ -108,7 +108,8 @@ class Forsaken(Unit):
         seat = prompt["seat"]
         k = int(action.arg or 0)
         if k:
-            st.pay(seat, None, k * PRICE)
+            paid = st.pay(seat, None, k * PRICE)
+            st.event("payment", seat=seat, payee=None, coins=paid, why=self.id)
             st.tray[self.id] -= k
             st.seats[seat].hand += k
             st.event("forsaken_buy", seat=seat, tokens=k)

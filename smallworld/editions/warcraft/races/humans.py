@@ -185,9 +185,9 @@ class Humans(Unit):
             return
         owner = next((i for i, s in enumerate(st.seats) if s.active == self.id), None)
         st.remove_piece(r, OBJECTIVE)
-        st.gain(seat, REWARD)
+        st.gain(seat, REWARD, self.id)
         if owner is not None and owner != seat:
-            st.gain(owner, REWARD)
+            st.gain(owner, REWARD, self.id)
         st.event("objective_taken", seat=seat, region=r, humans=owner)
 
     def on_decline(self, st: State, seat: int) -> None:

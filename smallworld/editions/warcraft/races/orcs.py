@@ -33,7 +33,7 @@ class Orcs(Unit):
             return
         if info.own_declined and not st.game.options.own_decline_bonus:
             return
-        st.gain(seat, 1)
+        st.gain(seat, 1, self.id)
         st.event("orcs_coin", seat=seat, region=info.region, race=race)
 
 

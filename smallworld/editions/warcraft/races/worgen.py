@@ -99,9 +99,10 @@ class Worgen(Unit):
         seat = prompt["seat"]
         form = str(action.arg)
         if form == WORGEN:
-            st.pay(seat, None, WORGEN_PRICE)
+            paid = st.pay(seat, None, WORGEN_PRICE)
+            st.event("payment", seat=seat, payee=None, coins=paid, why=ID)
         else:
-            st.gain(seat, HUMAN_GAIN)
+            st.gain(seat, HUMAN_GAIN, ID)
         st.turn_data(ID)["form"] = form
         st.event("worgen_form", seat=seat, form=form)
         st.pop_prompt()

@@ -83,6 +83,7 @@ class Doomhammer(Unit):
         use(st, ID)
         payee = st.owner_seat(st.race[region])  # None: the stash (empty region, Murlocs)
         paid = st.pay(seat, payee, PRICE)
+        st.event("payment", seat=seat, payee=payee, coins=paid, why=ID)
         st.event(ID, seat=seat, region=region, payee=payee, paid=paid)
 
     def on_conquest(self, st: State, seat: int, info: ConquestInfo) -> None:

@@ -46,7 +46,9 @@ class Heart(Placed):
         payers = []
         for other, s in enumerate(st.seats):
             near = other != seat and s.active and around & st.occupied_mask(s.active)
-            if near and st.pay(other, seat, PRICE):  # 0 VC: nothing to pay (AMB-18)
+            paid = st.pay(other, seat, PRICE) if near else 0
+            if paid:  # 0 VC: nothing to pay (AMB-18)
+                st.event("payment", seat=other, payee=seat, coins=paid, why=self.id)
                 payers.append(other)
         if payers:
             st.event("heart_of_azeroth", seat=seat, region=region, payers=payers)

@@ -1,0 +1,158 @@
+// The lobby (#/): a new game's form, "my games" and the games to join, watch or replay. The
+// screen's parts shared with the rest of the client (the element maker, the words, the refusals)
+// come from app.js.
+import * as api from "./api.js";
+import * as W from "./i18n.js";
+import * as N from "./names.js";
+import { app, h, refused, useWords } from "./app.js";
+import { tutorialLink } from "./tutorial.js";
+
+// The editions a game can be created in and the variants each offers (the server checks them too:
+// it refuses a variant an edition lacks, naming the field).
+const EDITION_VARIANTS = { warcraft: ["standard", "team"], classic: ["standard"] };
+
+// The lobby's lists: the player's own games, the open games to join, the games in progress to
+// watch and the finished ones to replay.
+const LISTS = [
+  { key: "mine", id: "my-games", title: "my_games", status: null },
+  { key: "open", id: "open-games", title: "open_games", status: "open" },
+  { key: "playing", id: "watch-games", title: "lobby.watch_games", status: "playing" },
+  { key: "over", id: "finished-games", title: "lobby.finished_games", status: "over" },
+];
+
+// A game as a list shows it: never its id, but its title (or edition), the players (the
+// opponents, in the player's own list), the day it began, whose turn it is ("your turn" stands
+// out) or how it ended, and what can be done with it.
+function gameRow(g, list, join) {
+  const mine = g.my_seats || [];
+  const others = g.seats.map((_, i) => i).filter((i) => !mine.includes(i));
+  const names = (seats) => seats.map((i) => N.playerName(g.seats, i)).join(", ");
+  const edition = g.settings?.edition || "warcraft";
+  const title = g.title || [W.t(`edition.${edition}`), g.settings?.variant === "team" ? W.t("variant.team") : null].filter(Boolean).join(" · ");
+  const when = new Date(g.created * 1000).toLocaleString(W.current(), { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const link = (href, label, cls) => h("a", { href, class: `button ${cls}` }, label);
+  let state = null;
+  if (g.status === "open") state = h("span", { class: "state" }, W.t("lobby.waiting"));
+  else if (g.status === "playing") {
+    const turn = mine.includes(g.acting_seat)
+      ? h("strong", { class: "your-turn" }, W.t("your_turn"))
+      : h("span", { class: "state" }, W.t("lobby.turn_of", { name: N.playerName(g.seats, g.acting_seat) }));
+    state = h("span", {}, h("span", { class: "round" }, W.t("round", { n: g.round, of: g.rounds })), " · ", turn);
+  } else if (g.result) state = resultLine(g, mine, names);
+  const actions = [];
+  if (list === "open" && g.seats.some((s) => s.open && !s.joined)) actions.push(h("button", { class: "join-open", onclick: () => join(g) }, W.t("join")));
+  if (list === "mine") actions.push(link(`#/game/${g.game}`, W.t("open"), "open-game"));
+  else if (g.status !== "over") actions.push(link(`#/game/${g.game}`, W.t("spectate"), "watch"));
+  if (g.status === "over") actions.push(link(`#/replay/${g.game}`, W.t("replay"), "replay"));
+  return h("li", { class: "game-row", dataset: { game: g.game, status: g.status } },
+    h("div", { class: "game-what" },
+      h("strong", { class: "game-title" }, title), " · ",
+      h("span", { class: "players" }, list === "mine" && others.length ? W.t("lobby.vs", { names: names(others) }) : names(g.seats.map((_, i) => i)))),
+    h("div", { class: "game-when" }, h("time", { datetime: new Date(g.created * 1000).toISOString() }, W.t("lobby.created", { date: when })), state ? " · " : "", state),
+    h("div", { class: "buttons" }, ...actions));
+}
+
+// How a finished game ended, for the reader: won, lost or shared when it holds a seat, else who
+// won; and the final coins, the winners' first.
+function resultLine(g, mine, names) {
+  const res = g.result;
+  const winners = res.winners || [];
+  const won = mine.some((i) => winners.includes(i));
+  // A reader holding every seat (hot-seat) reads who won, as one holding none.
+  const own = mine.length > 0 && mine.length < res.scores.length;
+  const words = !own ? W.t("lobby.winner", { names: names(winners) })
+    : W.t(won ? (winners.length > 1 ? "lobby.shared" : "lobby.you_won") : "lobby.you_lost");
+  const order = [...res.scores.keys()].sort((a, b) => res.scores[b] - res.scores[a]);
+  return h("span", { class: `result${own ? (won ? " won" : " lost") : ""}` },
+    h("strong", {}, words), ` (${order.map((i) => res.scores[i]).join("–")})`);
+}
+
+export class Lobby {
+  constructor() {
+    // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
+    this.seats = [{ kind: "me" }, { kind: "bot", level: "greedy" }];
+    this.form = { name: api.playerName(), edition: "warcraft", variant: "standard", clock: "turns" };
+    // The lists (docs/server.md, "Lists"): each a page at a time, newest first; `next` is the
+    // cursor of the following page (null: none).
+    this.lists = Object.fromEntries(LISTS.map((l) => [l.key, { games: [], next: null }]));
+    this.load();
+  }
+  async load() {
+    try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
+    await Promise.all(LISTS.map((l) => this.fetch(l)));
+    this.render();
+  }
+  // One page of a list; `more`: the next one, added under those shown.
+  async fetch(list, more = false) {
+    const have = this.lists[list.key];
+    let answer = { games: [], next: null };
+    try {
+      if (list.status) answer = await api.listGames(list.status, more ? have.next : null);
+      else if (api.playerToken()) answer = await api.myGamesPage(more ? have.next : null);
+    } catch { /* an empty list; the next visit asks again */ }
+    this.lists[list.key] = { games: more ? [...have.games, ...answer.games] : answer.games, next: answer.next };
+  }
+  async more(list) {
+    await this.fetch(list, true);
+    this.render();
+    document.querySelector(`#${list.id} .more`)?.focus({ preventScroll: true });
+  }
+  close() {}
+  render() {
+    const players = this.seats.length;
+    const seatRow = (s, i) => h("div", { class: "seat-row" },
+      h("label", { for: `seat-${i}` }, W.t("seat", { n: i + 1 })),
+      h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
+        ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
+      s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
+        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, W.t(`level.${l}`)))) : null);
+    const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h("h2", {}, W.t("create")),
+      h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
+      h("label", {}, W.t("players"), " ", h("select", { id: "players", onchange: (e) => this.resize(+e.target.value) },
+        ...[2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === players }, n)))),
+      h("label", {}, W.t("edition"), " ", h("select", { id: "edition", onchange: (e) => { this.form.edition = e.target.value; if (!EDITION_VARIANTS[this.form.edition].includes(this.form.variant)) this.form.variant = "standard"; this.render(); } },
+        ...Object.keys(EDITION_VARIANTS).map((k) => h("option", { value: k, selected: this.form.edition === k }, W.t(`edition.${k}`))))),
+      h("label", {}, W.t("variant"), " ", h("select", { id: "variant", onchange: (e) => { this.form.variant = e.target.value; } },
+        ...EDITION_VARIANTS[this.form.edition].map((k) => h("option", { value: k, selected: this.form.variant === k }, W.t(`variant.${k}`))))),
+      h("label", {}, W.t("clock"), " ", h("select", { id: "clock", onchange: (e) => { this.form.clock = e.target.value; } },
+        ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
+      h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
+      h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
+    app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
+      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), form,
+      ...LISTS.map((l) => this.listSection(l))));
+  }
+  listSection(list) {
+    const { games, next } = this.lists[list.key];
+    return h("section", { class: "panel game-list", id: list.id }, h("h2", {}, W.t(list.title)),
+      games.length ? h("ul", {}, ...games.map((g) => gameRow(g, list.key, (x) => this.joinOpen(x)))) : h("p", {}, W.t("no_games")),
+      next ? h("button", { class: "more", onclick: () => this.more(list) }, W.t("lobby.more")) : null);
+  }
+  async joinOpen(g) {
+    const name = document.getElementById("name").value.trim() || "Player";
+    await api.ensurePlayer(name);
+    const seat = g.seats.find((s) => s.open && !s.joined).seat;
+    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
+  }
+  resize(n) {
+    while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
+    this.seats.length = n;
+    this.render();
+  }
+  async create() {
+    const name = document.getElementById("name").value.trim() || "Player";
+    await api.ensurePlayer(name);
+    const variant = document.getElementById("variant").value;
+    // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
+    const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
+    const spec = { edition: document.getElementById("edition").value, variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
+      seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
+    try {
+      const r = await api.createGame(spec);
+      const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
+      localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
+      location.hash = `#/game/${r.game}`;
+    } catch (e) { alert(refused(e)); }
+  }
+}
