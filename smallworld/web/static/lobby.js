@@ -6,6 +6,8 @@ import * as W from "./i18n.js";
 import * as N from "./names.js";
 import { app, h, refused, useWords } from "./app.js";
 import { tutorialLink } from "./tutorial.js";
+import * as Account from "./account.js";
+import { quickBox } from "./players.js";
 
 // The editions a game can be created in and the variants each offers (the server checks them too:
 // it refuses a variant an edition lacks, naming the field).
@@ -88,7 +90,7 @@ export class Lobby {
     let answer = { games: [], next: null };
     try {
       if (list.status) answer = await api.listGames(list.status, more ? have.next : null);
-      else if (api.playerToken()) answer = await api.myGamesPage(more ? have.next : null);
+      else if (api.playerToken() || api.loggedIn()) answer = await api.myGamesPage(more ? have.next : null);
     } catch { /* an empty list; the next visit asks again */ }
     this.lists[list.key] = { games: more ? [...have.games, ...answer.games] : answer.games, next: answer.next };
   }
@@ -118,9 +120,15 @@ export class Lobby {
       h("label", {}, W.t("clock"), " ", h("select", { id: "clock", onchange: (e) => { this.form.clock = e.target.value; } },
         ...["turns", "live"].map((k) => h("option", { value: k, selected: this.form.clock === k }, W.t(`clock.${k}`))))),
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
+      // A rated game (docs/players.md): a logged-in account's, one seat each, no undo.
+      api.loggedIn() ? h("label", { class: "rated" }, h("input", { type: "checkbox", id: "rated", checked: this.form.rated,
+        onchange: (e) => { this.form.rated = e.target.checked; } }), " ", W.t("players.rated")) : null,
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
+    // The account box and the quick game keep their state across the lobby's redraws.
+    this.account = this.account || Account.box(() => { this.quick = null; this.load(); });
+    this.quick = this.quick || quickBox(api.loggedIn());
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },
-      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), form,
+      h("h1", {}, W.t("lobby")), h("p", { class: "learn" }, tutorialLink()), this.account, this.quick, form,
       ...LISTS.map((l) => this.listSection(l))));
   }
   listSection(list) {
@@ -148,6 +156,7 @@ export class Lobby {
     const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
     const spec = { edition: document.getElementById("edition").value, variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
       seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
+    if (this.form.rated && api.loggedIn()) spec.rated = true;
     try {
       const r = await api.createGame(spec);
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
