@@ -192,6 +192,64 @@ function oneColumn(board) {
   return { ...board, sides, width: 100, height: sides.length * (100 + gap) - gap };
 }
 
+// --- keeping names readable: a stack and its chips (pieces, markers) never cover a name. The
+// names are placed first (placeBlock); a region's stack and chips move together, as little as
+// they can, to where they cover no name, no feature glyph and no other region's stack, keeping
+// their middle inside their own region. Boxes are in board units: {x0, y0, x1, y1}.
+const meet = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+const shift = (b, dx, dy) => ({ x0: b.x0 + dx, y0: b.y0 + dy, x1: b.x1 + dx, y1: b.y1 + dy });
+function inside(poly, x, y) {
+  let ins = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) ins = !ins;
+  }
+  return ins;
+}
+// A name line's box: the whole line of type (ascent and descent), with the outline's width.
+function lineBox(line) {
+  const half = textWidth(line.text, line.px) / 2 + 0.25;
+  return { x0: line.x - half, y0: line.y - 0.96 * line.px, x1: line.x + half, y1: line.y + 0.26 * line.px };
+}
+const OFFSETS = (() => {
+  const out = [];
+  for (let dx = -9; dx <= 9; dx += 0.5) for (let dy = -9; dy <= 9; dy += 0.5) out.push([dx, dy]);
+  return out.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
+})();
+// The offset [dx, dy] for a block of `boxes` in region `poly`: none where nothing is covered.
+export function clearOffset(poly, boxes, obstacles) {
+  if (!boxes.length) return [0, 0];
+  const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  const near = obstacles.filter((o) => meet(o, shift({ x0: all.x0 - 9, y0: all.y0 - 9, x1: all.x1 + 9, y1: all.y1 + 9 }, 0, 0)));
+  // Best of all clear with its corners in the region too; else the nearest clear one with its
+  // middle inside; else (a crowded region) the one that covers least.
+  let clear = null;
+  let least = null;
+  const corners = [[all.x0, all.y0], [all.x1, all.y0], [all.x0, all.y1], [all.x1, all.y1]];
+  for (const [dx, dy] of OFFSETS) {
+    if (!inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy)) continue;
+    let covered = 0;
+    for (const b of boxes) {
+      const s = shift(b, dx, dy);
+      for (const o of near) if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0));
+    }
+    if (covered === 0) {
+      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy];
+      if (!clear) clear = [dx, dy];
+    } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy] };
+  }
+  return clear || (least ? least.at : [0, 0]);
+}
+
+// A side's title sits above its coast, where no region is (the classic maps fill their square).
+const TITLE_GAP = 1.2;
+function titleY(side) {
+  const top = side.outline.length ? Math.min(...side.outline.map(([, y]) => y)) : 0;
+  return Math.min(top, 0) - TITLE_GAP;
+}
+
 // Draw the whole table. `view` may be null (no state yet); `offered` is a Set of region refs.
 export function drawBoard(svg, board, view, offered = new Set(), selected = null) {
   // A phone held upright gets the islands one under another; wider screens keep the server's grid.
@@ -199,11 +257,13 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   if (view && view.tray) setRaces(Object.keys(view.tray));
   const m = 3;
-  svg.setAttribute("viewBox", `${-m} ${-m} ${board.width + 2 * m} ${board.height + 2 * m}`);
+  // Room above the top row for its titles (a title is drawn above its island, 3.4 units high).
+  const top = Math.max(m, 3.6 - Math.min(...board.sides.filter((s) => s.y === 0).map(titleY)));
+  svg.setAttribute("viewBox", `${-m} ${-top} ${board.width + 2 * m} ${board.height + m + top}`);
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", W.t("board"));
   defs(svg);
-  el("rect", { x: -m, y: -m, width: board.width + 2 * m, height: board.height + 2 * m, fill: "#dbeaf4" }, svg);
+  el("rect", { x: -m, y: -top, width: board.width + 2 * m, height: board.height + m + top, fill: "#dbeaf4" }, svg);
   const owner = (race) => {
     if (!view) return null;
     const i = view.seats.findIndex((s) => s.active === race || s.declined === race || (s.more_declined || []).includes(race));
@@ -213,14 +273,47 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
   for (const side of board.sides) {
     const g = el("g", { transform: `translate(${side.x},${side.y})`, class: "side", "data-side": side.id }, svg);
     el("polygon", { points: pts(side.outline), fill: "#f3e6bf", stroke: "#3b3128", "stroke-width": 0.8 }, g);
-    const title = el("text", { x: 50, y: 4, "text-anchor": "middle", class: "side-title" }, g);
-    title.textContent = `${side.name} (${side.id})`;
-    // Two layers: the shapes (each a region element, clickable), then everything drawn on them,
-    // so that no shape hides a neighbour's name or stack.
+    // Three layers: the shapes (each a region element, clickable), everything drawn on them (so
+    // that no shape hides a neighbour's name or stack), and the title above the coast.
     const shapes = el("g", { class: "shapes" }, g);
     const marks = el("g", { class: "marks" }, g);
-    for (const r of side.regions) {
+    const title = el("text", { x: 50, y: titleY(side).toFixed(2), "text-anchor": "middle", class: "side-title" }, g);
+    title.textContent = `${side.name} (${side.id})`;
+    // First every region's name (where placeBlock puts it), then the stacks and chips clear of them.
+    const laid = side.regions.map((r) => {
       const here = view ? view.regions[r.ref] : null;
+      const glyphs = [...r.features];
+      if (r.terrain === "Mountain") glyphs.push("Mountain"); // its marker (§2.3)
+      const chipCount = Object.keys((here && here.pieces) || {}).length + ((view && view.markers[r.ref]) || []).length;
+      const below = chipCount ? 6.8 + (chipCount - 1) * 3.4 : here && here.race ? 3.4 : -2.5;
+      const lx = r.label[0];
+      const { ly, lines } = placeBlock(r.polygon, `${r.n} ${r.name}`, lx, r.label[1], below, glyphs.length > 0);
+      const gy = ly - 7.4 - (lines.length - 1) * NAME_LEAD;
+      const glyphBoxes = glyphs.map((_, i) => {
+        const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
+        return { x0: gx - 1.6, y0: gy - 1.6, x1: gx + 1.6, y1: gy + 1.6 };
+      });
+      return { r, here, glyphs, lx, ly, gy, lines, glyphBoxes, chips: chipsOf(board, view, here, r.ref) };
+    });
+    const obstacles = laid.flatMap((l) => [...l.lines.map(lineBox), ...l.glyphBoxes]);
+    for (const l of laid) {
+      const boxes = [];
+      if (l.here && l.here.race) {
+        // As wide as its text needs (a thin region has room for `LT 1`, not for a fixed width).
+        l.stackText = `${declined(l.here.race) ? "↓" : ""}${abbrev(l.here.race)} ${l.here.tokens}`;
+        l.stackW = Math.max(8, textWidth(l.stackText, 2.8) + 2.6);
+        boxes.push({ x0: l.lx - l.stackW / 2, y0: l.ly - 1.6, x1: l.lx + l.stackW / 2, y1: l.ly + 3.4 });
+      }
+      l.chips.forEach((c, i) => {
+        const cy = l.ly + 5 + i * 3.4;
+        c.w = Math.min(22, 2 + c.text.length * 1.05);
+        boxes.push({ x0: l.lx - c.w / 2, y0: cy - 1.2, x1: l.lx + c.w / 2, y1: cy + 1.8 });
+      });
+      [l.dx, l.dy] = clearOffset(l.r.polygon, boxes, obstacles);
+      // Placed: the next region's stack keeps clear of this one's too.
+      for (const b of boxes) obstacles.push(shift(b, l.dx, l.dy));
+    }
+    for (const { r, here, glyphs, lx, ly, gy, lines, chips, dx, dy, stackText, stackW } of laid) {
       const rg = el("g", {
         class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
         "data-region": r.ref, tabindex: 0, role: "button",
@@ -230,12 +323,6 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       el("polygon", { points: pts(r.polygon), fill: `url(#t-${r.terrain})`, class: "shape" }, rg);
       const mg = el("g", { class: "region-marks", "data-marks-of": r.ref }, marks);
       const dark = ["Forest", "Swamp", "Sea"].includes(r.terrain);
-      const glyphs = [...r.features];
-      if (r.terrain === "Mountain") glyphs.push("Mountain"); // its marker (§2.3)
-      const chipCount = Object.keys((here && here.pieces) || {}).length + ((view && view.markers[r.ref]) || []).length;
-      const below = chipCount ? 6.8 + (chipCount - 1) * 3.4 : here && here.race ? 3.4 : -2.5;
-      const lx = r.label[0];
-      const { ly, lines } = placeBlock(r.polygon, `${r.n} ${r.name}`, lx, r.label[1], below, glyphs.length > 0);
       const name = el("text", { "text-anchor": "middle", class: `rname${dark ? " light" : ""}`, "data-lines": lines.length }, mg);
       for (const line of lines) {
         const span = el("tspan", { x: line.x.toFixed(2), y: line.y.toFixed(2),
@@ -243,7 +330,6 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         span.textContent = line.text;
       }
       // Feature glyphs in a row above the name; Mountains get their marker (§2.3).
-      const gy = ly - 7.4 - (lines.length - 1) * NAME_LEAD;
       glyphs.forEach((f, i) => {
         const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
         const fg = el("g", { class: `feature feature-${f}` }, mg);
@@ -252,46 +338,53 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
         el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f);
       });
+      // The stack and its chips, moved (dx, dy) off any name they would cover.
+      const sx = lx + dx;
+      const sy = ly + dy;
       if (here && here.race) {
         const dec = declined(here.race);
         const seat = owner(here.race);
         const sg = el("g", { class: `stack${dec ? " declined" : ""}`, "data-race": here.race,
           "data-tokens": here.tokens }, mg);
-        el("rect", { x: lx - 6.5, y: ly - 1.6, width: 13, height: 5, rx: 1.2,
+        const half = stackW / 2;
+        el("rect", { x: sx - half, y: sy - 1.6, width: stackW, height: 5, rx: 1.2,
           fill: dec ? "url(#declined)" : raceColour(here.race),
           stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7,
           "stroke-dasharray": dec ? "1 0.6" : null }, sg);
-        const st = el("text", { x: lx, y: ly + 2.1, "text-anchor": "middle", class: "stack-text" }, sg);
-        st.textContent = `${dec ? "↓" : ""}${abbrev(here.race)} ${here.tokens}`;
+        const st = el("text", { x: sx, y: sy + 2.1, "text-anchor": "middle", class: "stack-text" }, sg);
+        st.textContent = stackText;
         if (seat !== null) {
-          el("circle", { cx: lx + 6.5, cy: ly - 1.6, r: 1.5, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
-          const sn = el("text", { x: lx + 6.5, y: ly - 1.0, "text-anchor": "middle", class: "seat-num" }, sg);
+          el("circle", { cx: sx + half, cy: sy - 1.6, r: 1.5, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
+          const sn = el("text", { x: sx + half, y: sy - 1.0, "text-anchor": "middle", class: "seat-num" }, sg);
           sn.textContent = String(seat + 1);
         }
         el("title", {}, sg).textContent = `${raceName(here.race)}${dec ? ` (${W.t("declined")})` : ""}: ${here.tokens}`;
       }
-      // Pieces (Forts, Wisp Walls, Watch Towers, bombs, Beasts, Champion, objectives, Harmony...)
-      // and markers (relics and places, face down or up), one labelled chip each, below the stack.
-      const chips = [];
-      if (here && here.pieces) {
-        for (const [kind, n] of Object.entries(here.pieces)) {
-          const label = W.piece(board.pieces[kind], kind, n);
-          chips.push({ text: `${label}${n > 1 ? ` ×${n}` : ""}`, cls: `piece piece-${kind}`, kind });
-        }
-      }
-      for (const mk of (view && view.markers[r.ref]) || []) {
-        chips.push(mk.face_up && mk.id
-          ? { text: W.unitName(mk.id), cls: "marker face-up", kind: mk.id }
-          : { text: `? ${W.t("face_down")}`, cls: "marker face-down", kind: "hidden" });
-      }
       chips.forEach((c, i) => {
-        const cy = ly + 5 + i * 3.4;
+        const cy = sy + 5 + i * 3.4;
         const cg = el("g", { class: c.cls, "data-piece": c.kind }, mg);
-        const w = Math.min(22, 2 + c.text.length * 1.05);
-        el("rect", { x: lx - w / 2, y: cy - 1.2, width: w, height: 3, rx: 0.8 }, cg);
-        const tx = el("text", { x: lx, y: cy + 0.9, "text-anchor": "middle", class: "chip-text" }, cg);
+        el("rect", { x: sx - c.w / 2, y: cy - 1.2, width: c.w, height: 3, rx: 0.8 }, cg);
+        const tx = el("text", { x: sx, y: cy + 0.9, "text-anchor": "middle", class: "chip-text" }, cg);
         tx.textContent = c.text;
       });
     }
   }
+}
+
+// Pieces (Forts, Wisp Walls, Watch Towers, bombs, Beasts, Champion, objectives, Harmony...) and
+// markers (relics and places, face down or up) of a region: one labelled chip each, below the stack.
+function chipsOf(board, view, here, ref) {
+  const chips = [];
+  if (here && here.pieces) {
+    for (const [kind, n] of Object.entries(here.pieces)) {
+      const label = W.piece(board.pieces[kind], kind, n);
+      chips.push({ text: `${label}${n > 1 ? ` ×${n}` : ""}`, cls: `piece piece-${kind}`, kind });
+    }
+  }
+  for (const mk of (view && view.markers[ref]) || []) {
+    chips.push(mk.face_up && mk.id
+      ? { text: W.unitName(mk.id), cls: "marker face-up", kind: mk.id }
+      : { text: `? ${W.t("face_down")}`, cls: "marker face-down", kind: "hidden" });
+  }
+  return chips;
 }
