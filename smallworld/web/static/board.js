@@ -33,7 +33,19 @@ export function raceColour(race) {
   if (i < 0) { i = 0; for (const c of race || "") i = (i * 31 + c.charCodeAt(0)) % 997; }
   const n = Math.max(RACES.length, 12);
   const hue = Math.round(((i * 7) % n) * (360 / n));
-  return `hsl(${hue}, 60%, ${i % 2 ? 30 : 40}%)`;
+  // Dark enough that its white letters read (contrast 4.5:1 at the least, WCAG 1.4.3): a yellow
+  // or green hue at 40 % lightness is not, so its lightness drops until it is.
+  let light = i % 2 ? 30 : 40;
+  while (light > 10 && contrastWithWhite(hue, 60, light) < 4.6) light -= 2;
+  return `hsl(${hue}, 60%, ${light}%)`;
+}
+function contrastWithWhite(hue, sat, light) {
+  const s = sat / 100, l = light / 100;
+  const a = s * Math.min(l, 1 - l);
+  const f = (k) => { const m = (k + hue / 30) % 12; return l - a * Math.max(-1, Math.min(m - 3, 9 - m, 1)); };
+  const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const lum = 0.2126 * lin(f(0)) + 0.7152 * lin(f(8)) + 0.0722 * lin(f(4));
+  return 1.05 / (lum + 0.05);
 }
 export function abbrev(race) {
   const name = raceName(race);
@@ -270,6 +282,9 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
     return i < 0 ? null : i;
   };
   const declined = (race) => !!view && view.seats.some((s) => s.declined === race || (s.more_declined || []).includes(race));
+  const refs = board.sides.flatMap((s) => s.regions.map((r) => r));
+  const byN = [...refs].sort((a, b) => a.n - b.n);
+  const stop = (refs.find((r) => r.ref === selected) || byN.find((r) => offered.has(r.ref)) || byN[0] || {}).ref;
   for (const side of board.sides) {
     const g = el("g", { transform: `translate(${side.x},${side.y})`, class: "side", "data-side": side.id }, svg);
     el("polygon", { points: pts(side.outline), fill: "#f3e6bf", stroke: "#3b3128", "stroke-width": 0.8 }, g);
@@ -316,7 +331,9 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
     for (const { r, here, glyphs, lx, ly, gy, lines, chips, dx, dy, stackText, stackW } of laid) {
       const rg = el("g", {
         class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
-        "data-region": r.ref, tabindex: 0, role: "button",
+        // One region in the tab order (the selected, else the first offered, else the first): the
+        // arrows move between them (keys.js), so Tab crosses the board in one press.
+        "data-region": r.ref, tabindex: r.ref === stop ? 0 : -1, role: "button",
       }, shapes);
       const holder = here && here.race ? `${raceName(here.race)} ×${here.tokens}` : W.t("nobody");
       rg.setAttribute("aria-label", `${r.n} ${r.name}, ${W.terrain(r.terrain)}, ${W.t("holder")}: ${holder}`);
