@@ -169,9 +169,16 @@ function onKey(e) {
   if (t && t.dataset && t.dataset.region && ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
     e.preventDefault();
     const list = regions(!e.shiftKey);
-    const at = list.indexOf(t);
     const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
-    const next = at < 0 ? list[0] : list[(at + step + list.length) % list.length];
+    // From a region not in the list (the one just conquered, no longer offered): the next one
+    // after it by number, or the one before it.
+    const n = (g) => (scr && scr.index ? scr.index[g.dataset.region].n : 0);
+    let at = list.indexOf(t);
+    if (at < 0) {
+      const after = list.findIndex((g) => n(g) > n(t));
+      at = step > 0 ? (after < 0 ? list.length : after) - 1 : (after < 0 ? list.length : after);
+    }
+    const next = list[(at + step + list.length) % list.length];
     if (next) focusRegion(next);
     return;
   }
