@@ -229,9 +229,10 @@ const OFFSETS = (() => {
   for (let dx = -9; dx <= 9; dx += 0.5) for (let dy = -9; dy <= 9; dy += 0.5) out.push([dx, dy]);
   return out.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
 })();
-// The offset [dx, dy] for a block of `boxes` in region `poly`: none where nothing is covered.
-export function clearOffset(poly, boxes, obstacles) {
-  if (!boxes.length) return [0, 0];
+// The offset [dx, dy, fit] for a block of `boxes` in region `poly` (none where nothing is covered);
+// fit 2: clear and inside the region, 1: clear, its middle inside, 0: the least covering.
+export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
+  if (!boxes.length) return [0, 0, 2];
   const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
     x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
   const near = obstacles.filter((o) => meet(o, shift({ x0: all.x0 - 9, y0: all.y0 - 9, x1: all.x1 + 9, y1: all.y1 + 9 }, 0, 0)));
@@ -243,16 +244,15 @@ export function clearOffset(poly, boxes, obstacles) {
   for (const [dx, dy] of OFFSETS) {
     if (!inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy)) continue;
     let covered = 0;
-    for (const b of boxes) {
-      const s = shift(b, dx, dy);
-      for (const o of near) if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0));
-    }
+    const add = (s, o) => { if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0)); };
+    for (const b of boxes) { const s = shift(b, dx, dy); for (const o of near) add(s, o); }
+    if (disc) { const s = shift(disc, dx, dy); for (const o of others) add(s, o); }
     if (covered === 0) {
-      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy];
-      if (!clear) clear = [dx, dy];
-    } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy] };
+      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy, 2];
+      if (!clear) clear = [dx, dy, 1];
+    } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy, 0] };
   }
-  return clear || (least ? least.at : [0, 0]);
+  return clear || (least ? least.at : [0, 0, 0]);
 }
 
 // A side's title sits above its coast, where no region is (the classic maps fill their square).
@@ -311,24 +311,27 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       return { r, here, glyphs, lx, ly, gy, lines, glyphBoxes, chips: chipsOf(board, view, here, r.ref) };
     });
     const obstacles = laid.flatMap((l) => [...l.lines.map(lineBox), ...l.glyphBoxes]);
+    const stacks = []; // the stacks and chips placed so far: no other covers them, nor their discs
     for (const l of laid) {
-      const boxes = [];
       if (l.here && l.here.race) {
-        // As wide as its text needs (a thin region has room for `LT 1`, not for a fixed width).
+        l.seat = owner(l.here.race);
         l.stackText = `${declined(l.here.race) ? "↓" : ""}${abbrev(l.here.race)} ${l.here.tokens}`;
-        l.stackW = Math.max(8, textWidth(l.stackText, 2.8) + 2.6);
-        boxes.push({ x0: l.lx - l.stackW / 2, y0: l.ly - 1.6, x1: l.lx + l.stackW / 2, y1: l.ly + 3.4 });
       }
-      l.chips.forEach((c, i) => {
-        const cy = l.ly + 5 + i * 3.4;
-        c.w = Math.min(22, 2 + c.text.length * 1.05);
-        boxes.push({ x0: l.lx - c.w / 2, y0: cy - 1.2, x1: l.lx + c.w / 2, y1: cy + 1.8 });
-      });
-      [l.dx, l.dy] = clearOffset(l.r.polygon, boxes, obstacles);
-      // Placed: the next region's stack keeps clear of this one's too.
-      for (const b of boxes) obstacles.push(shift(b, l.dx, l.dy));
+      // At full size where it fits clear of every name and inside its region; in a crowded region
+      // smaller, or else reaching past the region's edge, clear of names all the same.
+      const tries = [];
+      for (const scale of STACK_SCALES) {
+        const { boxes, disc } = stackBoxes(l, scale);
+        const [dx, dy, fit] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks);
+        tries.push({ scale, boxes, disc, dx, dy, fit });
+        if (fit === 2) break;
+      }
+      const best = tries.find((t) => t.fit === 2) || tries.find((t) => t.fit === 1) || tries[tries.length - 1];
+      Object.assign(l, { dx: best.dx, dy: best.dy, scale: best.scale });
+      if (best.scale !== 1) stackBoxes(l, best.scale); // the chips' widths of the size drawn
+      for (const b of [...best.boxes, ...(best.disc ? [best.disc] : [])]) stacks.push(shift(b, best.dx, best.dy));
     }
-    for (const { r, here, glyphs, lx, ly, gy, lines, chips, dx, dy, stackText, stackW } of laid) {
+    for (const { r, here, glyphs, lx, ly, gy, lines, chips, dx, dy, scale, seat, stackText, stackW } of laid) {
       const rg = el("g", {
         class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
         // One region in the tab order (the selected, else the first offered, else the first): the
@@ -355,37 +358,60 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
         el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f);
       });
-      // The stack and its chips, moved (dx, dy) off any name they would cover.
+      // The stack and its chips, moved (dx, dy) off any name they would cover, at `scale`.
       const sx = lx + dx;
       const sy = ly + dy;
+      const k = scale;
+      const size = (px) => (k === 1 ? null : `font-size: ${(px * k).toFixed(2)}px`);
       if (here && here.race) {
         const dec = declined(here.race);
-        const seat = owner(here.race);
         const sg = el("g", { class: `stack${dec ? " declined" : ""}`, "data-race": here.race,
           "data-tokens": here.tokens }, mg);
-        const half = stackW / 2;
-        el("rect", { x: sx - half, y: sy - 1.6, width: stackW, height: 5, rx: 1.2,
+        const half = (stackW * k) / 2;
+        el("rect", { x: sx - half, y: sy - 1.6 * k, width: stackW * k, height: 5 * k, rx: 1.2 * k,
           fill: dec ? "url(#declined)" : raceColour(here.race),
-          stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7,
+          stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7 * k,
           "stroke-dasharray": dec ? "1 0.6" : null }, sg);
-        const st = el("text", { x: sx, y: sy + 2.1, "text-anchor": "middle", class: "stack-text" }, sg);
+        const st = el("text", { x: sx, y: sy + 2.1 * k, "text-anchor": "middle", class: "stack-text", style: size(2.8) }, sg);
         st.textContent = stackText;
         if (seat !== null) {
-          el("circle", { cx: sx + half, cy: sy - 1.6, r: 1.5, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
-          const sn = el("text", { x: sx + half, y: sy - 1.0, "text-anchor": "middle", class: "seat-num" }, sg);
+          el("circle", { cx: sx + half, cy: sy - 1.6 * k, r: 1.5 * k, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
+          const sn = el("text", { x: sx + half, y: sy - 1.0 * k, "text-anchor": "middle", class: "seat-num", style: size(1.7) }, sg);
           sn.textContent = String(seat + 1);
         }
         el("title", {}, sg).textContent = `${raceName(here.race)}${dec ? ` (${W.t("declined")})` : ""}: ${here.tokens}`;
       }
       chips.forEach((c, i) => {
-        const cy = sy + 5 + i * 3.4;
+        const cy = sy + (5 + i * 3.4) * k;
         const cg = el("g", { class: c.cls, "data-piece": c.kind }, mg);
-        el("rect", { x: sx - c.w / 2, y: cy - 1.2, width: c.w, height: 3, rx: 0.8 }, cg);
-        const tx = el("text", { x: sx, y: cy + 0.9, "text-anchor": "middle", class: "chip-text" }, cg);
+        el("rect", { x: sx - (c.w * k) / 2, y: cy - 1.2 * k, width: c.w * k, height: 3 * k, rx: 0.8 * k }, cg);
+        const tx = el("text", { x: sx, y: cy + 0.9 * k, "text-anchor": "middle", class: "chip-text", style: size(1.9) }, cg);
         tx.textContent = c.text;
       });
     }
   }
+}
+
+// The boxes of a region's stack and chips at `scale` around its label point (the geometry the
+// drawing uses), and the owner's numbered disc on the stack's corner: the disc may touch the
+// region's own name and glyphs, not another stack.
+const STACK_SCALES = [1, 0.8, 0.65];
+function stackBoxes(l, k) {
+  const boxes = [];
+  let disc = null;
+  if (l.stackText) {
+    // As wide as its text needs (a thin region has room for `LT 1`, not for a fixed width).
+    l.stackW = Math.max(8, textWidth(l.stackText, 2.8) + 2.6);
+    const half = (l.stackW * k) / 2;
+    boxes.push({ x0: l.lx - half, y0: l.ly - 1.6 * k, x1: l.lx + half, y1: l.ly + 3.4 * k });
+    if (l.seat !== null) disc = { x0: l.lx + half - 1.5 * k, y0: l.ly - 3.1 * k, x1: l.lx + half + 1.5 * k, y1: l.ly - 0.1 * k };
+  }
+  l.chips.forEach((c, i) => {
+    const cy = l.ly + (5 + i * 3.4) * k;
+    c.w = Math.min(22, 2 + c.text.length * 1.05);
+    boxes.push({ x0: l.lx - (c.w * k) / 2, y0: cy - 1.2 * k, x1: l.lx + (c.w * k) / 2, y1: cy + 1.8 * k });
+  });
+  return { boxes, disc };
 }
 
 // Pieces (Forts, Wisp Walls, Watch Towers, bombs, Beasts, Champion, objectives, Harmony...) and
