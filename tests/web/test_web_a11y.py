@@ -47,7 +47,10 @@ def _all_bot_game(url: str) -> str:
     """A 2-player game of two bots, played by the server to its end (about a second)."""
 
     def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        headers = {
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        }
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(url + path, method=method, data=data, headers=headers)
         with urllib.request.urlopen(req, timeout=20) as r:
@@ -55,7 +58,9 @@ def _all_bot_game(url: str) -> str:
 
     token = call("POST", "api/players", {"name": "Axe"})["player_token"]
     bots = [{"kind": "bot", "level": "random"}] * 2
-    gid: str = call("POST", "api/games", {"players": 2, "seats": bots, "clock": {"kind": "turn"}}, token)["game"]
+    gid: str = call("POST", "api/games", {"players": 2, "seats": bots, "clock": {"kind": "turn"}}, token)[
+        "game"
+    ]
     deadline = time.monotonic() + 120
     while call("GET", f"api/games/{gid}")["status"] != "over":
         assert time.monotonic() < deadline, "the bots' game did not end"
@@ -96,7 +101,9 @@ def test_no_serious_or_critical_violation_on_any_screen(page: Page, new_page: An
     assert bad == [], "\n".join(bad)
 
 
-def test_a_tapped_region_opens_its_panel_beside_the_tap_on_a_phone(browser: Any, real_url: str, shots: Path) -> None:
+def test_a_tapped_region_opens_its_panel_beside_the_tap_on_a_phone(
+    browser: Any, real_url: str, shots: Path
+) -> None:
     ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     ctx.set_default_timeout(20000)
     page = ctx.new_page()
@@ -120,13 +127,18 @@ def test_a_tapped_region_opens_its_panel_beside_the_tap_on_a_phone(browser: Any,
         page.wait_for_timeout(200)
         box = page.evaluate(
             """() => { const p = document.querySelector('#region-info').getBoundingClientRect();
-              const r = document.querySelector(`#board [data-region="${document.querySelector('#region-info').dataset.region}"]`).getBoundingClientRect();
+              const ref = document.querySelector('#region-info').dataset.region;
+              const r = document.querySelector(`#board [data-region="${ref}"]`).getBoundingClientRect();
               const b = document.querySelector('#region-info button[data-action]').getBoundingClientRect();
               return { top: p.top, bottom: p.bottom, left: p.left, right: p.right, button: b.bottom,
-                       gap: Math.max(0, p.top - r.bottom, r.top - p.bottom), tip: !document.querySelector('#tooltip').hidden,
-                       cost: !!document.querySelector('#region-info #explain'), h: innerHeight, w: innerWidth }; }"""
+                       gap: Math.max(0, p.top - r.bottom, r.top - p.bottom),
+                       tip: !document.querySelector('#tooltip').hidden,
+                       cost: !!document.querySelector('#region-info #explain'),
+                       h: innerHeight, w: innerWidth }; }"""
         )
-        assert 0 <= box["top"] and box["bottom"] <= box["h"] and 0 <= box["left"] and box["right"] <= box["w"], box
+        assert (
+            box["top"] >= 0 and box["bottom"] <= box["h"] and box["left"] >= 0 and box["right"] <= box["w"]
+        ), box
         assert box["button"] <= box["h"] and box["cost"], box
         assert box["gap"] <= 12, box  # beside the region tapped
         assert not box["tip"], box  # no tooltip left behind by a tap

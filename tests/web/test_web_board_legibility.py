@@ -21,21 +21,28 @@ pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 # name line's box (the line of type, ascent to descent, as the browser lays it out), and every
 # island title's box against every region shape's box.
 MEASURE = """() => {
-  const box = (e) => { const b = e.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; };
-  const hit = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+  const box = (e) => {
+    const b = e.getBoundingClientRect();
+    return { x: b.left, y: b.top, w: b.width, h: b.height };
+  };
+  const hit = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5
+    && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
   const names = [...document.querySelectorAll('#board .rname tspan')]
     .map((t) => ({ text: t.textContent, ref: t.closest('[data-marks-of]').dataset.marksOf, b: box(t) }));
   const chips = [...document.querySelectorAll('#board .stack rect, #board .piece rect, #board .marker rect')]
-    .map((r) => ({ ref: r.closest('[data-marks-of]').dataset.marksOf, what: r.parentNode.getAttribute('class'), b: box(r) }));
+    .map((r) => ({ ref: r.closest('[data-marks-of]').dataset.marksOf,
+                   what: r.parentNode.getAttribute('class'), b: box(r) }));
   const covered = [];
-  for (const c of chips) for (const n of names) if (hit(c.b, n.b)) covered.push(`${c.what} of ${c.ref} over '${n.text}' of ${n.ref}`);
+  for (const c of chips) for (const n of names)
+    if (hit(c.b, n.b)) covered.push(`${c.what} of ${c.ref} over '${n.text}' of ${n.ref}`);
   const board = box(document.querySelector('#board'));
   const titles = [];
   for (const t of document.querySelectorAll('#board .side-title')) {
     const tb = box(t);
     for (const s of document.querySelectorAll('#board .region .shape'))
       if (hit(tb, box(s))) titles.push(`'${t.textContent}' under ${s.parentNode.dataset.region}`);
-    if (tb.y < board.y - 0.5 || tb.x < board.x - 0.5 || tb.x + tb.w > board.x + board.w + 0.5) titles.push(`'${t.textContent}' cut off`);
+    const out = tb.y < board.y - 0.5 || tb.x < board.x - 0.5 || tb.x + tb.w > board.x + board.w + 0.5;
+    if (out) titles.push(`'${t.textContent}' cut off`);
   }
   return { covered, titles, chips: chips.length, names: names.length,
            sides: document.querySelectorAll('#board .side-title').length };
@@ -57,7 +64,9 @@ BOARDS = [
 def _call(url: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
     data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(url + path, method=method, data=data, headers=headers), timeout=20) as r:
+    with urllib.request.urlopen(
+        urllib.request.Request(url + path, method=method, data=data, headers=headers), timeout=20
+    ) as r:
         return json.loads(r.read())
 
 
@@ -71,7 +80,9 @@ def _games(url: str) -> list[tuple[str, str]]:
         out.append((f"{edition} {variant} {n} start", _call(url, "POST", "api/games", spec, token)["game"]))
     for edition, n in (("warcraft", 3), ("classic", 4)):
         bots = [{"kind": "bot", "level": "greedy"}] * n
-        gid = _call(url, "POST", "api/games", {"edition": edition, "players": n, "seats": bots}, token)["game"]
+        gid = _call(url, "POST", "api/games", {"edition": edition, "players": n, "seats": bots}, token)[
+            "game"
+        ]
         deadline = time.monotonic() + 180
         while _call(url, "GET", f"api/games/{gid}")["status"] != "over":
             assert time.monotonic() < deadline, f"the bots' {edition} game did not end"
@@ -80,7 +91,9 @@ def _games(url: str) -> list[tuple[str, str]]:
     return out
 
 
-def test_no_stack_or_chip_covers_a_name_and_no_region_a_title(new_page: Any, real_url: str, shots: Path) -> None:
+def test_no_stack_or_chip_covers_a_name_and_no_region_a_title(
+    new_page: Any, real_url: str, shots: Path
+) -> None:
     games = _games(real_url)
     bad: list[str] = []
     for width, height in ((1280, 800), (390, 844)):
@@ -103,7 +116,9 @@ def test_no_stack_or_chip_covers_a_name_and_no_region_a_title(new_page: Any, rea
 
 def test_a_click_leaves_no_tooltip_over_the_board(page: Page, real_url: str) -> None:
     token = _call(real_url, "POST", "api/players", {"name": "Tia"})["player_token"]
-    gid = _call(real_url, "POST", "api/games", {"players": 2, "seats": [{"kind": "creator"}] * 2}, token)["game"]
+    gid = _call(real_url, "POST", "api/games", {"players": 2, "seats": [{"kind": "creator"}] * 2}, token)[
+        "game"
+    ]
     page.goto(f"{real_url}#/game/{gid}")
     region = page.locator("#board .region").nth(3)
     region.hover()

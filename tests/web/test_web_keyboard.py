@@ -27,7 +27,8 @@ def _focus(page: Page) -> dict[str, Any]:
 
 def _wait_turn(page: Page) -> None:
     page.wait_for_function(
-        "() => document.querySelector('#game')?.dataset.acting === 'yes' || document.querySelector('#end-screen')"
+        "() => document.querySelector('#game')?.dataset.acting === 'yes'"
+        " || document.querySelector('#end-screen')"
     )
 
 
@@ -57,7 +58,8 @@ def _conquest_target(page: Page) -> tuple[int, str]:
           let at = list.indexOf(stop);
           let extra = 0;
           if (at < 0) {  // the stop is not offered (a region just taken): the first press goes past it
-            const after = list.findIndex((g) => sw.index[g.dataset.region].n > sw.index[stop.dataset.region].n);
+            const n = (g) => sw.index[g.dataset.region].n;
+            const after = list.findIndex((g) => n(g) > n(stop));
             at = after < 0 ? 0 : after;
             extra = 1;
           }
@@ -116,7 +118,9 @@ def _decide(page: Page, conquests: int) -> tuple[str, int]:
     return kind, key.n
 
 
-def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(page: Page, real_url: str, shots: Path) -> None:
+def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(
+    page: Page, real_url: str, shots: Path
+) -> None:
     create_game(page, real_url, "Kay", ["me", "bot"])  # the lobby's form; from here on, keys only
     page.mouse.move(0, 0)
     _wait_turn(page)

@@ -69,7 +69,6 @@ def test_the_plan_minimum_is_one_token_for_other_races() -> None:
     assert all(m["tokens"] == keep for m in plan["minimum"].values()), (race, plan["minimum"])
 
 
-
 def _panel(page: Page) -> dict[str, Any]:
     data: dict[str, Any] = page.evaluate(
         """() => ({
@@ -135,6 +134,8 @@ def test_the_panel_builds_only_legal_plans_and_keeps_them_over_a_reload(
     sent: list[dict[str, Any]] = []
     page.on("request", lambda r: r.url.endswith("/act") and sent.append(json.loads(r.post_data or "{}")))
     page.click("#plan-done")
-    page.wait_for_function("() => !document.querySelector('#redeploy') || !document.querySelector('#message')")
+    page.wait_for_function(
+        "() => !document.querySelector('#redeploy') || !document.querySelector('#message')"
+    )
     assert sent and sent[-1]["action"]["kind"] == "plan" and not page.locator("#message.error").count()
     assert page.evaluate("() => Object.keys(sessionStorage).filter((k) => k.startsWith('sw.plan.'))") == []
