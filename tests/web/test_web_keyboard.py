@@ -152,7 +152,7 @@ def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(
     assert sum(n for _, n in made) / len(made) <= 10, made
 
 
-def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str) -> None:
+def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str, shots: Path) -> None:
     create_game(page, real_url, "Sol", ["me", "bot"])
     _wait_turn(page)
     page.reload()  # the tab order from the top of the page
@@ -185,6 +185,7 @@ def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str) -> Non
     dialog = page.locator("#keys-help")
     assert dialog.is_visible() and dialog.locator("tr").count() == 7
     assert "d" in dialog.locator("kbd").all_inner_texts()
+    page.screenshot(path=str(shots / "keyboard-help.png"))
     page.keyboard.press("Escape")
     assert not dialog.is_visible() and _focus(page)["action"]["kind"] == "pick"
     # In the reader's language.
