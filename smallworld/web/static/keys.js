@@ -232,8 +232,8 @@ export function placeRegionPanel() {
 export function install(screenOf) {
   current = screenOf;
   const links = h("nav", { id: "skip-links", class: "skip-links" },
-    h("a", { href: "#board", "data-skip": "board", onclick: (e) => { e.preventDefault(); if (!focusBoard()) document.getElementById("app").focus(); } }, ""),
-    h("a", { href: "#decisions", "data-skip": "actions", onclick: (e) => { e.preventDefault(); focusActions(); } }, ""));
+    h("a", { href: "#app", "data-skip": "board", onclick: (e) => { e.preventDefault(); if (!focusBoard()) document.getElementById("app").focus(); } }, ""),
+    h("a", { href: "#app", "data-skip": "actions", onclick: (e) => { e.preventDefault(); focusActions(); } }, ""));
   document.body.prepend(links);
   const open = h("button", { id: "keys-open", class: "keys-open", type: "button", onclick: openHelp }, "?");
   document.querySelector(".topbar")?.append(open);
