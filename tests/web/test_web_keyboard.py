@@ -86,9 +86,9 @@ def _decide(page: Page, conquests: int) -> tuple[str, int]:
             f = key("Enter")
         key("d")
     elif phase(page) == "pick":
-        kind = "pick"
-        f = key("a")
-        assert f["action"] and f["action"]["kind"] == "pick", f
+        f = key("a")  # the first combo's pick (or a decision listed before the combos)
+        assert f["action"], f
+        kind = f["action"]["kind"]
         key("Enter")
     elif phase(page) == "conquer" and conquests < 2 and _conquest_target(page)[0] >= 0:
         kind = "conquer"
