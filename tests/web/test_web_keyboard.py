@@ -75,6 +75,9 @@ def _conquest_target(page: Page) -> tuple[int, str]:
 
 def _decide(page: Page, conquests: int) -> tuple[str, int]:
     """Make this seat's decision with the keyboard alone; answers its kind and the presses it took."""
+    page.wait_for_load_state("networkidle")  # the page has caught up (no stale screen to act on)
+    if page.locator("#game").get_attribute("data-acting") != "yes":
+        _wait_turn(page)
     key = Keys(page)
     before = ply(page)
     if page.locator("#redeploy").count():
@@ -124,6 +127,8 @@ def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(
     create_game(page, real_url, "Kay", ["me", "bot"])  # the lobby's form; from here on, keys only
     page.mouse.move(0, 0)
     _wait_turn(page)
+    turn = "() => { const v = window.__sw.shown().st.view; return [v.round, v.turn_seat]; }"
+    this_turn = page.evaluate(turn)  # this seat's first turn
     made: list[tuple[str, int]] = []
     while True:
         _wait_turn(page)
@@ -146,8 +151,11 @@ def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(
     print("key presses per decision:", json.dumps(made), f"average {average:.1f}")
     assert average <= 10, made
     # The turn goes on to its end (the bot then plays): whatever is left, with the keyboard too.
-    while page.locator("#game").get_attribute("data-acting") == "yes" and len(made) < 16:
+    page.wait_for_load_state("networkidle")
+    while page.locator("#game").get_attribute("data-acting") == "yes" and page.evaluate(turn) == this_turn:
         made.append(_decide(page, 2))
+        page.wait_for_load_state("networkidle")
+        assert len(made) < 16, made
     print("the whole turn:", json.dumps(made))
     assert sum(n for _, n in made) / len(made) <= 10, made
 
