@@ -145,10 +145,16 @@ def extras(st: State, seat: int | None) -> dict[str, Any]:
     plan: dict[str, Any] | None = None
     if acting and seat is not None and any(a.kind == DEPLOY for a in legal):
         # The redeployment the client edits: what the seat's regions hold now, as a plan names it.
+        current = {
+            game.map.ref(r): {"tokens": t, **troops} for r, (t, troops) in current_plan(st, seat).items()
+        }
         plan = {
-            "current": {
-                game.map.ref(r): {"tokens": t, **troops} for r, (t, troops) in current_plan(st, seat).items()
-            },
+            "current": current,
+            # What must stay on each region, the floor of its "−": the redeployment began by
+            # lifting every token above each region's minimum into hand (§6.12, the Tauren's
+            # included: `turn._begin_redeploy`), and a plan only adds to what is left (`expand_plan`
+            # refuses less: `plan_removes`, `plan_troops`), so the floor is what the region holds now.
+            "minimum": {ref: dict(held) for ref, held in current.items()},
             "offered": sorted(
                 {game.map.ref(a.region) for a in legal if a.kind == DEPLOY and a.region is not None}
             ),

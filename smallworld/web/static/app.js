@@ -15,6 +15,8 @@ import * as U from "./undo.js";
 import { Lobby } from "./lobby.js";
 import { endPanel } from "./end.js";
 import { Replay } from "./replay.js";
+import * as R from "./redeploy.js";
+import * as K from "./keys.js";
 
 export const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -204,6 +206,7 @@ class GameScreen {
     this.message = null;
     try {
       await api.act(this.id, token, Number(key), st.view.ply, action);
+      if (action.kind === "plan") R.forgetPlans(this.id, key);
     } catch (e) {
       const b = e.body || {};
       // The refusal's own words from its reason, in the player's language (the server's English
@@ -227,7 +230,7 @@ class GameScreen {
     const acting = st.legal.length > 0;
     this.announce(st, key, acting);
     const redeploy = st.plan && !v.pending.length;
-    if (redeploy && !this.plan) this.plan = JSON.parse(JSON.stringify(st.plan.current));
+    if (redeploy) R.startPlan(this, key, st);
     const offered = new Set(st.legal.filter((l) => l.region).map((l) => l.region));
     if (redeploy) for (const r of st.plan.offered) offered.add(r);
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -240,17 +243,17 @@ class GameScreen {
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
-        redeploy ? this.redeployPanel(st) : this.decisionsPanel(st), U.panel(this, st),
+        redeploy ? R.redeployPanel(this, key, st, h) : this.decisionsPanel(st), U.panel(this, st),
         this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
         this.scorePanel(st), this.invitePanel(), this.logPanel()));
-    const focused = document.activeElement && document.activeElement.id;
+    const focused = K.memo();
     const sideScroll = document.querySelector(".side")?.scrollTop;
     attachHint(root, this.id, st); // a tutorial lesson's hint (tutorial.js)
     app.replaceChildren(root);
     if (this.chat) this.chat.attach(root);
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
-    else if (this.selected) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
+    K.placeRegionPanel(); // on a phone: beside the region tapped
+    K.restore(focused, this); // the same control, or the panel now in use (keys.js)
   }
   // "Your turn": the tab's title always; a browser notification (opted in with #notify, kept in
   // localStorage) once per turn of a seat this browser holds, when the tab is not being looked at.
@@ -274,13 +277,21 @@ class GameScreen {
   wireBoard(svg, st) {
     for (const g of svg.querySelectorAll("[data-region]")) {
       const ref = g.dataset.region;
-      g.addEventListener("click", () => { this.selected = ref; this.message = null; this.render(); });
+      // A click (or tap) leaves no tooltip behind: none for touch, and after a click none until the
+      // mouse really moves (the redraw puts a new region under a still pointer).
+      g.addEventListener("click", () => { this.tipQuiet = true; this.selected = ref; this.message = null; this.render(); });
       g.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.selected = ref; this.render(); }
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.selected = ref; this.focusPanel = true; this.render(); }
       });
-      g.addEventListener("mouseenter", (e) => this.showTip(ref, st, e));
-      g.addEventListener("mousemove", (e) => this.moveTip(e));
-      g.addEventListener("mouseleave", () => { tooltip.hidden = true; });
+      g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse" && !this.tipQuiet) this.showTip(ref, st, e); });
+      g.addEventListener("pointermove", (e) => {
+        if (e.pointerType !== "mouse") return;
+        if (e.movementX || e.movementY) this.tipQuiet = false;
+        if (this.tipQuiet) return;
+        if (tooltip.hidden || tooltip.dataset.region !== ref) this.showTip(ref, st, e);
+        else this.moveTip(e);
+      });
+      g.addEventListener("pointerleave", () => { tooltip.hidden = true; });
       g.addEventListener("focus", () => {
         // Keyboard focus shows the facts a mouse would; a focus restored after a click does not.
         if (!g.matches(":focus-visible")) return;
@@ -338,7 +349,7 @@ class GameScreen {
     const v = st.view;
     const acting = st.legal.length > 0;
     const held = this.heldSeats();
-    return h("section", { class: "panel status", id: "status", "aria-live": "polite" },
+    return h("section", { class: "panel status", id: "status", "aria-live": "polite", tabindex: -1 },
       h("div", { class: "phase" }, `${W.t("round", { n: v.round, of: st.rounds ?? "?" })} · ${W.phase(v.phase)}`),
       h("div", { class: acting ? "turn mine" : "turn" },
         v.phase === "over" ? W.t("game_over") : this.info.status === "open" ? W.t("not_started")
@@ -408,64 +419,6 @@ class GameScreen {
     return out;
   }
   planRace(v) { const s = v.seats[v.viewer]; return s ? s.active : null; }
-  // What is left in hand of each thing a plan places: "tokens" and each troop piece (the Champion,
-  // Beasts...). Every one of them must be placed (docs/protocol.md, whole plans).
-  planLeft(st) {
-    const seat = st.view.seats[st.view.viewer];
-    const kinds = new Set(["tokens", ...Object.keys(seat.held || {}).filter((k) => seat.held[k] > 0)]);
-    for (const p of Object.values(st.plan.current)) for (const k of Object.keys(p)) kinds.add(k);
-    const sum = (plan, k) => Object.values(plan).reduce((n, r) => n + (r[k] || 0), 0);
-    const left = {};
-    for (const k of kinds) {
-      const inHand = k === "tokens" ? seat.hand : (seat.held || {})[k] || 0;
-      left[k] = inHand + sum(st.plan.current, k) - sum(this.plan, k);
-    }
-    return left;
-  }
-  redeployPanel(st) {
-    const left = this.planLeft(st);
-    const kinds = Object.keys(left);
-    const refs = [...new Set([...Object.keys(this.plan), ...st.plan.offered])].sort();
-    const change = (ref, k, d) => {
-      this.planHistory.push(JSON.stringify(this.plan));
-      const p = this.plan[ref] || { tokens: 0 };
-      p[k] = Math.max(0, (p[k] || 0) + d);
-      if (!p[k] && k !== "tokens") delete p[k];
-      this.plan[ref] = p;
-      this.render();
-    };
-    const changed = {};
-    for (const [ref, p] of Object.entries(this.plan)) {
-      const c = st.plan.current[ref];
-      if (!c || JSON.stringify(c) !== JSON.stringify(p)) changed[ref] = p;
-    }
-    const planAction = { kind: "plan", arg: changed };
-    const label = (k) => (k === "tokens" ? W.t("tokens") : W.piece(this.board.pieces[k], k, 2));
-    const control = (ref, r, k) => {
-      const n = (this.plan[ref] || {})[k] || 0;
-      const name = k === "tokens" ? r.name : `${label(k)} ${r.name}`;
-      return h("span", { class: `plan-control plan-${k}`, dataset: { kind: k } },
-        k === "tokens" ? null : h("small", {}, label(k)),
-        h("button", { class: "minus", "aria-label": `− ${name}`, disabled: n <= 0, onclick: () => change(ref, k, -1) }, "−"),
-        h("span", { class: "plan-count", "aria-live": "polite" }, n),
-        h("button", { class: "plus", "aria-label": `+ ${name}`, disabled: left[k] <= 0, onclick: () => change(ref, k, 1) }, "+"));
-    };
-    const tokensLeft = left.tokens;
-    const troopsLeft = kinds.filter((k) => k !== "tokens" && left[k] > 0).map((k) => `${left[k]} ${label(k)}`);
-    return h("section", { class: "panel redeploy", id: "redeploy" },
-      h("h2", {}, W.t("redeploy")),
-      h("div", { id: "plan-left", dataset: { left: kinds.reduce((n, k) => n + Math.max(0, left[k]), 0), tokens: tokensLeft } },
-        W.t("plan_left", { n: tokensLeft }), troopsLeft.length ? ` · ${troopsLeft.join(", ")}` : ""),
-      h("ul", { class: "plan" }, ...refs.map((ref) => {
-        const r = this.index[ref];
-        return h("li", { dataset: { planRegion: ref } },
-          h("span", { class: "plan-name" }, `${r.n} ${r.name}`), ...kinds.map((k) => control(ref, r, k)));
-      })),
-      h("div", { class: "buttons" },
-        h("button", { id: "plan-undo", disabled: !this.planHistory.length, onclick: () => { this.plan = JSON.parse(this.planHistory.pop()); this.render(); } }, W.t("undo")),
-        h("button", { id: "plan-done", class: "primary", dataset: { action: actionJson(planAction) }, onclick: () => this.send(planAction) }, W.t("done"))));
-    // The engine's own token-by-token moves stay offered too, in "all decisions" below.
-  }
   combosPanel(st) {
     const v = st.view;
     const picks = this.items(st).filter((l) => l.action.kind === "pick");
@@ -615,7 +568,9 @@ class GameScreen {
   }
   logPanel() {
     const lines = this.log.slice(-200).flatMap((e) => W.pick(e.texts).map((t) => h("li", { dataset: { ply: e.ply } }, ...this.rich(t))));
-    return h("section", { class: "panel log", id: "log" }, h("h2", {}, W.t("log")), h("ol", { reversed: true }, ...lines.reverse()));
+    // Scrolled on its own: a stop in the tab order, named by its heading (axe: scrollable-region-focusable).
+    return h("section", { class: "panel log", id: "log" }, h("h2", { id: "log-title" }, W.t("log")),
+      h("ol", { reversed: true, tabindex: 0, "aria-labelledby": "log-title" }, ...lines.reverse()));
   }
   // The end screen (end.js): the verdict, the final coins, the tie-break, the chart and breakdown.
   resultPanel(st) { return endPanel(this, st); }
@@ -641,9 +596,11 @@ function relabel() {
   // The edition being shown names the page (the lobby's is the server's default, Warcraft).
   document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
   rulesTop(shownEdition);
+  K.relabel();
 }
 
 async function main() {
+  K.install(() => screen); // skip links, shortcuts and their help (keys.js)
   await useWords("warcraft");
   document.getElementById("lang").addEventListener("change", (e) => {
     W.setLang(e.target.value);

@@ -33,7 +33,19 @@ export function raceColour(race) {
   if (i < 0) { i = 0; for (const c of race || "") i = (i * 31 + c.charCodeAt(0)) % 997; }
   const n = Math.max(RACES.length, 12);
   const hue = Math.round(((i * 7) % n) * (360 / n));
-  return `hsl(${hue}, 60%, ${i % 2 ? 30 : 40}%)`;
+  // Dark enough that its white letters read (contrast 4.5:1 at the least, WCAG 1.4.3): a yellow
+  // or green hue at 40 % lightness is not, so its lightness drops until it is.
+  let light = i % 2 ? 30 : 40;
+  while (light > 10 && contrastWithWhite(hue, 60, light) < 4.6) light -= 2;
+  return `hsl(${hue}, 60%, ${light}%)`;
+}
+function contrastWithWhite(hue, sat, light) {
+  const s = sat / 100, l = light / 100;
+  const a = s * Math.min(l, 1 - l);
+  const f = (k) => { const m = (k + hue / 30) % 12; return l - a * Math.max(-1, Math.min(m - 3, 9 - m, 1)); };
+  const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const lum = 0.2126 * lin(f(0)) + 0.7152 * lin(f(8)) + 0.0722 * lin(f(4));
+  return 1.05 / (lum + 0.05);
 }
 export function abbrev(race) {
   const name = raceName(race);
@@ -192,6 +204,64 @@ function oneColumn(board) {
   return { ...board, sides, width: 100, height: sides.length * (100 + gap) - gap };
 }
 
+// --- keeping names readable: a stack and its chips (pieces, markers) never cover a name. The
+// names are placed first (placeBlock); a region's stack and chips move together, as little as
+// they can, to where they cover no name, no feature glyph and no other region's stack, keeping
+// their middle inside their own region. Boxes are in board units: {x0, y0, x1, y1}.
+const meet = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+const shift = (b, dx, dy) => ({ x0: b.x0 + dx, y0: b.y0 + dy, x1: b.x1 + dx, y1: b.y1 + dy });
+function inside(poly, x, y) {
+  let ins = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) ins = !ins;
+  }
+  return ins;
+}
+// A name line's box: the whole line of type (ascent and descent), with the outline's width.
+function lineBox(line) {
+  const half = textWidth(line.text, line.px) / 2 + 0.25;
+  return { x0: line.x - half, y0: line.y - 0.96 * line.px, x1: line.x + half, y1: line.y + 0.26 * line.px };
+}
+const OFFSETS = (() => {
+  const out = [];
+  for (let dx = -9; dx <= 9; dx += 0.5) for (let dy = -9; dy <= 9; dy += 0.5) out.push([dx, dy]);
+  return out.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
+})();
+// The offset [dx, dy, fit] for a block of `boxes` in region `poly` (none where nothing is covered);
+// fit 2: clear and inside the region, 1: clear, its middle inside, 0: the least covering.
+export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
+  if (!boxes.length) return [0, 0, 2];
+  const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  const near = obstacles.filter((o) => meet(o, shift({ x0: all.x0 - 9, y0: all.y0 - 9, x1: all.x1 + 9, y1: all.y1 + 9 }, 0, 0)));
+  // Best of all clear with its corners in the region too; else the nearest clear one with its
+  // middle inside; else (a crowded region) the one that covers least.
+  let clear = null;
+  let least = null;
+  const corners = [[all.x0, all.y0], [all.x1, all.y0], [all.x0, all.y1], [all.x1, all.y1]];
+  for (const [dx, dy] of OFFSETS) {
+    if (!inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy)) continue;
+    let covered = 0;
+    const add = (s, o) => { if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0)); };
+    for (const b of boxes) { const s = shift(b, dx, dy); for (const o of near) add(s, o); }
+    if (disc) { const s = shift(disc, dx, dy); for (const o of others) add(s, o); }
+    if (covered === 0) {
+      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy, 2];
+      if (!clear) clear = [dx, dy, 1];
+    } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy, 0] };
+  }
+  return clear || (least ? least.at : [0, 0, 0]);
+}
+
+// A side's title sits above its coast, where no region is (the classic maps fill their square).
+const TITLE_GAP = 1.2;
+function titleY(side) {
+  const top = side.outline.length ? Math.min(...side.outline.map(([, y]) => y)) : 0;
+  return Math.min(top, 0) - TITLE_GAP;
+}
+
 // Draw the whole table. `view` may be null (no state yet); `offered` is a Set of region refs.
 export function drawBoard(svg, board, view, offered = new Set(), selected = null) {
   // A phone held upright gets the islands one under another; wider screens keep the server's grid.
@@ -199,43 +269,80 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   if (view && view.tray) setRaces(Object.keys(view.tray));
   const m = 3;
-  svg.setAttribute("viewBox", `${-m} ${-m} ${board.width + 2 * m} ${board.height + 2 * m}`);
+  // Room above the top row for its titles (a title is drawn above its island, 3.4 units high).
+  const top = Math.max(m, 3.6 - Math.min(...board.sides.filter((s) => s.y === 0).map(titleY)));
+  svg.setAttribute("viewBox", `${-m} ${-top} ${board.width + 2 * m} ${board.height + m + top}`);
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", W.t("board"));
   defs(svg);
-  el("rect", { x: -m, y: -m, width: board.width + 2 * m, height: board.height + 2 * m, fill: "#dbeaf4" }, svg);
+  el("rect", { x: -m, y: -top, width: board.width + 2 * m, height: board.height + m + top, fill: "#dbeaf4" }, svg);
   const owner = (race) => {
     if (!view) return null;
     const i = view.seats.findIndex((s) => s.active === race || s.declined === race || (s.more_declined || []).includes(race));
     return i < 0 ? null : i;
   };
   const declined = (race) => !!view && view.seats.some((s) => s.declined === race || (s.more_declined || []).includes(race));
+  const refs = board.sides.flatMap((s) => s.regions.map((r) => r));
+  const byN = [...refs].sort((a, b) => a.n - b.n);
+  const stop = (refs.find((r) => r.ref === selected) || byN.find((r) => offered.has(r.ref)) || byN[0] || {}).ref;
   for (const side of board.sides) {
     const g = el("g", { transform: `translate(${side.x},${side.y})`, class: "side", "data-side": side.id }, svg);
     el("polygon", { points: pts(side.outline), fill: "#f3e6bf", stroke: "#3b3128", "stroke-width": 0.8 }, g);
-    const title = el("text", { x: 50, y: 4, "text-anchor": "middle", class: "side-title" }, g);
-    title.textContent = `${side.name} (${side.id})`;
-    // Two layers: the shapes (each a region element, clickable), then everything drawn on them,
-    // so that no shape hides a neighbour's name or stack.
+    // Three layers: the shapes (each a region element, clickable), everything drawn on them (so
+    // that no shape hides a neighbour's name or stack), and the title above the coast.
     const shapes = el("g", { class: "shapes" }, g);
     const marks = el("g", { class: "marks" }, g);
-    for (const r of side.regions) {
+    const title = el("text", { x: 50, y: titleY(side).toFixed(2), "text-anchor": "middle", class: "side-title" }, g);
+    title.textContent = `${side.name} (${side.id})`;
+    // First every region's name (where placeBlock puts it), then the stacks and chips clear of them.
+    const laid = side.regions.map((r) => {
       const here = view ? view.regions[r.ref] : null;
-      const rg = el("g", {
-        class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
-        "data-region": r.ref, tabindex: 0, role: "button",
-      }, shapes);
-      const holder = here && here.race ? `${raceName(here.race)} ×${here.tokens}` : W.t("nobody");
-      rg.setAttribute("aria-label", `${r.n} ${r.name}, ${W.terrain(r.terrain)}, ${W.t("holder")}: ${holder}`);
-      el("polygon", { points: pts(r.polygon), fill: `url(#t-${r.terrain})`, class: "shape" }, rg);
-      const mg = el("g", { class: "region-marks", "data-marks-of": r.ref }, marks);
-      const dark = ["Forest", "Swamp", "Sea"].includes(r.terrain);
       const glyphs = [...r.features];
       if (r.terrain === "Mountain") glyphs.push("Mountain"); // its marker (§2.3)
       const chipCount = Object.keys((here && here.pieces) || {}).length + ((view && view.markers[r.ref]) || []).length;
       const below = chipCount ? 6.8 + (chipCount - 1) * 3.4 : here && here.race ? 3.4 : -2.5;
       const lx = r.label[0];
       const { ly, lines } = placeBlock(r.polygon, `${r.n} ${r.name}`, lx, r.label[1], below, glyphs.length > 0);
+      const gy = ly - 7.4 - (lines.length - 1) * NAME_LEAD;
+      const glyphBoxes = glyphs.map((_, i) => {
+        const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
+        return { x0: gx - 1.6, y0: gy - 1.6, x1: gx + 1.6, y1: gy + 1.6 };
+      });
+      return { r, here, glyphs, lx, ly, gy, lines, glyphBoxes, chips: chipsOf(board, view, here, r.ref) };
+    });
+    const obstacles = laid.flatMap((l) => [...l.lines.map(lineBox), ...l.glyphBoxes]);
+    const stacks = []; // the stacks and chips placed so far: no other covers them, nor their discs
+    for (const l of laid) {
+      if (l.here && l.here.race) {
+        l.seat = owner(l.here.race);
+        l.stackText = `${declined(l.here.race) ? "↓" : ""}${abbrev(l.here.race)} ${l.here.tokens}`;
+      }
+      // At full size where it fits clear of every name and inside its region; in a crowded region
+      // smaller, or else reaching past the region's edge, clear of names all the same.
+      const tries = [];
+      for (const scale of STACK_SCALES) {
+        const { boxes, disc } = stackBoxes(l, scale);
+        const [dx, dy, fit] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks);
+        tries.push({ scale, boxes, disc, dx, dy, fit });
+        if (fit === 2) break;
+      }
+      const best = tries.find((t) => t.fit === 2) || tries.find((t) => t.fit === 1) || tries[tries.length - 1];
+      Object.assign(l, { dx: best.dx, dy: best.dy, scale: best.scale });
+      if (best.scale !== 1) stackBoxes(l, best.scale); // the chips' widths of the size drawn
+      for (const b of [...best.boxes, ...(best.disc ? [best.disc] : [])]) stacks.push(shift(b, best.dx, best.dy));
+    }
+    for (const { r, here, glyphs, lx, ly, gy, lines, chips, dx, dy, scale, seat, stackText, stackW } of laid) {
+      const rg = el("g", {
+        class: `region terrain-${r.terrain}${offered.has(r.ref) ? " offered" : ""}${selected === r.ref ? " selected" : ""}`,
+        // One region in the tab order (the selected, else the first offered, else the first): the
+        // arrows move between them (keys.js), so Tab crosses the board in one press.
+        "data-region": r.ref, tabindex: r.ref === stop ? 0 : -1, role: "button",
+      }, shapes);
+      const holder = here && here.race ? `${raceName(here.race)} ×${here.tokens}` : W.t("nobody");
+      rg.setAttribute("aria-label", `${r.n} ${r.name}, ${W.terrain(r.terrain)}, ${W.t("holder")}: ${holder}`);
+      el("polygon", { points: pts(r.polygon), fill: `url(#t-${r.terrain})`, class: "shape" }, rg);
+      const mg = el("g", { class: "region-marks", "data-marks-of": r.ref }, marks);
+      const dark = ["Forest", "Swamp", "Sea"].includes(r.terrain);
       const name = el("text", { "text-anchor": "middle", class: `rname${dark ? " light" : ""}`, "data-lines": lines.length }, mg);
       for (const line of lines) {
         const span = el("tspan", { x: line.x.toFixed(2), y: line.y.toFixed(2),
@@ -243,7 +350,6 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         span.textContent = line.text;
       }
       // Feature glyphs in a row above the name; Mountains get their marker (§2.3).
-      const gy = ly - 7.4 - (lines.length - 1) * NAME_LEAD;
       glyphs.forEach((f, i) => {
         const gx = lx + (i - (glyphs.length - 1) / 2) * 3.6;
         const fg = el("g", { class: `feature feature-${f}` }, mg);
@@ -252,46 +358,76 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
         el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f);
       });
+      // The stack and its chips, moved (dx, dy) off any name they would cover, at `scale`.
+      const sx = lx + dx;
+      const sy = ly + dy;
+      const k = scale;
+      const size = (px) => (k === 1 ? null : `font-size: ${(px * k).toFixed(2)}px`);
       if (here && here.race) {
         const dec = declined(here.race);
-        const seat = owner(here.race);
         const sg = el("g", { class: `stack${dec ? " declined" : ""}`, "data-race": here.race,
           "data-tokens": here.tokens }, mg);
-        el("rect", { x: lx - 6.5, y: ly - 1.6, width: 13, height: 5, rx: 1.2,
+        const half = (stackW * k) / 2;
+        el("rect", { x: sx - half, y: sy - 1.6 * k, width: stackW * k, height: 5 * k, rx: 1.2 * k,
           fill: dec ? "url(#declined)" : raceColour(here.race),
-          stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7,
+          stroke: seat === null ? "#222" : SEAT_COLOURS[seat % 5], "stroke-width": 0.7 * k,
           "stroke-dasharray": dec ? "1 0.6" : null }, sg);
-        const st = el("text", { x: lx, y: ly + 2.1, "text-anchor": "middle", class: "stack-text" }, sg);
-        st.textContent = `${dec ? "↓" : ""}${abbrev(here.race)} ${here.tokens}`;
+        const st = el("text", { x: sx, y: sy + 2.1 * k, "text-anchor": "middle", class: "stack-text", style: size(2.8) }, sg);
+        st.textContent = stackText;
         if (seat !== null) {
-          el("circle", { cx: lx + 6.5, cy: ly - 1.6, r: 1.5, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
-          const sn = el("text", { x: lx + 6.5, y: ly - 1.0, "text-anchor": "middle", class: "seat-num" }, sg);
+          el("circle", { cx: sx + half, cy: sy - 1.6 * k, r: 1.5 * k, fill: SEAT_COLOURS[seat % 5], stroke: "#222", "stroke-width": 0.2 }, sg);
+          const sn = el("text", { x: sx + half, y: sy - 1.0 * k, "text-anchor": "middle", class: "seat-num", style: size(1.7) }, sg);
           sn.textContent = String(seat + 1);
         }
         el("title", {}, sg).textContent = `${raceName(here.race)}${dec ? ` (${W.t("declined")})` : ""}: ${here.tokens}`;
       }
-      // Pieces (Forts, Wisp Walls, Watch Towers, bombs, Beasts, Champion, objectives, Harmony...)
-      // and markers (relics and places, face down or up), one labelled chip each, below the stack.
-      const chips = [];
-      if (here && here.pieces) {
-        for (const [kind, n] of Object.entries(here.pieces)) {
-          const label = W.piece(board.pieces[kind], kind, n);
-          chips.push({ text: `${label}${n > 1 ? ` ×${n}` : ""}`, cls: `piece piece-${kind}`, kind });
-        }
-      }
-      for (const mk of (view && view.markers[r.ref]) || []) {
-        chips.push(mk.face_up && mk.id
-          ? { text: W.unitName(mk.id), cls: "marker face-up", kind: mk.id }
-          : { text: `? ${W.t("face_down")}`, cls: "marker face-down", kind: "hidden" });
-      }
       chips.forEach((c, i) => {
-        const cy = ly + 5 + i * 3.4;
+        const cy = sy + (5 + i * 3.4) * k;
         const cg = el("g", { class: c.cls, "data-piece": c.kind }, mg);
-        const w = Math.min(22, 2 + c.text.length * 1.05);
-        el("rect", { x: lx - w / 2, y: cy - 1.2, width: w, height: 3, rx: 0.8 }, cg);
-        const tx = el("text", { x: lx, y: cy + 0.9, "text-anchor": "middle", class: "chip-text" }, cg);
+        el("rect", { x: sx - (c.w * k) / 2, y: cy - 1.2 * k, width: c.w * k, height: 3 * k, rx: 0.8 * k }, cg);
+        const tx = el("text", { x: sx, y: cy + 0.9 * k, "text-anchor": "middle", class: "chip-text", style: size(1.9) }, cg);
         tx.textContent = c.text;
       });
     }
   }
+}
+
+// The boxes of a region's stack and chips at `scale` around its label point (the geometry the
+// drawing uses), and the owner's numbered disc on the stack's corner: the disc may touch the
+// region's own name and glyphs, not another stack.
+const STACK_SCALES = [1, 0.8, 0.65];
+function stackBoxes(l, k) {
+  const boxes = [];
+  let disc = null;
+  if (l.stackText) {
+    // As wide as its text needs (a thin region has room for `LT 1`, not for a fixed width).
+    l.stackW = Math.max(8, textWidth(l.stackText, 2.8) + 2.6);
+    const half = (l.stackW * k) / 2;
+    boxes.push({ x0: l.lx - half, y0: l.ly - 1.6 * k, x1: l.lx + half, y1: l.ly + 3.4 * k });
+    if (l.seat !== null) disc = { x0: l.lx + half - 1.5 * k, y0: l.ly - 3.1 * k, x1: l.lx + half + 1.5 * k, y1: l.ly - 0.1 * k };
+  }
+  l.chips.forEach((c, i) => {
+    const cy = l.ly + (5 + i * 3.4) * k;
+    c.w = Math.min(22, 2 + c.text.length * 1.05);
+    boxes.push({ x0: l.lx - (c.w * k) / 2, y0: cy - 1.2 * k, x1: l.lx + (c.w * k) / 2, y1: cy + 1.8 * k });
+  });
+  return { boxes, disc };
+}
+
+// Pieces (Forts, Wisp Walls, Watch Towers, bombs, Beasts, Champion, objectives, Harmony...) and
+// markers (relics and places, face down or up) of a region: one labelled chip each, below the stack.
+function chipsOf(board, view, here, ref) {
+  const chips = [];
+  if (here && here.pieces) {
+    for (const [kind, n] of Object.entries(here.pieces)) {
+      const label = W.piece(board.pieces[kind], kind, n);
+      chips.push({ text: `${label}${n > 1 ? ` ×${n}` : ""}`, cls: `piece piece-${kind}`, kind });
+    }
+  }
+  for (const mk of (view && view.markers[ref]) || []) {
+    chips.push(mk.face_up && mk.id
+      ? { text: W.unitName(mk.id), cls: "marker face-up", kind: mk.id }
+      : { text: `? ${W.t("face_down")}`, cls: "marker face-down", kind: "hidden" });
+  }
+  return chips;
 }

@@ -1,0 +1,132 @@
+"""Board legibility (issue 28 item 11, smallworld/web/static/board.js), on the real server: no stack or
+chip (pieces, markers: "? face down") covers a region's name, no region covers an island's title,
+on every board (Warcraft for 2 to 5 players, the team map, classic for 2 to 5) at the start and at
+the end of a game, on a laptop (1280×800) and on a phone (390×844); and a click leaves no tooltip
+over the board."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
+
+# What covers what, in the page's own boxes (px): every stack's and chip's box against every
+# name line's box (the line of type, ascent to descent, as the browser lays it out), and every
+# island title's box against every region shape's box.
+MEASURE = """() => {
+  const box = (e) => {
+    const b = e.getBoundingClientRect();
+    return { x: b.left, y: b.top, w: b.width, h: b.height };
+  };
+  const hit = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5
+    && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+  const names = [...document.querySelectorAll('#board .rname tspan')]
+    .map((t) => ({ text: t.textContent, ref: t.closest('[data-marks-of]').dataset.marksOf, b: box(t) }));
+  const chips = [...document.querySelectorAll('#board .stack rect, #board .piece rect, #board .marker rect')]
+    .map((r) => ({ ref: r.closest('[data-marks-of]').dataset.marksOf,
+                   what: r.parentNode.getAttribute('class'), b: box(r) }));
+  const covered = [];
+  for (const c of chips) for (const n of names)
+    if (hit(c.b, n.b)) covered.push(`${c.what} of ${c.ref} over '${n.text}' of ${n.ref}`);
+  const board = box(document.querySelector('#board'));
+  const titles = [];
+  for (const t of document.querySelectorAll('#board .side-title')) {
+    const tb = box(t);
+    for (const s of document.querySelectorAll('#board .region .shape'))
+      if (hit(tb, box(s))) titles.push(`'${t.textContent}' under ${s.parentNode.dataset.region}`);
+    const out = tb.y < board.y - 0.5 || tb.x < board.x - 0.5 || tb.x + tb.w > board.x + board.w + 0.5;
+    if (out) titles.push(`'${t.textContent}' cut off`);
+  }
+  return { covered, titles, chips: chips.length, names: names.length,
+           sides: document.querySelectorAll('#board .side-title').length };
+}"""
+
+BOARDS = [
+    ("warcraft", "standard", 2),
+    ("warcraft", "standard", 3),
+    ("warcraft", "standard", 4),
+    ("warcraft", "standard", 5),
+    ("warcraft", "team", 4),
+    ("classic", "standard", 2),
+    ("classic", "standard", 3),
+    ("classic", "standard", 4),
+    ("classic", "standard", 5),
+]
+
+
+def _call(url: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    data = json.dumps(body).encode() if body is not None else None
+    with urllib.request.urlopen(
+        urllib.request.Request(url + path, method=method, data=data, headers=headers), timeout=20
+    ) as r:
+        return json.loads(r.read())
+
+
+def _games(url: str) -> list[tuple[str, str]]:
+    """Each board at its start (every seat this player's: nobody moves) and, for the standard
+    Warcraft and classic maps, at the end of a game of bots (stacks, pieces and markers everywhere)."""
+    token = _call(url, "POST", "api/players", {"name": "Lee"})["player_token"]
+    out = []
+    for edition, variant, n in BOARDS:
+        spec = {"edition": edition, "variant": variant, "players": n, "seats": [{"kind": "creator"}] * n}
+        out.append((f"{edition} {variant} {n} start", _call(url, "POST", "api/games", spec, token)["game"]))
+    for edition, n in (("warcraft", 3), ("classic", 4)):
+        bots = [{"kind": "bot", "level": "greedy"}] * n
+        gid = _call(url, "POST", "api/games", {"edition": edition, "players": n, "seats": bots}, token)[
+            "game"
+        ]
+        deadline = time.monotonic() + 180
+        while _call(url, "GET", f"api/games/{gid}")["status"] != "over":
+            assert time.monotonic() < deadline, f"the bots' {edition} game did not end"
+            time.sleep(0.5)
+        out.append((f"{edition} {n} end", gid))
+    return out
+
+
+def test_no_stack_or_chip_covers_a_name_and_no_region_a_title(
+    new_page: Any, real_url: str, shots: Path
+) -> None:
+    games = _games(real_url)
+    bad: list[str] = []
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(width, height)
+        for what, gid in games:
+            page.goto("about:blank")
+            page.goto(f"{real_url}#/game/{gid}")
+            page.wait_for_selector("#board .region")
+            page.wait_for_function("() => document.fonts.status === 'loaded'")
+            found = page.evaluate(MEASURE)
+            assert found["names"] > 0 and found["sides"] > 0, (what, found)
+            bad += [f"{what} at {width}px: {c}" for c in found["covered"] + found["titles"]]
+            if what == "classic 4 end" and width == 1280:
+                page.mouse.move(0, 0)
+                page.screenshot(path=str(shots / "board-legible.png"))
+            if what == "warcraft 3 end" and width == 390:
+                page.screenshot(path=str(shots / "board-legible-phone.png"), full_page=True)
+    assert bad == [], "\n".join(bad)
+
+
+def test_a_click_leaves_no_tooltip_over_the_board(page: Page, real_url: str) -> None:
+    token = _call(real_url, "POST", "api/players", {"name": "Tia"})["player_token"]
+    gid = _call(real_url, "POST", "api/games", {"players": 2, "seats": [{"kind": "creator"}] * 2}, token)[
+        "game"
+    ]
+    page.goto(f"{real_url}#/game/{gid}")
+    region = page.locator("#board .region").nth(3)
+    region.hover()
+    page.wait_for_selector("#tooltip:not([hidden])")  # hovering shows the region's facts
+    region.click()
+    page.wait_for_selector("#region-info")
+    page.wait_for_timeout(400)  # the redraw puts a new region under the still pointer
+    assert page.locator("#tooltip").is_hidden()
+    page.mouse.move(5, 5)
+    page.locator("#board .region").nth(5).hover()
+    page.wait_for_selector("#tooltip:not([hidden])")  # a real move shows it again
