@@ -56,7 +56,7 @@ function breakdownBox(screen, data, order, viewer) {
   });
   const sorted = [...rows.values()].sort((a, b) => ITEMS.indexOf(a.item) - ITEMS.indexOf(b.item)
     || itemLabel(a).localeCompare(itemLabel(b), W.current()));
-  return h("div", { class: "breakdown", id: "breakdown" }, h("h3", {}, W.t("end.breakdown")),
+  return h("div", { class: "breakdown", id: "breakdown", tabindex: 0, role: "region", "aria-labelledby": "breakdown-title" }, h("h3", { id: "breakdown-title" }, W.t("end.breakdown")),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), ...order.map((i) => h("th", { class: "num", scope: "col", dataset: { seat: i } }, screen.who(i, viewer))))),
       h("tbody", {}, ...sorted.map((r) => h("tr", { dataset: { item: r.item, unit: r.unit } },
