@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
-SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets
+SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets \
+	accounts ratings pairing tournaments digest leaving chat chat_migration listing
 SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
 # `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,
@@ -56,7 +57,8 @@ test: $(STAMP)
 	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
 	# `smallworld serve` processes (outages, several processes, migrations, the fuzz), which run the
 	# working tree's pure Python whichever pass starts them, and those of the server's own input,
-	# limits, outages and tokens, which reach no compiled path.
+	# limits, outages and tokens, and of its players' side (accounts, ratings, quick games,
+	# tournaments, the digest, chat, the lists), which reach no compiled path of their own.
 	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_ONLY_TESTS)"
 
 # The inner loop: lint, types and the fast tests, a few minutes on two cores (README.md, "Tests").
