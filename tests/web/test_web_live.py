@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 from web_driver import create_game, my_turn, ply, step
 
-WORDS = json.loads(open("smallworld/web/words.json", encoding="utf-8").read())
+WORDS = json.loads((Path(__file__).resolve().parents[2] / "smallworld/web/words.json").read_text("utf-8"))
 
 
 def _get(url: str) -> Any:
@@ -60,7 +62,9 @@ def _view_with(base: str, gid: str, token: str) -> dict[str, Any]:
     return data
 
 
-def test_a_whole_game_against_a_bot_costs_at_most_one_request_per_decision(browser: Browser, real_url: str) -> None:
+def test_a_whole_game_against_a_bot_costs_at_most_one_request_per_decision(
+    browser: Browser, real_url: str
+) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     ctx.set_default_timeout(30000)
     page = ctx.new_page()

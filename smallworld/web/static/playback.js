@@ -133,12 +133,13 @@ export class Playback {
       const marks = svg.querySelector(`[data-marks-of="${ref}"]`);
       const b = s.badges[ref];
       if (!marks || !b) continue;
-      // The numbers of the conquest beside the stack: tokens in, defenders lost.
+      // The numbers of the conquest under the stack: tokens in, defenders lost.
       const stack = marks.querySelector(".stack rect");
-      const x = stack ? +stack.getAttribute("x") + 14.5 : 50;
-      const y = stack ? +stack.getAttribute("y") + 3.6 : 50;
+      const x = stack ? +stack.getAttribute("x") + 6.5 : 50;
+      const y = stack ? +stack.getAttribute("y") + 8.4 : 50;
       const t = document.createElementNS(SVG, "text");
       t.setAttribute("class", "pb-badge");
+      t.setAttribute("text-anchor", "middle");
       t.setAttribute("x", x.toFixed(2));
       t.setAttribute("y", y.toFixed(2));
       t.textContent = `⚔${b.tokens}${b.lost ? ` −${b.lost}` : ""}`;

@@ -1,0 +1,116 @@
+"""The other players' moves played back on the board (issue 28, item 1; docs/web.md "Playback"), in
+Chromium against the real server: after this seat's first turn, the bot's turn is shown step by
+step (a step counter, the regions of each move pulsing, a conquest's stack as the move left it),
+then a summary per player that stays until dismissed; with `prefers-reduced-motion` only the
+summary."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+from web_driver import create_game, my_turn, step
+
+# Every step the page shows, as it shows it: the counter, the pulsing regions and their stacks.
+WATCH = """() => {
+  window.__pb = { steps: [], playing: false, pulses: false };
+  const look = () => {
+    const bar = document.querySelector("#playback.playing");
+    if (bar) window.__pb.playing = true;
+    const pulsing = [...document.querySelectorAll("#board .region.pulse")];
+    if (pulsing.length) window.__pb.pulses = true;
+    if (!bar) return;
+    const n = +bar.dataset.step;
+    const last = window.__pb.steps[window.__pb.steps.length - 1];
+    if (last && last.n === n) return;
+    window.__pb.steps.push({ n, of: +bar.dataset.steps, ply: +bar.dataset.ply, seat: +bar.dataset.seat,
+      at: performance.now(),
+      regions: pulsing.map((g) => g.dataset.region),
+      stacks: Object.fromEntries(pulsing.map((g) => {
+        const s = document.querySelector(`[data-marks-of="${g.dataset.region}"] .stack`);
+        return [g.dataset.region, s ? +s.dataset.tokens : null];
+      })) });
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _first_turn(page: Page) -> None:
+    """This seat plays its first turn through the page, until the bot is to act."""
+    page.wait_for_selector("#game[data-acting='yes']")
+    for _ in range(60):
+        if not my_turn(page):
+            return
+        step(page)
+    raise AssertionError("the first turn did not end")
+
+
+def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, shots: Path) -> None:
+    gid = create_game(page, real_url, "Ada", ["me", "bot"])
+    page.evaluate(WATCH)
+    _first_turn(page)
+    page.wait_for_selector("#playback.playing")
+    page.wait_for_function(
+        "() => window.__pb.steps.length >= 3 || !!document.querySelector('#playback.summary')"
+    )
+    page.screenshot(path=str(shots / "playback.png"))
+    page.wait_for_selector("#playback.summary", timeout=60000)
+    steps = page.evaluate("() => window.__pb.steps")
+    # The moves the bot made in its turn, as the server tells them.
+    moves = [m for m in _get(f"{real_url}api/games/{gid}/moves?since=0")["moves"] if m["seat"] == 1]
+    shown = [m for m in moves if m["events"]]
+    assert len(steps) >= 2, steps
+    assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "every step, one after another"
+    assert steps[-1]["n"] == steps[-1]["of"], "the counter reached its end"
+    assert all(s["seat"] == 1 for s in steps)
+    assert {s["ply"] for s in steps} <= {m["ply"] for m in moves}
+    assert any(s["regions"] for s in steps), "a region pulsed"
+    # A conquest's stack shows the tokens the move put there, while its step is shown.
+    by_ply = {m["ply"]: m for m in moves}
+    checked = 0
+    for s in steps:
+        for e in by_ply[s["ply"]]["events"]:
+            if e["type"] == "conquest" and e["region"] in s["stacks"]:
+                assert s["stacks"][e["region"]] == e["tokens"], (s, e)
+                checked += 1
+    assert checked, "no conquest was played back"
+    # Steps are spaced out in time (not all drawn at once).
+    assert steps[-1]["at"] - steps[0]["at"] >= 150 * (len(steps) - 1)
+    # The summary: the bot's regions, the tokens it destroyed and its coins, in words.
+    conquests = [e for m in shown for e in m["events"] if e["type"] == "conquest" and e["seat"] == 1]
+    coins = sum(e["total"] for m in shown for e in m["events"] if e["type"] == "score" and e["seat"] == 1)
+    row = page.locator("#playback li[data-seat='1']")
+    assert int(row.get_attribute("data-regions") or -1) == len(conquests)
+    assert int(row.get_attribute("data-lost") or -1) == sum(e["lost"] for e in conquests)
+    assert int(row.get_attribute("data-coins") or -1) == coins
+    text = row.inner_text()
+    assert f"conquered {len(conquests)} region" in text and f"scored {coins} coin" in text, text
+    assert "⟦" not in text and ("greedy" in text.lower() or "bot" in text.lower()), text
+    # It stays, through this seat's next decision, until it is dismissed.
+    assert my_turn(page)
+    step(page)
+    assert page.locator("#playback.summary").is_visible()
+    page.click("#playback-dismiss")
+    page.wait_for_selector("#playback", state="hidden")
+
+
+def test_reduced_motion_shows_only_the_summary(browser: Browser, real_url: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    create_game(page, real_url, "Ada", ["me", "bot"])
+    page.evaluate(WATCH)
+    _first_turn(page)
+    page.wait_for_selector("#playback.summary")
+    watched = page.evaluate("() => window.__pb")
+    assert watched["playing"] is False and watched["pulses"] is False and watched["steps"] == []
+    assert page.locator("#playback li[data-seat='1']").count() == 1
+    ctx.close()
