@@ -176,3 +176,32 @@ def test_a_move_another_window_made_first_is_said_in_words_and_refreshed(page: P
     page.wait_for_function("p => +document.querySelector('#game').dataset.ply >= p", arg=now)
     assert ply(page) > before
     assert _get(f"{real_url}api/games/{gid}")["ply"] >= now
+
+
+def test_a_silent_socket_is_found_by_the_heartbeat_and_replaced(browser: Browser, real_url: str) -> None:
+    """A network that goes away without a word (no offline event, no close): the heartbeat's ping
+    gets no answer, the page says the connection is lost, opens a new socket and catches up."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    ctx.set_default_timeout(20000)
+    ctx.add_init_script("window.__swHeartbeat = { every: 400, silence: 600 };")
+    page = ctx.new_page()
+    gid = create_game(page, real_url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#conn[data-status='online']", state="attached")
+    page.wait_for_selector("#game[data-acting='yes']")
+    token = _seat_token(page, gid, 0)
+    # Pongs come back on a healthy socket: it stays online across several heartbeats.
+    page.wait_for_timeout(1500)
+    assert page.locator("#conn").get_attribute("data-status") == "online"
+    # From now on the socket hears nothing (the messages are lost on the way).
+    page.evaluate(
+        "() => { const ws = window.__sw.lives[0].ws; ws.onmessage = () => {}; window.__silent = ws; }"
+    )
+    before = ply(page)
+    now = _act_as(real_url, gid, 0, token)  # another window of the seat moves meanwhile
+    page.wait_for_selector("#conn[data-status='lost']", state="attached", timeout=5000)
+    assert page.locator("#conn").inner_text() == WORDS["en"]["connection_lost"]
+    page.wait_for_selector("#conn[data-status='online']", state="attached", timeout=10000)
+    assert page.evaluate("() => window.__sw.lives[0].ws !== window.__silent"), "a new socket"
+    page.wait_for_function("p => +document.querySelector('#game').dataset.ply >= p", arg=now)
+    assert ply(page) > before
+    ctx.close()

@@ -14,6 +14,8 @@ import * as api from "./api.js";
 
 export const HEARTBEAT_MS = 10000;
 export const PONG_MS = 5000;
+// The tests shorten both (`window.__swHeartbeat = {every, silence}`, set before the page loads).
+const beat = () => ({ every: HEARTBEAT_MS, silence: PONG_MS, ...(window.__swHeartbeat || {}) });
 const ACK_MS = 10000; // an act unanswered this long is taken as lost (a resend is safe: same ply)
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const OFFLINE_AFTER = 3; // failed tries in a row after which the state says "offline"
@@ -26,7 +28,7 @@ export class Live {
   constructor(gameId, seatToken, lastPly, onUpdate, onStatus) {
     this.gameId = gameId;
     this.seatToken = seatToken;
-    this.lastPly = lastPly; // moves before this ply have been delivered
+    this.lastPly = lastPly; // moves before this ply have been delivered (null: none wanted before the view's)
     this.onUpdate = onUpdate; // (viewAnswer, moves, how): how is "socket" or "http"
     this.onStatus = onStatus; // ("online" | "lost" | "offline")
     this.closed = false;
@@ -58,7 +60,8 @@ export class Live {
   url() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const token = this.seatToken ? `&token=${encodeURIComponent(this.seatToken)}` : "";
-    return `${proto}://${location.host}/api/games/${this.gameId}/ws?client=web&since=${this.lastPly}${token}`;
+    const since = this.lastPly === null ? "" : `&since=${this.lastPly}`;
+    return `${proto}://${location.host}/api/games/${this.gameId}/ws?client=web${since}${token}`;
   }
   connect() {
     this.retry = null;
@@ -124,7 +127,7 @@ export class Live {
   // (a network that went away closes nothing by itself).
   startHeartbeat() {
     this.stopHeartbeat();
-    this.beat = setInterval(() => this.ping(), HEARTBEAT_MS);
+    this.beat = setInterval(() => this.ping(), beat().every);
   }
   stopHeartbeat() {
     clearInterval(this.beat);
@@ -136,7 +139,7 @@ export class Live {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     try { ws.send(JSON.stringify({ type: "ping", ref: `hb${this.nextRef++}` })); } catch { ws.close(); return; }
-    if (!this.silence) this.silence = setTimeout(() => { this.silence = null; if (this.ws === ws) this.dead(ws); }, PONG_MS);
+    if (!this.silence) this.silence = setTimeout(() => { this.silence = null; if (this.ws === ws) this.dead(ws); }, beat().silence);
   }
   heard() {
     clearTimeout(this.silence);
@@ -178,6 +181,7 @@ export class Live {
     return ack;
   }
   deliver(answer, newMoves, how) {
+    if (this.lastPly === null) this.lastPly = answer.view.ply;
     const fresh = newMoves.filter((m) => m.ply >= this.lastPly);
     if (fresh.length) this.lastPly = fresh[fresh.length - 1].ply + 1;
     this.onUpdate(answer, fresh, how);
@@ -187,7 +191,7 @@ export class Live {
     if (this.paused) return false;
     try {
       this.fetched += 1;
-      const missed = await api.moves(this.gameId, this.seatToken, this.lastPly);
+      const missed = this.lastPly === null ? [] : await api.moves(this.gameId, this.seatToken, this.lastPly);
       const answer = await api.view(this.gameId, this.seatToken);
       this.deliver(answer, missed, "http");
       return true;
