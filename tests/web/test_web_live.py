@@ -205,3 +205,52 @@ def test_a_silent_socket_is_found_by_the_heartbeat_and_replaced(browser: Browser
     page.wait_for_function("p => +document.querySelector('#game').dataset.ply >= p", arg=now)
     assert ply(page) > before
     ctx.close()
+
+
+# Marks every region, player row and log line (and the board) before an update, with its HTML.
+MARK = """() => {
+  window.__before = {};
+  const all = [document.querySelector("#board"), ...document.querySelectorAll(
+    "#board [data-region], #players li[data-seat], #log li")];
+  all.forEach((e, i) => { e.__mark = i; window.__before[i] = e.outerHTML; });
+}"""
+# After it: of the marked ones whose HTML is the same, which are still the same element.
+KEPT = """() => {
+  const out = { same: 0, kept: 0, board: document.querySelector("#board").__mark === 0, logKept: 0,
+    playersKept: 0, regionsKept: 0 };
+  const now = new Map();
+  for (const e of document.querySelectorAll("#board [data-region], #players li[data-seat], #log li")) {
+    if (e.__mark !== undefined) {
+      out.kept += 1;
+      if (e.matches("#log li")) out.logKept += 1;
+      if (e.matches("#players li")) out.playersKept += 1;
+      if (e.matches("[data-region]")) out.regionsKept += 1;
+    }
+    now.set(e.outerHTML, (now.get(e.outerHTML) || 0) + 1);
+  }
+  for (const [i, html] of Object.entries(window.__before)) if (i !== "0" && now.has(html)) out.same += 1;
+  return out;
+}"""
+
+
+def test_an_update_touches_only_what_changed(page: Page, real_url: str) -> None:
+    """The page is patched, not rebuilt: after a decision and the bot's answer, every region, player
+    row and log line that reads the same is the very element it was (its focus and state kept)."""
+    create_game(page, real_url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#conn[data-status='online']", state="attached")
+    page.wait_for_selector("#game[data-acting='yes']")
+    step(page)  # a pick: the log has a line
+    page.wait_for_selector("#game[data-acting='yes']")
+    page.evaluate(MARK)
+    regions = page.locator("#board [data-region]").count()
+    lines = page.locator("#log li").count()
+    before = ply(page)
+    step(page)
+    page.wait_for_function("b => +document.querySelector('#game').dataset.ply > b", arg=before)
+    kept = page.evaluate(KEPT)
+    print(f"\nafter an update: {kept}")
+    assert kept["board"], "the board is the same element"
+    assert kept["kept"] >= kept["same"], "every element that reads the same was kept"
+    assert kept["logKept"] == lines, "the log's lines stay; only the new ones come in"
+    assert kept["playersKept"] >= 1 and 1 <= kept["regionsKept"] < regions, kept
+    assert page.locator("#log li").count() > lines
