@@ -62,12 +62,24 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
         "() => window.__pb.steps.length >= 3 || !!document.querySelector('#playback.summary')"
     )
     page.screenshot(path=str(shots / "playback.png"))
+    # What the playback says is above the board: it covers no region's name.
+    covered = page.evaluate(
+        """() => {
+            const bar = document.querySelector("#playback").getBoundingClientRect();
+            return [...document.querySelectorAll("#board .rname")].filter((t) => {
+                const r = t.getBoundingClientRect();
+                return r.left < bar.right && bar.left < r.right && r.top < bar.bottom && bar.top < r.bottom;
+            }).map((t) => t.textContent);
+        }"""
+    )
+    assert covered == []
     page.wait_for_selector("#playback.summary", timeout=60000)
     steps = page.evaluate("() => window.__pb.steps")
     # The moves the bot made in its turn, as the server tells them.
     moves = [m for m in _get(f"{real_url}api/games/{gid}/moves?since=0")["moves"] if m["seat"] == 1]
     shown = [m for m in moves if m["events"]]
     assert len(steps) >= 2, steps
+    # One run for the bot's turn, however its moves came (the counter goes on while it plays).
     assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "every step, one after another"
     assert steps[-1]["n"] == steps[-1]["of"], "the counter reached its end"
     assert all(s["seat"] == 1 for s in steps)
@@ -114,3 +126,32 @@ def test_reduced_motion_shows_only_the_summary(browser: Browser, real_url: str) 
     assert watched["playing"] is False and watched["pulses"] is False and watched["steps"] == []
     assert page.locator("#playback li[data-seat='1']").count() == 1
     ctx.close()
+
+
+def test_a_die_roll_is_told_with_its_face_and_whether_it_succeeded(page: Page, real_url: str) -> None:
+    """A step with a die roll (another player's final conquest attempt): its face and its outcome,
+    in words, above the board; here played back from a prepared move through the page's module."""
+    create_game(page, real_url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#game[data-ply]")
+    told = page.evaluate(
+        """async () => {
+            const { Playback } = await import("/static/playback.js");
+            const out = [];
+            for (const success of [false, true]) {
+                const pb = new Playback({ render() {}, rich: (t) => [t] });
+                const die = { type: "die", seat: 1, region: "L1:1", roll: 2, cost: 3, tokens: 1, success };
+                pb.enqueue([{ ply: 9, seat: 1, action: { kind: "final", region: "L1:1" }, events: [die],
+                    texts: { en: ["rolls the die"] } }], { regions: {} });
+                const bar = pb.bar();
+                pb.close();
+                const d = bar.querySelector(".pb-die");
+                out.push({ roll: d && d.dataset.roll, cls: d && d.className, text: d && d.textContent,
+                    step: bar.dataset.step });
+            }
+            return out;
+        }"""
+    )
+    failed, won = told
+    assert failed["roll"] == won["roll"] == "2" and failed["step"] == "1"
+    assert failed["text"].endswith("Die roll: 2 — the attempt failed") and "lost" in failed["cls"]
+    assert won["text"].endswith("Die roll: 2 — the attempt succeeded") and "won" in won["cls"]

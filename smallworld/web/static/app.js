@@ -160,6 +160,7 @@ class GameScreen {
     this.start();
   }
   heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+  actingSeat() { const st = this.shown().st; return st && st.view.phase !== "over" ? st.view.acting_seat : -1; }
   async start() {
     try {
       this.info = await api.gameInfo(this.id);
@@ -227,6 +228,8 @@ class GameScreen {
         });
       }
       if (prev && answer.view.ply >= prev.view.ply) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
+      this.states[key] = prev && answer.view.ply < prev.view.ply ? prev : answer;
+      this.playback.settle();
     }
     if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
     // A message about the last state (a refusal, a lost send) goes once the game has moved on.

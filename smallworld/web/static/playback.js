@@ -42,7 +42,8 @@ function regionsOf(move) {
 
 export class Playback {
   constructor(screen) {
-    this.screen = screen; // the game screen: render(), rich(text)
+    this.screen = screen; // the game screen: render(), rich(text), actingSeat()
+    this.waiting = false; // all steps shown, the same player still to act: its next moves go on
     this.queue = [];
     this.step = null; // the move being shown: {move, n, regions, badges, die}
     this.regions = null; // the board's regions as the playback has got to (null: the view's own)
@@ -65,7 +66,11 @@ export class Playback {
     if (!this.regions) this.regions = clone(before && before.regions);
     this.queue.push(...steps);
     this.total += steps.length;
-    if (!this.step) this.next();
+    if (!this.step || this.waiting) this.next();
+  }
+  // After each update: a run that waits for more of a player's moves ends once another is to act.
+  settle() {
+    if (this.waiting && this.screen.actingSeat() !== this.step.move.seat) this.finish();
   }
   count(m) {
     const t = this.tally.get(m.seat) || { regions: 0, lost: 0, coins: 0 };
@@ -81,8 +86,18 @@ export class Playback {
   }
   next() {
     this.timer = null;
+    this.waiting = false;
     const move = this.queue.shift();
-    if (!move) { this.finish(); return; }
+    if (!move) {
+      // The player whose moves these are is still deciding: the run goes on with its next moves
+      // (the counter with it); else it ends with the summary.
+      if (this.step && this.screen.actingSeat() === this.step.move.seat) {
+        this.waiting = true;
+        this.step = { ...this.step, regions: [], badges: {} };
+        this.screen.render();
+      } else this.finish();
+      return;
+    }
     this.shown += 1;
     const badges = {};
     let die = null;
@@ -108,6 +123,7 @@ export class Playback {
   finish() {
     clearTimeout(this.timer);
     this.timer = null;
+    this.waiting = false;
     this.step = null;
     this.regions = null;
     this.total = 0;
