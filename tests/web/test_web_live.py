@@ -97,7 +97,8 @@ def test_a_whole_game_against_a_bot_costs_at_most_one_request_per_decision(
     with_load = (len(asked) + at_load) / decisions
     print(
         f"\nrequests per decision over a whole game against a bot: {per:.3f} ({len(asked)} requests, "
-        f"{decisions} decisions; {with_load:.3f} counting the {at_load} requests that loaded the page)"
+        f"{decisions} decisions; {with_load:.3f} counting the {at_load} requests that loaded the page): "
+        f"{sorted({u.split('?')[0].replace(real_url, '/') for u in asked})}"
     )
     assert per <= 1.5 and with_load <= 1.5, asked[:20]
     ctx.close()

@@ -178,7 +178,7 @@ class GameScreen {
       this.lives.push(live);
       this.liveOf[k] = live;
     }
-    const slow = (live) => new Promise((resolve) => setTimeout(resolve, 4000)).then(() => live.catchUp());
+    const slow = (live) => new Promise((resolve) => setTimeout(resolve, 4000)).then(() => live.delivered || live.catchUp());
     await Promise.all(this.lives.map((live) => Promise.race([live.ready, slow(live)])));
     // Until every seat is taken the game waits on others and no ply marks the moment it starts:
     // look again every 2 s (a socket message, where the server sends one, comes sooner).

@@ -45,6 +45,7 @@ export class Live {
     this.status = null;
     this.received = 0; // socket messages with a view: the tests count updates against fetches
     this.fetched = 0; // catch-ups over HTTP
+    this.delivered = false; // a view has come (the socket's first message, or a fetch)
     this.ready = new Promise((resolve) => { this.markReady = resolve; });
     this.onOffline = () => { if (this.ws) this.dead(this.ws); else this.setStatus("offline"); };
     this.onOnline = () => { this.failures = 0; if (!this.ws) this.reconnectNow(); else this.ping(); };
@@ -185,6 +186,7 @@ export class Live {
     const fresh = newMoves.filter((m) => m.ply >= this.lastPly);
     if (fresh.length) this.lastPly = fresh[fresh.length - 1].ply + 1;
     this.onUpdate(answer, fresh, how);
+    this.delivered = true;
     this.markReady();
   }
   async catchUp() {
