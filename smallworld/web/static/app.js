@@ -346,7 +346,8 @@ class GameScreen {
     show(app, root); // in place: only what changed is touched (patch.js)
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
-    else if (this.selected) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
+    // (only where the focus was lost with its element: a kept one keeps it, patch.js)
+    else if (this.selected && !root.contains(document.activeElement)) document.querySelector(`[data-region="${this.selected}"]`)?.focus({ preventScroll: true });
   }
   // "Your turn": the tab's title always; a browser notification (opted in with #notify, kept in
   // localStorage) once per turn of a seat this browser holds, when the tab is not being looked at.
