@@ -14,8 +14,9 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 from web_driver import create_game, my_turn, step
 
-# Every step the page shows, as it shows it: the counter, the pulsing regions and their stacks.
-WATCH = """() => {
+# Every step the page shows, as it shows it: the counter, the pulsing regions and their stacks
+# (an init script: it watches from the page's start, the bot may play first).
+WATCH = """{
   window.__pb = { steps: [], playing: false, pulses: false };
   const look = () => {
     const bar = document.querySelector("#playback.playing");
@@ -34,7 +35,7 @@ WATCH = """() => {
         return [g.dataset.region, s ? +s.dataset.tokens : null];
       })) });
   };
-  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true });
 }"""
 
 
@@ -54,8 +55,8 @@ def _first_turn(page: Page) -> None:
 
 
 def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, shots: Path) -> None:
+    page.add_init_script(WATCH)
     gid = create_game(page, real_url, "Ada", ["me", "bot"])
-    page.evaluate(WATCH)
     _first_turn(page)
     page.wait_for_selector("#playback.playing")
     page.wait_for_function(
@@ -73,17 +74,29 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
         }"""
     )
     assert covered == []
-    page.wait_for_selector("#playback.summary", timeout=60000)
+    page.wait_for_selector("#game[data-acting='yes'] #playback.summary", timeout=60000)
     steps = page.evaluate("() => window.__pb.steps")
-    # The moves the bot made in its turn, as the server tells them.
+    # The moves the bot made, as the server tells them, and those the page played back.
     moves = [m for m in _get(f"{real_url}api/games/{gid}/moves?since=0")["moves"] if m["seat"] == 1]
-    shown = [m for m in moves if m["events"]]
+    played = {s["ply"] for s in steps}
+    shown = [m for m in moves if m["ply"] in played]
     assert len(steps) >= 2, steps
-    # One run for the bot's turn, however its moves came (the counter goes on while it plays).
-    assert [s["n"] for s in steps] == list(range(1, len(steps) + 1)), "every step, one after another"
-    assert steps[-1]["n"] == steps[-1]["of"], "the counter reached its end"
+    # A run per bot turn (the bot may have begun the game), however its moves came: the counter
+    # goes 1, 2, 3... to its end while the bot plays.
+    runs: list[list[dict[str, Any]]] = []
+    for s in steps:
+        if s["n"] == 1:
+            runs.append([])
+        assert runs, steps
+        runs[-1].append(s)
+    for run in runs:
+        assert [s["n"] for s in run] == list(range(1, len(run) + 1)), "every step, one after another"
+        assert run[-1]["n"] == run[-1]["of"], "the counter reached its end"
     assert all(s["seat"] == 1 for s in steps)
-    assert {s["ply"] for s in steps} <= {m["ply"] for m in moves}
+    assert played <= {m["ply"] for m in moves}
+    # Every move of the bot's with events in its last run was played back.
+    lo, hi = runs[-1][0]["ply"], runs[-1][-1]["ply"]
+    assert {m["ply"] for m in moves if lo <= m["ply"] <= hi and m["events"]} <= played
     assert any(s["regions"] for s in steps), "a region pulsed"
     # A conquest's stack shows the tokens the move put there, while its step is shown.
     by_ply = {m["ply"]: m for m in moves}
@@ -95,7 +108,8 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
                 checked += 1
     assert checked, "no conquest was played back"
     # Steps are spaced out in time (not all drawn at once).
-    assert steps[-1]["at"] - steps[0]["at"] >= 150 * (len(steps) - 1)
+    last = runs[-1]
+    assert last[-1]["at"] - last[0]["at"] >= 150 * (len(last) - 1)
     # The summary: the bot's regions, the tokens it destroyed and its coins, in words.
     conquests = [e for m in shown for e in m["events"] if e["type"] == "conquest" and e["seat"] == 1]
     coins = sum(e["total"] for m in shown for e in m["events"] if e["type"] == "score" and e["seat"] == 1)
@@ -103,6 +117,8 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
     assert int(row.get_attribute("data-regions") or -1) == len(conquests)
     assert int(row.get_attribute("data-lost") or -1) == sum(e["lost"] for e in conquests)
     assert int(row.get_attribute("data-coins") or -1) == coins
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(shots / "playback-summary.png"))
     text = row.inner_text()
     assert f"conquered {len(conquests)} region" in text and f"scored {coins} coin" in text, text
     assert "⟦" not in text and ("greedy" in text.lower() or "bot" in text.lower()), text
@@ -118,8 +134,8 @@ def test_reduced_motion_shows_only_the_summary(browser: Browser, real_url: str) 
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     ctx.set_default_timeout(20000)
     page = ctx.new_page()
+    page.add_init_script(WATCH)
     create_game(page, real_url, "Ada", ["me", "bot"])
-    page.evaluate(WATCH)
     _first_turn(page)
     page.wait_for_selector("#playback.summary")
     watched = page.evaluate("() => window.__pb")

@@ -227,8 +227,9 @@ class GameScreen {
           if (ev.type === "die" && held.has(m.seat)) this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
         });
       }
-      if (prev && answer.view.ply >= prev.view.ply) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
+      // (the state first: the playback draws on it)
       this.states[key] = prev && answer.view.ply < prev.view.ply ? prev : answer;
+      if (prev && answer.view.ply >= prev.view.ply) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
       this.playback.settle();
     }
     if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
