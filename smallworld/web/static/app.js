@@ -331,7 +331,7 @@ class GameScreen {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
-    const shownView = redeploy ? this.planView(v) : this.playback.view(v);
+    const shownView = redeploy ? this.planView(this.playback.view(v)) : this.playback.view(v);
     drawBoard(svg, this.board, shownView, offered, this.selected);
     this.playback.decorate(svg);
     this.wireBoard(svg);
