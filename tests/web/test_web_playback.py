@@ -106,15 +106,15 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
     assert any(s["regions"] for s in steps), "a region pulsed"
     # A conquest's stack shows the tokens the move put there, while its step is shown.
     by_ply = {m["ply"]: m for m in moves}
-    checked = 0
+    conquered = 0
     for s in steps:
-        if s["redeploy"]:
-            continue
         for e in by_ply[s["ply"]]["events"]:
-            if e["type"] == "conquest" and e["region"] in s["stacks"]:
-                assert s["stacks"][e["region"]] == e["tokens"], (s, e)
-                checked += 1
-    assert checked, "no conquest was played back"
+            if e["type"] != "conquest":
+                continue
+            conquered += 1
+            if not s["redeploy"]:
+                assert s["stacks"].get(e["region"]) == e["tokens"], (s, e)
+    assert conquered, "no conquest was played back"
     # Steps are spaced out in time (not all drawn at once).
     last = runs[-1]
     assert last[-1]["at"] - last[0]["at"] >= 150 * (len(last) - 1)
