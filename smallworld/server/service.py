@@ -119,6 +119,7 @@ class Sub:
     queue: asyncio.Queue[dict[str, Any] | Message | None]  # a message, or its JSON already made
     sent_ply: int = 0
     close_code: int | None = None  # set when the server ends the socket (its seat was left)
+    web: bool = False  # the web client's socket: its updates carry the words, explain and plan too
 
 
 @dataclass
@@ -843,8 +844,12 @@ class Service:
         summary = summary or self.summary(live)
         out = {**summary, "seat": seat, "view": self.seat_view(live, seat), "legal": legal}
         out.update(undo.view_part(self, live, seat, web))  # the seat's undo points (server/undo.py)
-        if web:  # the web client's words, explain and plan (docs/web.md)
-            out.update(web_payload.extras(st, seat))
+        if web:  # the web client's words, explain and plan (docs/web.md), made once per seat and ply
+            cache = self._cache(live)
+            extras = cache.get(("extras", seat))
+            if extras is None:
+                extras = cache["extras", seat] = web_payload.extras(st, seat)
+            out.update(extras)
         return out
 
     def moves(self, live: Live, seat: int | None, since: int, web: bool = False) -> list[dict[str, Any]]:
@@ -1209,9 +1214,11 @@ class Service:
         live: Live,
         seat: int | None,
         queue: asyncio.Queue[dict[str, Any] | Message | None] | None = None,
+        web: bool = False,
     ) -> Sub:
-        """A socket's subscription; `queue` (default: an unbounded one) is where its messages go."""
-        sub = Sub(live.id, seat, queue if queue is not None else asyncio.Queue(), live.state.ply)
+        """A socket's subscription; `queue` (default: an unbounded one) is where its messages go;
+        `web`: the web client's, whose updates carry its words too (`view(web=True)`)."""
+        sub = Sub(live.id, seat, queue if queue is not None else asyncio.Queue(), live.state.ply, web=web)
         self.subs[live.id].add(sub)
         self.metrics.sockets.inc()
         return sub
@@ -1226,23 +1233,24 @@ class Service:
 
     def _fan_out(self, live: Live, force: bool = False) -> None:
         """Queue each socket of this process the moves it has not had, each as its seat may see them.
-        The message is made and written as JSON once per (seat, moves since) and shared by every
-        socket it fits (a seat's several tabs; all spectators)."""
+        The message is made and written as JSON once per (seat, moves since, web client or not) and
+        shared by every socket it fits (a seat's several tabs; all spectators)."""
         subs = self.subs.get(live.id)
         if not subs:
             return
         ply = live.state.ply
-        texts: dict[tuple[int | None, int], Message] = {}
+        texts: dict[tuple[int | None, int, bool], Message] = {}
         summary: dict[str, Any] | None = None
         for sub in list(subs):
             if sub.sent_ply >= ply and not force:
                 continue
-            key = (sub.seat, sub.sent_ply)
+            key = (sub.seat, sub.sent_ply, sub.web)
             text = texts.get(key)
             if text is None:
                 summary = summary or self.summary(live)
-                msg = {"type": "update", "moves": self.moves(live, sub.seat, sub.sent_ply)}
-                text = texts[key] = Message(wire.dumpb({**msg, **self.view(live, sub.seat, summary=summary)}))
+                msg = {"type": "update", "moves": self.moves(live, sub.seat, sub.sent_ply, sub.web)}
+                view = self.view(live, sub.seat, sub.web, summary=summary)
+                text = texts[key] = Message(wire.dumpb({**msg, **view}))
             sub.sent_ply = ply
             sub.queue.put_nowait(text)
 

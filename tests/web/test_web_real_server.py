@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from web_driver import create_game, phase, play_until, ply, step
+from web_driver import create_game, phase, play_until, ply, record_actions, step
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -52,10 +52,9 @@ def test_whole_game_against_a_bot_on_the_real_server(page: Page, real_url: str, 
         assert int(page.locator("#plan-left").get_attribute("data-left") or 0) == left
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "redeployment.png"))
-    sent: list[dict[str, Any]] = []
-    page.on("request", lambda r: r.url.endswith("/act") and sent.append(json.loads(r.post_data or "{}")))
+    sent = record_actions(page)  # over the socket (or HTTP where it is down)
     kinds.append(step(page))
-    assert kinds[-1] == "plan" and sent and sent[0]["action"]["kind"] == "plan"
+    assert kinds[-1] == "plan" and sent() and sent()[0]["action"]["kind"] == "plan"
     kinds += play_until(page, lambda: int(page.locator("#game").get_attribute("data-ply") or 0) > 40)
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "mid-game.png"))

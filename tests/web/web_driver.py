@@ -134,3 +134,29 @@ def play_until(page: Page, done: Callable[[], bool], limit: int = 600) -> list[s
         kinds.append(step(page))
         assert not page.locator("#message.error").count(), page.locator("#message").inner_text()
     return kinds
+
+
+def record_actions(page: Page) -> Callable[[], list[dict[str, Any]]]:
+    """Record the decisions the page sends from now on, over its socket (`act` messages) or over
+    HTTP (`POST .../act`): the page sends over its socket while it is open (connection.js).
+    Answers a function that gives what was sent so far, each as `{seat?, ply, action}`."""
+    http: list[dict[str, Any]] = []
+    page.on("request", lambda r: r.url.endswith("/act") and http.append(json.loads(r.post_data or "{}")))
+    page.evaluate(
+        """() => {
+            window.__acts = [];
+            if (WebSocket.prototype.__recorded) return;
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) {
+                try { const m = JSON.parse(data); if (m.type === "act") window.__acts.push(m); } catch {}
+                return send.call(this, data);
+            };
+            WebSocket.prototype.__recorded = true;
+        }"""
+    )
+
+    def sent() -> list[dict[str, Any]]:
+        over_socket: list[dict[str, Any]] = page.evaluate("() => window.__acts")
+        return http + over_socket
+
+    return sent

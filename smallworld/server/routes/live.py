@@ -1,6 +1,7 @@
 """The live socket of a game (`/api/games/{gid}/ws`, docs/server.md "WebSocket"): a `hello` with the
 view (and the moves since `since`), an `update` after each change, `ack`s of its own actions and
-`error`s; the client sends `act` and `ping`."""
+`error`s; the client sends `act` and `ping` (answered `pong`: the web client's heartbeat). With
+`client=web` every `hello` and `update` carries the web client's words too (docs/web.md)."""
 
 from __future__ import annotations
 
@@ -100,13 +101,16 @@ async def _session(websocket: WebSocket, gid: str, s: Service, limits: Limits) -
         _closings.add(closing)
         closing.add_done_callback(_forget)
 
+    # `client=web`: the web client's socket, whose messages carry the words it shows, `explain` and
+    # the `plan` too (what `/view?client=web` answers), so that it needs no HTTP fetch after one.
+    web = websocket.query_params.get("client") == "web"
     direct = sockets.Direct.of(websocket.scope)
     outbox = sockets.Outbox(limits.socket_queue, too_slow, direct)
-    sub = s.subscribe(live, seat, outbox)
+    sub = s.subscribe(live, seat, outbox, web)
     # The moves before the connection that the client asks for (`since`): a reconnecting client
     # gets what it missed in the same message as the current view.
-    moves = s.moves(live, seat, since) if since is not None else []
-    sub.queue.put_nowait({"type": "hello", "moves": moves, **s.view(live, seat)})
+    moves = s.moves(live, seat, since, web) if since is not None else []
+    sub.queue.put_nowait({"type": "hello", "moves": moves, **s.view(live, seat, web)})
     bucket = limits.socket_bucket()
     max_body = limits.max_body
 

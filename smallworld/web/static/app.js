@@ -17,6 +17,9 @@ import { endPanel } from "./end.js";
 import { Replay } from "./replay.js";
 import * as R from "./redeploy.js";
 import * as K from "./keys.js";
+import { Live, NetworkError } from "./connection.js";
+import { show } from "./patch.js";
+import { Playback } from "./playback.js";
 
 export const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -26,7 +29,7 @@ export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    if (k.startsWith("on")) { e.addEventListener(k.slice(2), v); e.__on = true; } // patch.js: replaced, never patched
     else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) if (dv !== undefined && dv !== null) e.dataset[dk] = dv; }
     else e.setAttribute(k, v === true ? "" : v);
   }
@@ -79,11 +82,14 @@ class GameScreen {
     this.planHistory = [];
     this.message = null;
     this.lives = [];
+    this.liveOf = {}; // held seat (or "spectator") -> its connection
+    this.playback = new Playback(this); // the other players' moves, step by step (playback.js)
     this.notify = localStorage.getItem("sw.notify") === "1"; // opted in once, for every game
     this.status = "online";
     this.start();
   }
   heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+  actingSeat() { const st = this.shown().st; return st && st.view.phase !== "over" ? st.view.acting_seat : -1; }
   async start() {
     try {
       this.info = await api.gameInfo(this.id);
@@ -94,16 +100,17 @@ class GameScreen {
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
+    // One socket per held seat (connection.js): its first message is the seat's view, with the
+    // primary seat's moves from the first of the game (the log); only where none comes in a few
+    // seconds is the view fetched.
     for (const k of keys) {
       const token = k === "spectator" ? null : this.tokens[k];
-      const answer = await api.view(this.id, token);
-      this.states[k] = answer;
-      // The primary seat's stream fills the log, from the first move of the game.
-      const since = k === keys[0] ? 0 : answer.view.ply;
-      const live = new api.Live(this.id, token, since, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st));
+      const live = new Live(this.id, token, k === keys[0] ? 0 : null, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st));
       this.lives.push(live);
-      if (k === keys[0]) await live.catchUp();
+      this.liveOf[k] = live;
     }
+    const slow = (live) => new Promise((resolve) => setTimeout(resolve, 4000)).then(() => live.delivered || live.catchUp());
+    await Promise.all(this.lives.map((live) => Promise.race([live.ready, slow(live)])));
     // Until every seat is taken the game waits on others and no ply marks the moment it starts:
     // look again every 2 s (a socket message, where the server sends one, comes sooner).
     this.opener = setInterval(() => {
@@ -119,20 +126,31 @@ class GameScreen {
   }
   close() {
     for (const l of this.lives) l.close();
+    this.playback.close();
     clearInterval(this.opener);
     clearInterval(this.ticker);
     if (this.undoHooks) this.undoHooks.close();
     window.__sw = null;
   }
-  setStatus(status) {
+  // The connection's state in words (connection.js): online, lost (retrying) or offline; the
+  // hot-seat's worst. A network error shown for a send clears once the connection is back.
+  setStatus() {
+    const order = ["online", "lost", "offline"];
+    const status = this.lives.map((l) => l.status || "online").reduce((a, b) => (order.indexOf(b) > order.indexOf(a) ? b : a), "online");
     this.status = status;
     const c = document.getElementById("conn");
+    if (c.dataset.status === status) return;
     c.dataset.status = status;
-    c.textContent = status === "lost" ? W.t("connection_lost") : "";
+    c.textContent = status === "lost" ? W.t("connection_lost") : W.t(`live.${status}`);
+    if (status === "online" && this.message && this.message.network) { this.message = null; this.render(); }
   }
   primaryKey() { return this.heldSeats().length ? this.heldSeats()[0] : "spectator"; }
   receive(key, answer, moves) {
+    const prev = this.states[key];
     if (key === this.primaryKey()) {
+      // Moves of seats this browser does not hold, after the first answer: played back (playback.js).
+      const held = new Set(this.heldSeats());
+      const others = prev ? moves.filter((m) => m.ply >= this.logPly && !held.has(m.seat)) : [];
       for (const m of moves) {
         if (m.ply < this.logPly) continue;
         this.logPly = m.ply + 1;
@@ -141,12 +159,17 @@ class GameScreen {
         m.events.forEach((ev, i) => {
           const one = Object.fromEntries(Object.entries(texts).map(([l, t]) => [l, [t[i]]]));
           if (ev.type === "score") this.scores[ev.seat] = one;
-          if (ev.type === "die") this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
+          if (ev.type === "die" && held.has(m.seat)) this.die = { roll: ev.roll, success: ev.success, at: Date.now() };
         });
       }
+      // (the state first: the playback draws on it)
+      this.states[key] = prev && answer.view.ply < prev.view.ply ? prev : answer;
+      if (prev && answer.view.ply >= prev.view.ply) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
+      this.playback.settle();
     }
-    const prev = this.states[key];
     if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
+    // A message about the last state (a refusal, a lost send) goes once the game has moved on.
+    if (this.message && answer.view.ply > (this.message.ply ?? prev?.view.ply ?? Infinity)) this.message = null;
     if (answer.seats) this.info = { ...this.info, seats: answer.seats, status: answer.status };
     if (!prev || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
       this.plan = null;
@@ -202,23 +225,31 @@ class GameScreen {
   plain(text) { return N.plain(text, this.info.seats); }
   async send(action) {
     const { key, st } = this.shown();
-    const token = this.tokens[key];
+    const live = this.liveOf[key];
+    const ply = st.view.ply;
     this.message = null;
     try {
-      await api.act(this.id, token, Number(key), st.view.ply, action);
+      // Over the seat's socket (no HTTP request; the update comes before the answer), or over HTTP
+      // where the socket is down (connection.js).
+      await live.act(Number(key), ply, action);
       if (action.kind === "plan") R.forgetPlans(this.id, key);
     } catch (e) {
       const b = e.body || {};
-      // The refusal's own words from its reason, in the player's language (the server's English
-      // message only when the answer is not a refusal at all).
-      const said = b.code ? W.refusal(b, this.names(Number(key))) : e.message;
-      this.message = { error: true, text: `${W.t("error")}: ${said}` };
+      if (e instanceof NetworkError || e instanceof TypeError) {
+        // Not sent: the connection is gone. Said in words; it clears once the connection is back.
+        this.message = { error: true, network: true, ply, text: W.t("live.not_sent") };
+      } else if (b.code === "stale_ply") {
+        // Another window of this seat moved first: the page takes the game as it is now.
+        await live.catchUp();
+        this.message = { error: false, ply: this.shown().st.view.ply, text: W.t("live.moved_on") };
+      } else {
+        // The refusal's own words from its reason, in the player's language (the server's English
+        // message only when the answer is not a refusal at all).
+        const said = b.code ? W.refusal(b, this.names(Number(key))) : e.message;
+        this.message = { error: true, ply, text: `${W.t("error")}: ${said}` };
+      }
       this.render();
-      return;
     }
-    // Catch up at once (the socket's update may come too; nothing is applied twice): the moves
-    // in between, the bots' included, come with their events for the log.
-    await Promise.all(this.lives.map((l) => l.catchUp()));
   }
   render() {
     const { key, st } = this.shown();
@@ -236,11 +267,12 @@ class GameScreen {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
-    const shownView = redeploy ? this.planView(v) : v;
+    const shownView = redeploy ? this.planView(this.playback.view(v)) : this.playback.view(v);
     drawBoard(svg, this.board, shownView, offered, this.selected);
-    this.wireBoard(svg, st);
+    this.playback.decorate(svg);
+    this.wireBoard(svg);
     const root = h("div", { id: "game", class: "game", dataset: { ply: v.ply, phase: v.phase, viewer: viewer ?? "", acting: acting ? "yes" : "no" } },
-      h("section", { class: "board-wrap", "aria-label": W.t("board") }, svg, this.dieBox()),
+      h("section", { class: "board-wrap", "aria-label": W.t("board") }, this.playback.bar(), this.dieBox(), svg),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
         redeploy ? R.redeployPanel(this, key, st, h) : this.decisionsPanel(st), U.panel(this, st),
@@ -249,8 +281,8 @@ class GameScreen {
     const focused = K.memo();
     const sideScroll = document.querySelector(".side")?.scrollTop;
     attachHint(root, this.id, st); // a tutorial lesson's hint (tutorial.js)
-    app.replaceChildren(root);
     if (this.chat) this.chat.attach(root);
+    show(app, root); // in place: only what changed is touched (patch.js)
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     K.placeRegionPanel(); // on a phone: beside the region tapped
     K.restore(focused, this); // the same control, or the panel now in use (keys.js)
@@ -274,9 +306,13 @@ class GameScreen {
       n.onclick = () => { window.focus(); n.close(); };
     } catch { /* notifications are optional: a browser may refuse them */ }
   }
-  wireBoard(svg, st) {
+  wireBoard(svg) {
     for (const g of svg.querySelectorAll("[data-region]")) {
       const ref = g.dataset.region;
+      g.__on = true; // patch.js: a region that changed is replaced with its listeners
+      // A region that did not change stays, listeners and all: they read the state when they run.
+      const shown = () => this.shown().st;
+      const st = { get view() { return shown().view; } };
       // A click (or tap) leaves no tooltip behind: none for touch, and after a click none until the
       // mouse really moves (the redraw puts a new region under a still pointer).
       g.addEventListener("click", () => { this.tipQuiet = true; this.selected = ref; this.message = null; this.render(); });
@@ -336,10 +372,11 @@ class GameScreen {
   dieBox() {
     if (!this.die || Date.now() - this.die.at > 8000) return null;
     // The reinforcement die shows 0 to 3 (§1.4: faces 0, 0, 0, 1, 2, 3): the face is the number.
+    // Above the board, where it covers no region name, with whether the attempt succeeded.
     return h("div", { class: `die ${this.die.success ? "won" : "lost"}`, id: "die", role: "status", "aria-live": "polite",
       dataset: { roll: this.die.roll } },
       h("span", { class: "die-face", "aria-hidden": "true" }, this.die.roll),
-      `${W.t("die")}: ${this.die.roll}`);
+      `${W.t("die")}: ${this.die.roll} — ${W.t(this.die.success ? "pb.die_won" : "pb.die_lost")}`);
   }
   actionButton(item, extra = {}) {
     return h("button", { class: `action kind-${item.action.kind}`, dataset: { action: actionJson(item.action) },

@@ -1,0 +1,188 @@
+// Playing back the other players' moves (docs/web.md "Playback"): when moves of seats this browser
+// does not hold arrive, the board goes through them step by step (STEP_MS a step, faster when
+// several are queued; "skip" ends it): the region pulses, its stack shows what the move left there,
+// a conquest shows the tokens that went in and the defenders lost, and the move's words (a reveal,
+// a piece, a die roll with its face and whether the attempt succeeded) are told above the board,
+// where they cover no region name. Then a short summary per player ("Alice: conquered 3 regions,
+// destroyed 2 tokens, scored 7 coins") stays until dismissed. With `prefers-reduced-motion` there
+// are no steps, only the summary.
+//
+// The screen (app.js) asks three things of it while it draws: `view(v)` (the view to draw, its
+// regions as the playback has got to), `decorate(svg)` (the pulse and the numbers on the board) and
+// `bar()` (the words above the board).
+import * as W from "./i18n.js";
+import * as N from "./names.js";
+
+export const STEP_MS = 800;
+const SVG = "http://www.w3.org/2000/svg";
+
+const clone = (o) => JSON.parse(JSON.stringify(o || {}));
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k.startsWith("on")) { e.addEventListener(k.slice(2), v); e.__on = true; } else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// The regions a move touches: its action's and its events'.
+function regionsOf(move) {
+  const out = new Set();
+  if (move.action && typeof move.action.region === "string") out.add(move.action.region);
+  for (const e of move.events || []) {
+    if (typeof e.region === "string") out.add(e.region);
+    for (const r of e.regions || []) if (typeof r === "string") out.add(r);
+  }
+  return [...out];
+}
+
+export class Playback {
+  constructor(screen) {
+    this.screen = screen; // the game screen: render(), rich(text), actingSeat()
+    this.waiting = false; // all steps shown, the same player still to act: its next moves go on
+    this.queue = [];
+    this.step = null; // the move being shown: {move, n, regions, badges, die}
+    this.regions = null; // the board's regions as the playback has got to (null: the view's own)
+    this.timer = null;
+    this.total = 0; // steps in this run, for "step n of total"
+    this.shown = 0;
+    this.tally = new Map(); // seat -> {regions, lost, coins}, until the summary is dismissed
+    this.summary = false;
+  }
+  busy() { return this.step !== null || this.queue.length > 0; }
+  // Others' moves, with the regions of the view before them (where the board starts from).
+  enqueue(moves, before) {
+    const steps = moves.filter((m) => (m.events || []).length || regionsOf(m).length);
+    if (!steps.length) return;
+    for (const m of steps) this.count(m);
+    if (reducedMotion()) {
+      this.summary = true;
+      return;
+    }
+    if (!this.regions) this.regions = clone(before && before.regions);
+    this.queue.push(...steps);
+    this.total += steps.length;
+    if (!this.step || this.waiting) this.next();
+  }
+  // After each update: a run that waits for more of a player's moves ends once another is to act.
+  settle() {
+    if (this.waiting && this.screen.actingSeat() !== this.step.move.seat) this.finish();
+  }
+  count(m) {
+    const t = this.tally.get(m.seat) || { regions: 0, lost: 0, coins: 0 };
+    for (const e of m.events || []) {
+      if (e.type === "conquest" && e.seat === m.seat) { t.regions += 1; t.lost += e.lost || 0; }
+      if (e.type === "score" && e.seat === m.seat) t.coins += e.total || 0;
+    }
+    this.tally.set(m.seat, t);
+  }
+  delay() {
+    const q = this.queue.length;
+    return q > 8 ? STEP_MS / 4 : q > 3 ? STEP_MS / 2 : STEP_MS;
+  }
+  next() {
+    this.timer = null;
+    this.waiting = false;
+    const move = this.queue.shift();
+    if (!move) {
+      // The player whose moves these are is still deciding: the run goes on with its next moves
+      // (the counter with it); else it ends with the summary.
+      if (this.step && this.screen.actingSeat() === this.step.move.seat) {
+        this.waiting = true;
+        this.step = { ...this.step, regions: [], badges: {} };
+        this.screen.render();
+      } else this.finish();
+      return;
+    }
+    this.shown += 1;
+    const badges = {};
+    let die = null;
+    for (const e of move.events || []) {
+      if (e.type === "conquest" && typeof e.region === "string") {
+        this.regions[e.region] = { ...(this.regions[e.region] || {}), race: e.race, tokens: e.tokens };
+        badges[e.region] = { tokens: e.tokens, lost: e.lost || 0 };
+      } else if (e.type === "abandon" && typeof e.region === "string") {
+        delete this.regions[e.region];
+      } else if (e.type === "die") {
+        die = { roll: e.roll, success: !!e.success };
+      }
+    }
+    this.step = { move, n: this.shown, regions: regionsOf(move), badges, die };
+    this.screen.render();
+    this.timer = setTimeout(() => this.next(), this.delay());
+  }
+  skip() {
+    clearTimeout(this.timer);
+    this.queue = [];
+    this.finish();
+  }
+  finish() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.waiting = false;
+    this.step = null;
+    this.regions = null;
+    this.total = 0;
+    this.shown = 0;
+    this.summary = this.tally.size > 0;
+    this.screen.render();
+  }
+  dismiss() {
+    this.summary = false;
+    this.tally = new Map();
+    this.screen.render();
+    document.getElementById("board")?.focus?.();
+  }
+  close() { clearTimeout(this.timer); }
+  // --- what the screen draws
+  view(v) { return this.regions ? { ...v, regions: this.regions } : v; }
+  decorate(svg) {
+    const s = this.step;
+    if (!s) return;
+    for (const ref of s.regions) {
+      const g = svg.querySelector(`[data-region="${ref}"]`);
+      if (g) g.classList.add("pulse");
+      const marks = svg.querySelector(`[data-marks-of="${ref}"]`);
+      const b = s.badges[ref];
+      if (!marks || !b) continue;
+      // The numbers of the conquest under the stack: tokens in, defenders lost.
+      const stack = marks.querySelector(".stack rect");
+      const x = stack ? +stack.getAttribute("x") + 6.5 : 50;
+      const y = stack ? +stack.getAttribute("y") + 8.4 : 50;
+      const t = document.createElementNS(SVG, "text");
+      t.setAttribute("class", "pb-badge");
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("x", x.toFixed(2));
+      t.setAttribute("y", y.toFixed(2));
+      t.textContent = `⚔${b.tokens}${b.lost ? ` −${b.lost}` : ""}`;
+      marks.appendChild(t);
+    }
+  }
+  bar() {
+    const s = this.step;
+    if (s) {
+      const lines = W.pick(s.move.texts || {}) || [];
+      return el("div", { id: "playback", class: "playback playing", role: "status", "aria-live": "polite",
+        "data-step": s.n, "data-steps": this.total, "data-seat": s.move.seat, "data-ply": s.move.ply },
+      el("div", { class: "pb-head" },
+        el("span", { class: "pb-count" }, W.t("pb.step", { n: s.n, of: this.total })),
+        el("button", { id: "playback-skip", type: "button", onclick: () => this.skip() }, W.t("pb.skip"))),
+      el("ul", { class: "pb-lines" }, ...lines.map((t) => el("li", {}, ...this.screen.rich(t)))),
+      s.die ? el("div", { class: `pb-die ${s.die.success ? "won" : "lost"}`, "data-roll": s.die.roll },
+        el("span", { class: "die-face", "aria-hidden": "true" }, String(s.die.roll)),
+        `${W.t("die")}: ${s.die.roll} — ${W.t(s.die.success ? "pb.die_won" : "pb.die_lost")}`) : null);
+    }
+    if (!this.summary) return el("div", { id: "playback", class: "playback", role: "status", "aria-live": "polite", hidden: "" });
+    const rows = [...this.tally.entries()].map(([seat, t]) => el("li", { "data-seat": seat, "data-regions": t.regions,
+      "data-lost": t.lost, "data-coins": t.coins },
+    ...this.screen.rich(W.t("pb.summary", { who: N.mark(seat), n: t.regions, lost: t.lost, coins: t.coins }))));
+    return el("div", { id: "playback", class: "playback summary", role: "status", "aria-live": "polite" },
+      el("div", { class: "pb-head" }, el("strong", {}, W.t("pb.summary_title")),
+        el("button", { id: "playback-dismiss", type: "button", onclick: () => this.dismiss() }, W.t("pb.dismiss"))),
+      el("ul", { class: "pb-summary" }, ...rows));
+  }
+}
