@@ -42,6 +42,11 @@ def test_sign_up_play_rated_log_in_elsewhere_and_see_the_leaderboard(
     _log_in(away, "alice", sign_up=False)  # the same account, whatever the case
     expect(away.locator("#my-games .game-row")).to_have_count(1)
     expect(away.locator("#my-games .game-row")).to_have_attribute("data-game", gid)
+    # There, the game's page plays the account's seat with the session (no seat token was ever here).
+    away.click("#my-games .game-row a.open-game")
+    expect(away.locator("#game[data-acting='yes']")).to_be_visible(timeout=60_000)
+    expect(away.locator("#combos button[data-action], #board .region.offered").first).to_be_visible()
+    away.goto(real_url)
     # The game is played out by bots (the account's seat handed to the random bot) and rated.
     csrf = next(c["value"] for c in away.context.cookies() if c["name"] == "sw_csrf")
     r = away.request.post(

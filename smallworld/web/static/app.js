@@ -99,13 +99,22 @@ class GameScreen {
       await preloadTutorial(this.id); // a lesson's hints
     } catch (e) { app.replaceChildren(h("p", { class: "error" }, refused(e))); return; }
     this.index = regionIndex(this.board);
+    // A logged-in browser without this game's seat tokens (the account's other device): the
+    // session reads as the account's seat, if it holds one (docs/players.md).
+    if (!this.heldSeats().length && api.loggedIn()) {
+      try {
+        const mine = await api.view(this.id, null);
+        if (Number.isInteger(mine.seat)) { this.tokens = { [mine.seat]: null }; this.bySession = true; }
+      } catch { /* a spectator, as before */ }
+    }
     const keys = this.heldSeats().length ? this.heldSeats() : ["spectator"];
     // One socket per held seat (connection.js): its first message is the seat's view, with the
     // primary seat's moves from the first of the game (the log); only where none comes in a few
     // seconds is the view fetched.
     for (const k of keys) {
       const token = k === "spectator" ? null : this.tokens[k];
-      const live = new Live(this.id, token, k === keys[0] ? 0 : null, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st));
+      const live = new Live(this.id, token, k === keys[0] ? 0 : null, (ans, mv) => this.receive(k, ans, mv), (st) => this.setStatus(st),
+        this.bySession ? k : null);
       this.lives.push(live);
       this.liveOf[k] = live;
     }

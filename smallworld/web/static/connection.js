@@ -25,9 +25,10 @@ export class NetworkError extends Error {
 }
 
 export class Live {
-  constructor(gameId, seatToken, lastPly, onUpdate, onStatus) {
+  constructor(gameId, seatToken, lastPly, onUpdate, onStatus, sessionSeat = null) {
     this.gameId = gameId;
     this.seatToken = seatToken;
+    this.sessionSeat = sessionSeat; // a seat the browser's session holds (no seat token: account.js)
     this.lastPly = lastPly; // moves before this ply have been delivered (null: none wanted before the view's)
     this.onUpdate = onUpdate; // (viewAnswer, moves, how): how is "socket" or "http"
     this.onStatus = onStatus; // ("online" | "lost" | "offline")
@@ -62,7 +63,8 @@ export class Live {
   }
   url() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const token = this.seatToken ? `&token=${encodeURIComponent(this.seatToken)}` : "";
+    const token = this.seatToken ? `&token=${encodeURIComponent(this.seatToken)}`
+      : Number.isInteger(this.sessionSeat) ? `&seat=${this.sessionSeat}` : "";
     const since = this.lastPly === null ? "" : `&since=${this.lastPly}`;
     return `${proto}://${location.host}/api/games/${this.gameId}/ws?client=web${since}${token}`;
   }
