@@ -84,6 +84,7 @@ def _decide(page: Page, conquests: int) -> tuple[str, int]:
         kind = "plan"
         f = key("a")  # the first control of the panel: "+N" (all here)
         while int(page.locator("#plan-left").get_attribute("data-left") or 0) > 0:
+            assert key.n < 40, f  # a panel that no longer takes the keys fails here, never hangs
             if f["disabled"] or f["tag"] != "BUTTON" or not f["id"].startswith("plan-"):
                 f = key("a")
             f = key("Enter")
@@ -145,7 +146,8 @@ def test_one_keyboard_only_turn_takes_at_most_ten_presses_a_decision(
         if kind == "conquer" and len([k for k, _ in made if k == "conquer"]) == 1:
             page.screenshot(path=str(shots / "keyboard-turn.png"))
     kinds = [k for k, _ in made]
-    for want in ("pick", "conquer", "end", "plan"):
+    # "end" is the player's unless the conquests ran out by themselves (the last attempt's die).
+    for want in ("pick", "conquer", "plan"):
         assert want in kinds, made
     average = sum(n for _, n in made) / len(made)
     print("key presses per decision:", json.dumps(made), f"average {average:.1f}")
