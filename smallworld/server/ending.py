@@ -16,6 +16,7 @@ from typing import Any
 
 from smallworld.engine.model.protocol import check_action
 from smallworld.server.errors import ServerError
+from smallworld.server.positions import first_state
 from smallworld.server.service import Live, Service
 from smallworld.web.payload import web_voice
 from smallworld.words import LANGS
@@ -49,7 +50,7 @@ def scores(live: Live) -> dict[str, Any]:
         return cached
     game = live.game
     units = game.units
-    st = game.new_initial_state()
+    st = first_state(game, live.meta)  # a game from a position starts there (positions.py)
     n = len(st.seats)
     books: list[dict[tuple[str, str | None], int]] = [{} for _ in range(n)]
     start = [s.coins for s in st.seats]
@@ -105,7 +106,7 @@ def decisions(live: Live) -> list[dict[str, str]]:
         return cached
     game = live.game
     voices = {lang: web_voice(game, lang, None) for lang in LANGS}
-    st = game.new_initial_state()
+    st = first_state(game, live.meta)  # a game from a position starts there (positions.py)
     out = []
     for m in live.moves:
         action = check_action(game, m.action)

@@ -25,6 +25,7 @@ from smallworld.engine.api.undo import UndoPoint, undo_report
 from smallworld.engine.model.protocol import check_action
 from smallworld.engine.model.state import State
 from smallworld.server.errors import ServerError
+from smallworld.server.positions import first_state
 
 if TYPE_CHECKING:
     from smallworld.server.service import Live, Service
@@ -54,7 +55,7 @@ class _Starts:
         if kept is not None and kept[0] is live.game and kept[1] == ply:
             self.states.move_to_end(live.id)
             return kept[2].clone()
-        st = live.game.new_initial_state()
+        st = first_state(live.game, live.meta)  # a game from a position starts there
         for m in live.moves[:ply]:
             st.apply(m.action, seat=m.seat)
         self.states[live.id] = (live.game, ply, st.clone())

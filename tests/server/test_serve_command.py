@@ -46,7 +46,7 @@ def test_serve_prints_its_address_and_serves_the_lobby_from_a_fresh_store(tmp_pa
         with urllib.request.urlopen(url, timeout=10) as r:
             assert 'id="app"' in r.read().decode()
         with urllib.request.urlopen(url + "api/games", timeout=10) as r:
-            assert json.loads(r.read()) == {"games": []}
+            assert json.loads(r.read()) == {"games": [], "next": None}
         assert (tmp_path / "data" / "smallworld.db").exists()
         assert proc.poll() is None
     finally:
