@@ -6,14 +6,13 @@ reload, and a refusal is told in the catalogue's words. Rules: §6.12 of
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from web_driver import create_game, play_until
+from web_driver import create_game, play_until, record_actions
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.model.errors import IllegalActionError
@@ -131,11 +130,11 @@ def test_the_panel_builds_only_legal_plans_and_keeps_them_over_a_reload(
     while _panel(page)["left"] > 0:
         page.locator("#redeploy button.plus:not([disabled])").first.click()
     assert not _panel(page)["done"]
-    sent: list[dict[str, Any]] = []
-    page.on("request", lambda r: r.url.endswith("/act") and sent.append(json.loads(r.post_data or "{}")))
+    recorded = record_actions(page)  # over the socket, or HTTP where it is down (connection.js)
     page.click("#plan-done")
     page.wait_for_function(
         "() => !document.querySelector('#redeploy') || !document.querySelector('#message')"
     )
+    sent = recorded()
     assert sent and sent[-1]["action"]["kind"] == "plan" and not page.locator("#message.error").count()
     assert page.evaluate("() => Object.keys(sessionStorage).filter((k) => k.startsWith('sw.plan.'))") == []

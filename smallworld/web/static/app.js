@@ -29,11 +29,15 @@ export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) { e.addEventListener(k.slice(2), v); e.__on = true; } // patch.js: replaced, never patched
+    if (k.startsWith("on")) { e.addEventListener(k.slice(2), v); e.__on = e.__closure = true; } // patch.js: replaced, never patched
     else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) if (dv !== undefined && dv !== null) e.dataset[dk] = dv; }
     else e.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    if (c.__closure || c.__holds) e.__holds = true; // patch.js: a listener's values live below
+    e.append(c instanceof Node ? c : String(c));
+  }
   return e;
 }
 const actionJson = (a) => JSON.stringify(a);

@@ -39,8 +39,13 @@ function syncAttributes(old, neu) {
 }
 
 // Make `old` (in the page) look like `neu`; the node that is in the page afterwards.
+// An element made with listeners by app.js's `h` (`__closure`), or holding one (`__holds`), is never
+// kept merely because it looks the same: its listeners hold the values it was drawn with (a "+"
+// button's count), so the new one, or the new one's children, take its place.
+const fresh = (n) => Boolean(n.__closure || n.__holds);
+
 export function patch(old, neu, inside = false) {
-  if (old.isEqualNode(neu)) return old;
+  if (old.isEqualNode(neu) && !fresh(neu)) return old;
   if (old.nodeType !== neu.nodeType || old.nodeName !== neu.nodeName || key(old) !== key(neu)) {
     old.replaceWith(neu);
     return neu;
@@ -85,7 +90,7 @@ function patchChildren(old, neu, inside) {
       if (o) { keyed.delete(k); used.add(o); }
       return o || null;
     }
-    const same = exact.get(sig(n));
+    const same = fresh(n) ? null : exact.get(sig(n));
     while (same && same.length) {
       const o = same.shift();
       if (!used.has(o)) { used.add(o); return o; }
