@@ -117,14 +117,6 @@ class _Lost(Exception):
     """A ticket of the group was taken or cancelled meanwhile: the claim is rolled back."""
 
 
-def _shown_rating(store: Store, who: str, pool: str) -> float:
-    with store.engine.connect() as c:
-        r = c.execute(select(t.ratings).where(t.ratings.c.who == who, t.ratings.c.pool == pool)).first()
-    if r is None:
-        return float(ratings.shown(ratings.MU, ratings.SIGMA)["rating"])
-    return float(ratings.shown(r._mapping["mu"], r._mapping["sigma"])["rating"])
-
-
 def _pool(edition: Any, variant: Any, pace: Any) -> str:
     if pace not in ("live", "turn"):
         raise ServerError("invalid_input", "pace: 'live' or 'turn'", "pace")
@@ -167,7 +159,7 @@ class Pairing:
         except Exception as e:
             raise ServerError("invalid_input", f"settings: {e}", "settings") from None
         tid = uuid.uuid4().hex
-        rating = await asyncio.to_thread(_shown_rating, self.store, p["id"], pool)
+        rating = await asyncio.to_thread(ratings.shown_rating, self.store, p["id"], pool)
         ticket = {
             "id": tid,
             "player_id": p["id"],
@@ -267,7 +259,9 @@ class Pairing:
         return left
 
     def _nearest_bots(self, pool: str, rating: float, count: int) -> list[str]:
-        ranked = sorted(BOT_LEVELS, key=lambda b: abs(_shown_rating(self.store, f"bot:{b}", pool) - rating))
+        ranked = sorted(
+            BOT_LEVELS, key=lambda b: abs(ratings.shown_rating(self.store, f"bot:{b}", pool) - rating)
+        )
         return [ranked[0]] * count
 
     async def _seat(self, pool: str, n: int, group: list[Ticket], bots: list[str]) -> None:

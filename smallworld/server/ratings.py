@@ -40,6 +40,15 @@ def shown(mu: float, sigma: float) -> dict[str, Any]:
     return {"rating": round(BASE + SCALE * (mu - 3 * sigma)), "uncertainty": round(2 * SCALE * sigma)}
 
 
+def shown_rating(store: Store, who: str, pool: str) -> float:
+    """`who`'s shown rating in `pool` (a newcomer's: 1000)."""
+    with store.engine.connect() as c:
+        r = c.execute(select(t.ratings).where(t.ratings.c.who == who, t.ratings.c.pool == pool)).first()
+    if r is None:
+        return float(shown(MU, SIGMA)["rating"])
+    return float(shown(r._mapping["mu"], r._mapping["sigma"])["rating"])
+
+
 def pool_of(settings: dict[str, Any], meta: dict[str, Any]) -> str:
     clock = meta.get("clock") or {}
     pace = "live" if clock.get("kind") == "live" else "turn"

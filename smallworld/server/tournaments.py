@@ -35,7 +35,7 @@ from smallworld.server import ratings
 from smallworld.server import schema as t
 from smallworld.server.errors import ServerError
 from smallworld.server.models import Clock
-from smallworld.server.pairing import BOT_LEVELS, _shown_rating
+from smallworld.server.pairing import BOT_LEVELS
 from smallworld.server.seated import create_seated
 from smallworld.server.store import NewSeat, Store
 
@@ -345,10 +345,12 @@ class Tournaments:
         if bots:
             mean = sum(
                 await asyncio.gather(
-                    *(asyncio.to_thread(_shown_rating, self.store, p, pool) for p, _ in people)
+                    *(asyncio.to_thread(ratings.shown_rating, self.store, p, pool) for p, _ in people)
                 )
             ) / len(people)
-            level = min(BOT_LEVELS, key=lambda b: abs(_shown_rating(self.store, f"bot:{b}", pool) - mean))
+            level = min(
+                BOT_LEVELS, key=lambda b: abs(ratings.shown_rating(self.store, f"bot:{b}", pool) - mean)
+            )
         seats: list[NewSeat] = []
         for i in range(n):
             if i < len(people):
@@ -391,6 +393,11 @@ class Tournaments:
 
     async def get(self, tid: str) -> dict[str, Any]:
         tr = await asyncio.to_thread(self._row, tid)
+        if tr["status"] == "playing":
+            # A round whose last game ended while the store was out (its `game_over` lost) starts
+            # the next time anyone looks: `_next_round` does nothing while a game is under way.
+            await self._next_round(tid)
+            tr = await asyncio.to_thread(self._row, tid)
         games = await asyncio.to_thread(self._games, tid)
         standings = await asyncio.to_thread(self.standings, tid)
         return {

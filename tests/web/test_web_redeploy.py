@@ -2,7 +2,7 @@
 engine takes: "−" stops at what must stay (the payload's `plan.minimum`), "done" waits until
 nothing is left in hand, the regions come in their numbers' order, a plan not yet sent survives a
 reload, and a refusal is told in the catalogue's words. Rules: §6.12 of
-/work/shared/rules/warcraft-rules.md (Troop redeployment) and §8.14 (Tauren: 2 tokens a region)."""
+../shared/rules/warcraft-rules.md (Troop redeployment) and §8.14 (Tauren: 2 tokens a region)."""
 
 from __future__ import annotations
 

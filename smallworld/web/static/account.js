@@ -4,6 +4,7 @@
 // posts (api.js reads it from the cookie `sw_csrf`).
 import * as api from "./api.js";
 import * as W from "./i18n.js";
+import { h as el } from "./app.js";
 
 let known = null; // {player: {id, name}, account, csrf} of the session, or null: not logged in
 
@@ -15,17 +16,6 @@ export const loggedIn = () => known !== null && known.account === true;
 export async function refresh() {
   try { known = await api.call("GET", "/api/account"); } catch { known = null; }
   return known;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-  return e;
 }
 
 // The box: "Logged in as NAME · Log out", or the form to log in or sign up. `changed()` is called

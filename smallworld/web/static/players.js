@@ -4,23 +4,19 @@
 // (words.json, "players.*"); the server's refusals in words (i18n.refusal).
 import * as api from "./api.js";
 import * as W from "./i18n.js";
+import { h as el } from "./app.js"; // the one element maker for HTML
 
 const app = () => document.getElementById("app");
 if (!document.querySelector('link[href="/static/players.css"]')) {
   document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/players.css" }));
 }
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(tag === "svg" || attrs.svg ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml", tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false || k === "svg") continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
   return e;
 }
-const svg = (tag, attrs = {}, ...children) => el(tag, { ...attrs, svg: true }, ...children);
 const said = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : W.t("players.failed"));
 const POOLS = ["warcraft/standard/turn", "warcraft/standard/live", "warcraft/team/turn", "warcraft/team/live", "classic/standard/turn", "classic/standard/live"];
 const poolName = (pool) => {

@@ -5,18 +5,8 @@
 // #/tutorial; a lesson's game is an ordinary game screen with the hint box on top of its side column.
 import * as api from "./api.js";
 import * as W from "./i18n.js";
+import { h } from "./app.js"; // the one element maker (its listeners survive in-place updates)
 
-function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) if (dv !== undefined && dv !== null) e.dataset[dk] = dv; }
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
 
 let lessons = null; // [{lesson, hints, position}], fetched once
 async function loadLessons() {
