@@ -24,8 +24,10 @@ export function box(changed) {
   const root = el("section", { class: "panel account", id: "account", "aria-labelledby": "account-title" });
   const say = el("p", { class: "account-error", role: "alert", "aria-live": "polite" });
   const fail = (e) => { say.textContent = e && e.body && e.body.code ? W.refusal(e.body) : W.t("account.failed"); };
+  let drawnAs; // the account the box was last drawn for: a redraw for the same one would wipe typing
   const draw = () => {
     say.textContent = "";
+    drawnAs = loggedIn() ? known.player.id : null;
     if (loggedIn()) {
       root.replaceChildren(
         el("h2", { id: "account-title" }, W.t("account.title")),
@@ -58,6 +60,8 @@ export function box(changed) {
       el("p", { class: "hint" }, W.t("account.why")), say);
   };
   draw();
-  refresh().then(draw);
+  // The session is learnt after the box is shown: redraw only if it is another account (a redraw of
+  // the same form would replace the inputs someone may already be typing into).
+  refresh().then(() => { if ((loggedIn() ? known.player.id : null) !== drawnAs) draw(); });
   return root;
 }
