@@ -78,6 +78,15 @@ def _ladder(args: argparse.Namespace) -> int:
     except SimulationError as e:
         print(f"smallworld ladder: {e}", file=sys.stderr)
         return 2
+    if args.levels is not None:
+        from smallworld.bots.levels import from_ladder
+        from smallworld.server.bots import LEVELS
+
+        budget = ", ".join(f"{k} {v}" for k, v in sorted(options.items()) if v is not None)
+        source = f"smallworld ladder --bots {args.bots} --players {args.players}"
+        source += f" ({budget or 'default budget'}; docs/ladder.md)"
+        levels = from_ladder(summary, LEVELS, source)
+        args.levels.write_text(json.dumps(levels, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=1) if args.json else format_summary(summary))
     return 0
 
@@ -329,6 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--merge", type=Path, nargs="*", metavar="FILE", help="other results.jsonl to merge in")
     lad.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     lad.add_argument("--json", action="store_true")
+    lad.add_argument("--levels", type=Path, default=None, metavar="FILE",
+                     help="also write the server's bot levels (easy..expert) from these ratings")
     lad.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     lad.set_defaults(func=_ladder)
 

@@ -72,6 +72,7 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("get", "/api/account"): "AccountAnswer",
         ("post", "/api/account/password"): "PasswordChanged",
         ("get", "/api/ratings"): "Leaderboard",
+        ("get", "/api/bots"): "BotLevels",
         ("get", "/api/players/{who}/ratings"): "PlayerRatings",
         ("post", "/api/quick"): "QuickTicket",
         ("get", "/api/quick/{ticket}"): "QuickTicket",

@@ -156,3 +156,19 @@ def test_bad_leaderboard_and_player_queries_are_refused(web: TestClient) -> None
     assert web.get("/api/players/nobody/ratings").json()["code"] == "not_found"
     empty = {"who": "bot:greedy", "name": None, "ratings": [], "played": 0, "abandoned": 0}
     assert web.get("/api/players/bot:greedy/ratings").json() == empty
+
+
+def test_the_bot_levels_are_named_with_the_ladders_rating(db_url: str) -> None:
+    # Issue 30, item 3: the lobby's levels, easiest first, each with its rating shown as a player's.
+    with TestClient(create_app(db_url)) as web:
+        body = web.get("/api/bots").json()
+    levels = body["levels"]
+    named = [lv for lv in levels if lv["difficulty"]]
+    assert [lv["difficulty"] for lv in named] == ["easy", "medium", "hard"]
+    assert [lv["level"] for lv in named] == ["random", "greedy", "mcts"]
+    two = [lv["ratings"]["2"]["rating"] for lv in named]
+    assert two == sorted(two) and len(set(two)) == 3
+    assert all(lv["ratings"]["2"]["games"] > 0 and lv["ratings"]["2"]["uncertainty"] > 0 for lv in named)
+    # A level the server offers that the ladder did not rate is listed last, unrated.
+    assert levels[-1] == {"level": "openspiel-mcts", "difficulty": None, "ratings": {}}
+    assert "docs/ladder.md" in body["source"]

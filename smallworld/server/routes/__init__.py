@@ -13,6 +13,7 @@ from smallworld.server.routes import (
     chat,
     games,
     health,
+    levels,
     live,
     players,
     quick,
@@ -26,7 +27,7 @@ from smallworld.server.routes import (
 
 def install(app: FastAPI) -> None:
     for module in (
-        health, players, accounts, ratings, quick, tournaments, games, seats, undo, chat, live, web
+        health, levels, players, accounts, ratings, quick, tournaments, games, seats, undo, chat, live, web
     ):
         app.include_router(module.router)
     web.mount(app)

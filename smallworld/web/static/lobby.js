@@ -69,6 +69,20 @@ function resultLine(g, mine, names) {
     h("strong", {}, words), ` (${order.map((i) => res.scores[i]).join("–")})`);
 }
 
+// The bot levels a seat may be given (GET /api/bots: easiest first, as the ladder rated them), asked
+// once; until they come, or if they do not, the bots are named without their ratings.
+let botLevels = null;
+const PLAIN_LEVELS = ["random", "greedy", "mcts"].map((level) => ({ level, ratings: {} }));
+
+// "Medium: Greedy · ladder 1747": the level's difficulty, its bot and its rating at the table size
+// the ladder played nearest to this game's.
+function levelLabel(lv, players) {
+  const name = W.t(`level.${lv.level}`);
+  const sizes = Object.keys(lv.ratings).sort((a, b) => Math.abs(a - players) - Math.abs(b - players) || a - b);
+  if (!lv.difficulty || !sizes.length) return name;
+  return W.t("level.rated", { difficulty: W.t(`difficulty.${lv.difficulty}`), name, rating: lv.ratings[sizes[0]].rating });
+}
+
 export class Lobby {
   constructor() {
     // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
@@ -81,7 +95,8 @@ export class Lobby {
   }
   async load() {
     try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
-    await Promise.all(LISTS.map((l) => this.fetch(l)));
+    const levels = botLevels ? null : api.call("GET", "/api/bots").then((b) => { botLevels = b.levels.filter((lv) => lv.difficulty); }, () => {});
+    await Promise.all([...LISTS.map((l) => this.fetch(l)), levels]);
     this.render();
   }
   // One page of a list; `more`: the next one, added under those shown.
@@ -107,7 +122,7 @@ export class Lobby {
       h("select", { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => { s.kind = e.target.value; this.render(); } },
         ...["me", "hotseat", "invite", "open", "bot"].map((k) => h("option", { value: k, selected: s.kind === k }, W.t(`seat.${k}`)))),
       s.kind === "bot" ? h("select", { "aria-label": W.t("level"), name: `level-${i}`, onchange: (e) => { s.level = e.target.value; } },
-        ...["random", "greedy", "mcts"].map((l) => h("option", { value: l, selected: s.level === l }, W.t(`level.${l}`)))) : null);
+        ...(botLevels || PLAIN_LEVELS).map((lv) => h("option", { value: lv.level, selected: s.level === lv.level }, levelLabel(lv, players)))) : null);
     const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h("h2", {}, W.t("create")),
       h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
