@@ -51,7 +51,8 @@ test: $(STAMP)
 	bash tools/test-services.sh install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	# --durations: the slowest tests end CI's output, where the time of `make test` is watched.
+	$(BIN)/python -m pytest --durations=25
 	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
 	# reference and the compiled modules must agree with it. The browser tests drive the page, not
 	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
@@ -59,7 +60,7 @@ test: $(STAMP)
 	# working tree's pure Python whichever pass starts them, and those of the server's own input,
 	# limits, outages and tokens, and of its players' side (accounts, ratings, quick games,
 	# tournaments, the digest, chat, the lists), which reach no compiled path of their own.
-	$(MAKE) test-compiled ARGS="--ignore=tests/web $(SERVER_ONLY_TESTS)"
+	$(MAKE) test-compiled ARGS="--durations=15 --ignore=tests/web $(SERVER_ONLY_TESTS)"
 
 # The inner loop: lint, types and the fast tests, a few minutes on two cores (README.md, "Tests").
 check: $(STAMP)
