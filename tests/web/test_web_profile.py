@@ -11,9 +11,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import APIRequestContext, Page, expect
 
 PW = "correct horse battery"
+AXE = Axe()
+
+
+def _serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    found = AXE.run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}" for v in found if v["impact"] in ("serious", "critical")]
 
 
 def _wait(req: APIRequestContext, url: str, done: Any, what: str) -> dict[str, Any]:
@@ -47,6 +55,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_the_profile_counts_it(
     page.click("#resign-button")
     expect(page.locator("#resign-ask")).to_contain_text("cannot take it back")
     page.screenshot(path=str(shots / "resign.png"))
+    assert _serious(page) == []
     page.click("#resign-no")
     expect(page.locator("#resign-ask")).to_have_count(0)
     assert page.request.get(real_url + f"api/games/{gid}").json()["seats"][0]["kind"] == "human"
@@ -106,6 +115,7 @@ def test_a_resign_hands_the_seat_to_a_bot_and_the_profile_counts_it(
     expect(last).to_contain_text("won" if won else "lost")
     expect(last.locator("a.replay")).to_have_attribute("href", f"#/replay/{gid}")
     page.screenshot(path=str(shots / "profile-stats.png"), full_page=True)
+    assert _serious(page) == []
     # The page speaks the reader's language.
     page.select_option("#lang", "de")
     expect(page.locator("#record")).to_have_text("1 von 1 Partie abgebrochen (100 %)")
