@@ -19,6 +19,7 @@ with the games the player left as well, each with the seats that were theirs (`m
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -35,6 +36,7 @@ from smallworld.server.service import Service
 MAX_GAMES = 500  # the latest finished games a profile's races and powers are counted over
 _CACHE_GAMES = 20_000  # finished games whose units this process keeps
 _held: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_held_lock = threading.Lock()  # several requests' threads read and fill it
 
 
 def seats_of(who: str) -> ColumnElement[bool]:
@@ -60,10 +62,11 @@ def units_held(store: Any, game_id: str) -> dict[str, Any] | None:
     """What every seat of a finished game held over the game, and who won: `{"edition", "races":
     [[race, ...] per seat], "powers": [...], "winners"}` (None: no such finished game). Replayed
     from the log once, then kept (a finished game never changes)."""
-    kept = _held.get(game_id)
-    if kept is not None:
-        _held.move_to_end(game_id)
-        return kept
+    with _held_lock:
+        kept = _held.get(game_id)
+        if kept is not None:
+            _held.move_to_end(game_id)
+            return kept
     g = store.game(game_id)
     if g is None or g["status"] != "over" or not g["result"]:
         return None
@@ -82,9 +85,10 @@ def units_held(store: Any, game_id: str) -> dict[str, Any] | None:
         "powers": [sorted(p) for p in powers],
         "winners": list(g["result"].get("winners", [])),
     }
-    _held[game_id] = out
-    while len(_held) > _CACHE_GAMES:
-        _held.popitem(last=False)
+    with _held_lock:
+        _held[game_id] = out
+        while len(_held) > _CACHE_GAMES:
+            _held.popitem(last=False)
     return out
 
 

@@ -7,6 +7,7 @@ The units a seat played are checked against the game's own `pick` events (every 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.helpers import wait_game
+from server.test_position_games import TIE
 from smallworld.server.app import create_app
 
 VS_RANDOM = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
@@ -143,3 +145,23 @@ def test_bad_profile_requests_are_refused_naming_the_field(
     r = client.get(path)
     assert r.status_code == status, r.text
     assert (r.json()["code"], r.json()["field"]) == (code, field)
+
+
+def test_a_game_from_a_position_counts_the_combos_held_from_its_start(client: TestClient) -> None:
+    # §7: the last turn of the game, seat 0 holding Archaeologist Humans from the position's start
+    # (never picked in this game), seat 1 the random bot's; the tie-break of the rules decides.
+    position = copy.deepcopy(TIE)
+    seats = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
+    r = client.post("/api/games", json={"name": "Ada", "seats": seats, "position": position})
+    assert r.status_code == 200, r.text
+    gid, tok = r.json()["game"], r.json()["player_token"]
+    me = client.get("/api/me/games", headers=_auth(tok)).json()["player"]["id"]
+    left = client.post(f"/api/games/{gid}/seats/0/leave", headers=_auth(r.json()["seats"][0]["token"]))
+    assert left.status_code == 200, left.text
+    over = wait_game(client, gid, lambda s: s["status"] == "over")
+    won = 0 in over["result"]["winners"]
+    races, powers = _picked(client, gid, 0)
+    [ed] = client.get(f"/api/players/{me}/stats").json()["editions"]
+    assert {u["unit"] for u in ed["races"]} == races | {"humans"}
+    assert {u["unit"] for u in ed["powers"]} == powers | {"archaeologist"}
+    assert all((u["games"], u["wins"]) == (1, int(won)) for u in ed["races"] + ed["powers"])
