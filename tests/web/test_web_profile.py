@@ -128,3 +128,28 @@ def test_a_logged_out_lobby_still_asks_the_players_name(page: Page, real_url: st
     page.goto(real_url)
     expect(page.locator("#account-form")).to_be_visible()
     expect(page.locator("#create #name")).to_be_visible()
+
+
+def test_a_bots_profile_lists_what_it_played(page: Page, real_url: str) -> None:
+    # A game of the random bot's, played to its end by the server (the creator hands the seat over).
+    r = page.request.post(real_url + "api/players", data={"name": "Botwatcher"})
+    tok = r.json()["player_token"]
+    seats = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
+    made = page.request.post(
+        real_url + "api/games",
+        data={"players": 2, "seats": seats},
+        headers={"Authorization": f"Bearer {tok}"},
+    ).json()
+    gid = made["game"]
+    seat_token = made["seats"][0]["token"]
+    page.request.post(
+        real_url + f"api/games/{gid}/seats/0/leave", headers={"Authorization": f"Bearer {seat_token}"}
+    )
+    _wait(page.request, real_url + f"api/games/{gid}", lambda g: g["status"] == "over", "the game stalled")
+    page.goto(real_url + "#/player/bot:random")
+    expect(page.locator("#profile h1")).to_have_text("Random bot")
+    expect(page.locator("#units .edition-units[data-edition='warcraft'] tr[data-unit]").first).to_be_visible()
+    # Its games, newest first (other tests' games of the random bot may be there too).
+    expect(page.locator(f"#profile-games li.game-row[data-game='{gid}'] a.replay")).to_have_attribute(
+        "href", f"#/replay/{gid}"
+    )
