@@ -12,7 +12,7 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import Query
-from sqlalchemy import and_, exists, or_, select
+from sqlalchemy import ColumnElement, and_, exists, or_, select
 
 from smallworld.server import schema as t
 from smallworld.server.errors import ServerError
@@ -25,7 +25,7 @@ DEFAULT_LIMIT = 20
 MAX_LIMIT = 50
 
 
-def _limit(limit: int | None) -> int:
+def limit_of(limit: int | None) -> int:
     if limit is None:
         return DEFAULT_LIMIT
     if not 1 <= limit <= MAX_LIMIT:
@@ -33,10 +33,11 @@ def _limit(limit: int | None) -> int:
     return limit
 
 
-def _page(
-    svc: Service, status: Status | None, player: str | None, limit: int, before: str | None
+def page(
+    svc: Service, status: Status | None, seats: ColumnElement[bool] | None, limit: int, before: str | None
 ) -> tuple[list[tuple[str, float, float]], str | None]:
-    """(id, created, updated) of one page of games, and the cursor of the next page (None: last)."""
+    """(id, created, updated) of one page of games, and the cursor of the next page (None: last);
+    `seats`: only the games with a seat that matches it (a player's: "my games", a profile's)."""
     g = t.games
     with svc.store.engine.connect() as c:
         q = select(g.c.id, g.c.created, g.c.updated)
@@ -45,9 +46,8 @@ def _page(
         if status == "open":  # only those with a seat anyone may take
             free = and_(t.seats.c.game_id == g.c.id, t.seats.c.open.is_(True), t.seats.c.player_id.is_(None))
             q = q.where(exists().where(free))
-        if player is not None:
-            mine = and_(t.seats.c.game_id == g.c.id, t.seats.c.player_id == player)
-            q = q.where(exists().where(mine))
+        if seats is not None:
+            q = q.where(exists().where(and_(t.seats.c.game_id == g.c.id, seats)))
         if before is not None:
             row = c.execute(select(g.c.created).where(g.c.id == before)).first()
             if row is None:
@@ -58,12 +58,12 @@ def _page(
     return page, (page[-1][0] if len(rows) > limit else None)
 
 
-def _when(live: Live, created: float, updated: float) -> dict[str, Any]:
+def when(live: Live, created: float, updated: float) -> dict[str, Any]:
     """What a list adds to a game's summary: when it was made and last changed, and its round."""
     return {"created": created, "updated": updated, "round": live.state.round, "rounds": live.game.rounds}
 
 
-def _cursor(before: str | None) -> str | None:
+def cursor(before: str | None) -> str | None:
     if before is None:
         return None
     try:
@@ -74,11 +74,11 @@ def _cursor(before: str | None) -> str | None:
 
 async def games(svc: Service, status: Status, limit: int | None, before: str | None) -> dict[str, Any]:
     """A page of the games with `status` (`open`: only those with a free open seat)."""
-    ids, nxt = await asyncio.to_thread(_page, svc, status, None, _limit(limit), _cursor(before))
+    ids, nxt = await asyncio.to_thread(page, svc, status, None, limit_of(limit), cursor(before))
     out = []
     for gid, created, updated in ids:
         live = await svc.get(gid)
-        out.append({**svc.summary(live), **_when(live, created, updated)})
+        out.append({**svc.summary(live), **when(live, created, updated)})
     return {"games": out, "next": nxt}
 
 
@@ -87,12 +87,13 @@ async def my_games(svc: Service, token: str | None, limit: int | None, before: s
     p = await svc.player(token)
     if p is None:
         raise ServerError("bad_token", "a player token is required")
-    ids, nxt = await asyncio.to_thread(_page, svc, None, p["id"], _limit(limit), _cursor(before))
+    held = t.seats.c.player_id == p["id"]
+    ids, nxt = await asyncio.to_thread(page, svc, None, held, limit_of(limit), cursor(before))
     out = []
     for gid, created, updated in ids:
         live = await svc.get(gid)
         mine = [s["seat"] for s in live.seats if s["player_id"] == p["id"]]
-        out.append({**svc.summary(live), "my_seats": mine, **_when(live, created, updated)})
+        out.append({**svc.summary(live), "my_seats": mine, **when(live, created, updated)})
     return {"player": {"id": p["id"], "name": p["name"]}, "games": out, "next": nxt}
 
 

@@ -516,6 +516,34 @@ class SeatLeft(SeatHanded):
     open: bool
 
 
+# A player's profile (`profiles.py`; docs/players.md): the races and powers played, the games.
+class UnitRecord(Answer):
+    unit: str = Field(description="a race's or a power's id (its name: the edition's words)")
+    games: int = Field(description="finished games a seat of the player held it in")
+    wins: int
+    win_rate: float = Field(description="wins / games, 0 to 1")
+
+
+class EditionRecord(Answer):
+    edition: str
+    games: int
+    wins: int
+    races: list[UnitRecord]
+    powers: list[UnitRecord]
+
+
+class PlayerStats(Answer):
+    who: str
+    games: int = Field(description="the finished games counted (the latest, at most 500)")
+    editions: list[EditionRecord]
+
+
+class PlayerGames(Answer):
+    who: str
+    games: list[MyGame] = Field(description="with the games the player left; `my_seats`: theirs")
+    next: str | None = Field(None, description="the `before` of the next page (null: the last page)")
+
+
 class Health(BaseModel):
     model_config = ConfigDict(extra="allow")
 

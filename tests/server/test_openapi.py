@@ -74,6 +74,8 @@ def test_the_description_is_made_from_the_request_and_answer_models(client: Test
         ("get", "/api/ratings"): "Leaderboard",
         ("get", "/api/bots"): "BotLevels",
         ("get", "/api/players/{who}/ratings"): "PlayerRatings",
+        ("get", "/api/players/{who}/stats"): "PlayerStats",
+        ("get", "/api/players/{who}/games"): "PlayerGames",
         ("post", "/api/quick"): "QuickTicket",
         ("get", "/api/quick/{ticket}"): "QuickTicket",
         ("post", "/api/quick/{ticket}/cancel"): "QuickTicket",

@@ -58,11 +58,11 @@ def test_a_rated_game_moves_the_ratings_on_the_leaderboard_and_the_profile(
     page.locator("#leaderboard a", has_text="Ariadne").click()
     expect(page.locator("#profile h1")).to_have_text("Ariadne")
     expect(page.locator("#profile svg.rating-chart circle")).to_have_count(1)
-    expect(page.locator("#record")).to_contain_text("1 game played to the end, 0 abandoned")
+    expect(page.locator("#record")).to_contain_text("Abandoned 0 of 1 game (0%)")
     page.screenshot(path=str(shots / "profile.png"))
     # The page speaks the reader's language.
     page.select_option("#lang", "de")
-    expect(page.locator("#record")).to_contain_text("1 Partie zu Ende gespielt")
+    expect(page.locator("#record")).to_contain_text("0 von 1 Partie abgebrochen (0 %)")
 
 
 def test_a_six_player_two_round_tournament_to_its_standings(page: Page, real_url: str, shots: Path) -> None:

@@ -1,5 +1,6 @@
 """Ratings: a pool's leaderboard and a player's (or a bot's) ratings with their history
-(`ratings.py`; docs/players.md)."""
+(`ratings.py`; docs/players.md); the rest of a profile: the races and powers played, the games
+(`profiles.py`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Annotated, Any
 
 from fastapi import Path, Query
 
-from smallworld.server import ratings
+from smallworld.server import listing, profiles, ratings
 from smallworld.server.errors import ServerError
-from smallworld.server.models import Answer
+from smallworld.server.models import Answer, PlayerGames, PlayerStats
 from smallworld.server.routes.base import api_router
 from smallworld.server.routes.deps import ServiceDep
 
@@ -66,3 +67,30 @@ async def player_ratings(
     record = await asyncio.to_thread(ratings.record, svc.store, who)
     name = await asyncio.to_thread(ratings.name_of, svc.store, who)
     return {"who": who, "name": name, "ratings": rs, **record}
+
+
+WhoPath = Annotated[
+    str, Path(description="a player's id, or bot:LEVEL", json_schema_extra={"pattern": _WHO.pattern})
+]
+
+
+def _who(who: str) -> str:
+    if not _WHO.fullmatch(who):
+        raise ServerError("not_found", "no such player: an id is 32 hexadecimal digits, or bot:LEVEL", "who")
+    return who
+
+
+@router.get("/api/players/{who}/stats", response_model=PlayerStats)
+async def player_stats(svc: ServiceDep, who: WhoPath) -> dict[str, Any]:
+    """The races and powers a player (or a bot) played in their latest finished games, per edition,
+    with the games won with each (`profiles.py`)."""
+    return await asyncio.to_thread(profiles.stats, svc.store, _who(who))
+
+
+@router.get("/api/players/{who}/games", response_model=PlayerGames)
+async def player_games(
+    svc: ServiceDep, who: WhoPath, limit: listing.LimitQuery = None, before: listing.Before = None
+) -> dict[str, Any]:
+    """A player's (or a bot's) games, newest first, a page at a time, with the games they left
+    (`listing.py`'s lists: `next` is the following page's `before`)."""
+    return await profiles.games(svc, _who(who), limit, before)

@@ -31,7 +31,8 @@ export function box(changed) {
     if (loggedIn()) {
       root.replaceChildren(
         el("h2", { id: "account-title" }, W.t("account.title")),
-        el("p", { id: "account-name" }, W.t("account.as", { name: known.player.name })),
+        el("p", { id: "account-name" }, W.t("account.as", { name: known.player.name }), " · ",
+          el("a", { href: `#/player/${known.player.id}`, id: "my-profile" }, W.t("profile.my_profile"))),
         el("button", { type: "button", id: "log-out", onclick: async () => {
           try { await api.call("POST", "/api/session/logout"); } catch (e) { fail(e); return; }
           known = null; draw(); changed();

@@ -113,6 +113,12 @@ export const act = (gameId, seatToken, seat, ply, action) =>
 // Take back the seat's decisions from ply `toPly` on (one of its view's `undo_points`): its new view.
 export const undo = (gameId, seatToken, seat, toPly) =>
   call("POST", `/api/games/${gameId}/undo?client=web`, { body: { seat, to_ply: toPly }, token: seatToken });
+// A seat this browser no longer holds (resigned: resign.js): its token is forgotten.
+export function forgetSeat(gameId, seat) {
+  const all = seatTokens(gameId);
+  delete all[seat];
+  store.setItem(`sw.seats.${gameId}`, JSON.stringify(all));
+}
 // A finished game: {states: [...], texts: [...], actions, seats, result}.
 export const replay = (gameId) => call("GET", `/api/games/${gameId}/replay?client=web`);
 // A game's chat (chat.js; docs/server.md, "Chat"): the messages after `since` this reader may read

@@ -20,6 +20,7 @@ import * as K from "./keys.js";
 import { Live, NetworkError } from "./connection.js";
 import { show } from "./patch.js";
 import { Playback } from "./playback.js";
+import * as Resign from "./resign.js";
 
 export const app = document.getElementById("app");
 const tooltip = document.getElementById("tooltip");
@@ -290,7 +291,7 @@ class GameScreen {
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
         redeploy ? R.redeployPanel(this, key, st, h) : this.decisionsPanel(st), U.panel(this, st),
         this.regionPanel(st), this.allActionsPanel(st), this.combosPanel(st), this.playersPanel(st), this.roundPanel(st),
-        this.scorePanel(st), this.invitePanel(), this.logPanel()));
+        this.scorePanel(st), this.invitePanel(), Resign.panel(this, st, key), this.logPanel()));
     const focused = K.memo();
     const sideScroll = document.querySelector(".side")?.scrollTop;
     attachHint(root, this.id, st); // a tutorial lesson's hint (tutorial.js)

@@ -125,7 +125,8 @@ export class Lobby {
         ...(botLevels || PLAIN_LEVELS).map((lv) => h("option", { value: lv.level, selected: s.level === lv.level }, levelLabel(lv, players)))) : null);
     const form = h("form", { id: "create", class: "panel", onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h("h2", {}, W.t("create")),
-      h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
+      // Logged in, the account's name is the player's: no name to type.
+      api.loggedIn() ? null : h("label", {}, W.t("name"), " ", h("input", { id: "name", name: "name", value: this.form.name, autocomplete: "nickname", oninput: (e) => { this.form.name = e.target.value; } })),
       h("label", {}, W.t("players"), " ", h("select", { id: "players", onchange: (e) => this.resize(+e.target.value) },
         ...[2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === players }, n)))),
       h("label", {}, W.t("edition"), " ", h("select", { id: "edition", onchange: (e) => { this.form.edition = e.target.value; if (!EDITION_VARIANTS[this.form.edition].includes(this.form.variant)) this.form.variant = "standard"; this.render(); } },
@@ -152,9 +153,14 @@ export class Lobby {
       games.length ? h("ul", {}, ...games.map((g) => gameRow(g, list.key, (x) => this.joinOpen(x)))) : h("p", {}, W.t("no_games")),
       next ? h("button", { class: "more", onclick: () => this.more(list) }, W.t("lobby.more")) : null);
   }
+  // The name a new seat takes: the account's when logged in (the server uses it), else the one typed.
+  playerName() {
+    if (api.loggedIn()) return api.playerName() || "Player";
+    return (document.getElementById("name")?.value || "").trim() || "Player";
+  }
   async joinOpen(g) {
-    const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
+    const name = this.playerName();
+    if (!api.loggedIn()) await api.ensurePlayer(name);
     const seat = g.seats.find((s) => s.open && !s.joined).seat;
     try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
   }
@@ -164,8 +170,7 @@ export class Lobby {
     this.render();
   }
   async create() {
-    const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
+    if (!api.loggedIn()) await api.ensurePlayer(this.playerName());
     const variant = document.getElementById("variant").value;
     // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
     const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };

@@ -4,6 +4,7 @@
 // (words.json, "players.*"); the server's refusals in words (i18n.refusal).
 import * as api from "./api.js";
 import * as W from "./i18n.js";
+import * as N from "./names.js";
 import { h as el } from "./app.js"; // the one element maker for HTML
 
 const app = () => document.getElementById("app");
@@ -83,14 +84,89 @@ function chart(games) {
     ...history.map((p, i) => (p.start ? null : svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "rating-dot" }, svg("title", {}, `${p.rating}`)))));
 }
 
+// A race's or a power's name in the reader's language, from its edition's catalogues (the words the
+// game screen names them with; each edition's fetched once).
+const editionWords = {};
+async function wordsFor(edition) {
+  if (!editionWords[edition]) editionWords[edition] = await api.words(edition);
+  return editionWords[edition];
+}
+function unitIn(cats, uid) {
+  const c = (cats && cats[uid]) || {};
+  const t = (c[W.current()] || {}).name ?? (c.en || {}).name;
+  return t === undefined ? uid : W.fill(t);
+}
+const percent = (part, whole) => (whole ? Math.round((100 * part) / whole) : 0);
+
+// One of the player's games: the opponents, the edition, the day, how it ended for them (or how far
+// it is), and a link to its replay (or to the game while it goes on).
+function gameRow(g) {
+  const mine = g.my_seats || [];
+  const others = g.seats.map((_, i) => i).filter((i) => !mine.includes(i));
+  const edition = g.settings?.edition || "warcraft";
+  const kind = [W.t(`edition.${edition}`), g.settings?.variant === "team" ? W.t("variant.team") : null].filter(Boolean).join(" · ");
+  const when = new Date(g.created * 1000);
+  let outcome;
+  if (g.status === "over" && g.result) {
+    const winners = g.result.winners || [];
+    const won = mine.some((i) => winners.includes(i));
+    const how = won ? (winners.length > 1 ? "profile.shared" : "profile.won") : "profile.lost";
+    const scores = [...g.result.scores.keys()].sort((a, b) => g.result.scores[b] - g.result.scores[a]).map((i) => g.result.scores[i]);
+    outcome = el("strong", { class: `result ${won ? "won" : "lost"}` }, `${W.t(how)} (${scores.join("–")})`);
+  } else outcome = el("span", { class: "state" }, W.t(g.status === "open" ? "lobby.waiting" : "players.status.playing"));
+  const left = mine.some((i) => g.seats[i] && g.seats[i].abandoned);
+  const link = g.status === "over"
+    ? el("a", { href: `#/replay/${g.game}`, class: "button replay" }, W.t("replay"))
+    : el("a", { href: `#/game/${g.game}`, class: "button open-game" }, W.t("open"));
+  return el("li", { class: "game-row", dataset: { game: g.game, status: g.status } },
+    el("div", { class: "game-what" }, el("strong", {}, g.title || kind), " · ",
+      el("span", { class: "players" }, W.t("lobby.vs", { names: others.map((i) => N.playerName(g.seats, i)).join(", ") }))),
+    el("div", { class: "game-when" }, el("time", { datetime: when.toISOString() }, when.toLocaleDateString(W.current(), { day: "numeric", month: "short", year: "numeric" })),
+      " · ", outcome, left ? ` · ${W.t("profile.left")}` : ""),
+    el("div", { class: "buttons" }, link));
+}
+
+// Per edition, the races and the powers the player held, with games, wins and the win rate.
+function unitsTable(rows, head, cats) {
+  return el("table", { class: "units" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, W.t(head)),
+      ...["players.games", "players.wins", "profile.win_rate"].map((k) => el("th", { scope: "col", class: "num" }, W.t(k))))),
+    el("tbody", {}, ...rows.map((u) => el("tr", { dataset: { unit: u.unit } },
+      el("td", {}, unitIn(cats, u.unit)), el("td", { class: "num" }, u.games), el("td", { class: "num" }, u.wins),
+      el("td", { class: "num" }, `${percent(u.wins, u.games)}%`)))));
+}
+
 export class Profile {
   constructor(id) {
     this.id = id;
+    this.games = [];
+    this.next = null;
+    this.words = {};
     this.load();
   }
   async load() {
-    try { this.data = await api.call("GET", `/api/players/${encodeURIComponent(this.id)}/ratings`); } catch (e) { this.error = said(e); }
+    const who = encodeURIComponent(this.id);
+    try {
+      const [ratings, stats, games] = await Promise.all([
+        api.call("GET", `/api/players/${who}/ratings`), api.call("GET", `/api/players/${who}/stats`),
+        api.call("GET", `/api/players/${who}/games?limit=10`)]);
+      this.data = ratings;
+      this.stats = stats;
+      this.games = games.games;
+      this.next = games.next;
+      for (const e of stats.editions) this.words[e.edition] = await wordsFor(e.edition);
+    } catch (e) { this.error = said(e); }
     this.render();
+  }
+  // The next page of games, under those shown.
+  async more() {
+    try {
+      const page = await api.call("GET", `/api/players/${encodeURIComponent(this.id)}/games?limit=10&before=${encodeURIComponent(this.next)}`);
+      this.games = [...this.games, ...page.games];
+      this.next = page.next;
+    } catch (e) { this.error = said(e); }
+    this.render();
+    document.querySelector("#profile-games .more")?.focus({ preventScroll: true });
   }
   close() {}
   render() {
@@ -103,11 +179,22 @@ export class Profile {
       r.history.length ? chart(r.history) : null,
       el("ul", { class: "rated-games" }, ...r.history.slice(-10).reverse().map((p) => el("li", {},
         el("a", { href: `#/replay/${p.game}` }, W.t("players.place_n", { place: p.place + 1 })), ` · ${p.rating}`))))) : [];
+    const s = this.stats;
+    const units = s ? el("section", { class: "units-played", id: "units" },
+      el("h2", {}, W.t("profile.units")),
+      s.editions.length ? el("p", { class: "hint" }, W.t("profile.units_how", { games: s.games })) : el("p", {}, W.t("profile.no_finished")),
+      ...s.editions.map((e) => el("section", { class: "edition-units", dataset: { edition: e.edition } },
+        el("h3", {}, `${W.t(`edition.${e.edition}`)} · ${W.t("players.record", { games: e.games, wins: e.wins })}`),
+        el("div", { class: "units-tables" }, unitsTable(e.races, "profile.race", this.words[e.edition]), unitsTable(e.powers, "profile.power", this.words[e.edition]))))) : null;
+    const games = el("section", { class: "game-list", id: "profile-games" }, el("h2", {}, W.t("profile.games")),
+      this.games.length ? el("ul", {}, ...this.games.map(gameRow)) : el("p", {}, W.t("no_games")),
+      this.next ? el("button", { type: "button", class: "more", onclick: () => this.more() }, W.t("lobby.more")) : null);
     app().replaceChildren(el("section", { class: "panel players", id: "profile" },
       el("h1", {}, title || W.t("players.profile")),
       this.error ? el("p", { role: "alert" }, this.error) : null,
-      d ? el("p", { id: "record" }, W.t("players.abandoned", { played: d.played, abandoned: d.abandoned })) : null,
+      d ? el("p", { id: "record" }, W.t("profile.abandon_rate", { played: d.played, abandoned: d.abandoned, percent: percent(d.abandoned, d.played) })) : null,
       ...(pools.length ? pools : [el("p", {}, W.t("players.unrated"))]),
+      units, games,
       el("a", { href: "#/leaderboard", class: "button" }, W.t("players.leaderboard"))));
   }
 }
