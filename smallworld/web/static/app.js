@@ -268,7 +268,10 @@ class GameScreen {
     const { key, st } = this.shown();
     if (!st) return;
     this.syncClock();
-    tooltip.hidden = true; // its region element is about to be replaced
+    // The tooltip goes while the board is redrawn, and comes back after it (keepTip): a playback's
+    // step redraws the board under a still pointer (issue 28, item 4).
+    const tip = tooltip.hidden ? null : tooltip.dataset.region;
+    tooltip.hidden = true;
     const v = st.view;
     const viewer = v.viewer;
     const acting = st.legal.length > 0;
@@ -299,6 +302,21 @@ class GameScreen {
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     K.placeRegionPanel(); // on a phone: beside the region tapped
     K.restore(focused, this); // the same control, or the panel now in use (keys.js)
+    if (tip) this.keepTip(tip);
+  }
+  // After a redraw, the tooltip of the region still under the mouse (the board may have moved
+  // under it) or of the region focused from the keyboard, with the facts as they are now.
+  keepTip(was) {
+    const st = { view: this.playback.view(this.shown().st.view) };
+    const focused = document.activeElement?.closest?.("#board [data-region]");
+    if (focused && focused.dataset.region === was && focused.matches(":focus-visible")) {
+      const b = focused.getBoundingClientRect();
+      this.showTip(was, st, { clientX: b.right, clientY: b.top });
+      return;
+    }
+    const p = this.pointer;
+    const under = p && !this.tipQuiet ? document.elementFromPoint(p.x, p.y)?.closest?.("#board [data-region]") : null;
+    if (under) this.showTip(under.dataset.region, st, { clientX: p.x, clientY: p.y });
   }
   // "Your turn": the tab's title always; a browser notification (opted in with #notify, kept in
   // localStorage) once per turn of a seat this browser holds, when the tab is not being looked at.
@@ -325,22 +343,28 @@ class GameScreen {
       g.__on = true; // patch.js: a region that changed is replaced with its listeners
       // A region that did not change stays, listeners and all: they read the state when they run.
       const shown = () => this.shown().st;
-      const st = { get view() { return shown().view; } };
+      // (during a playback, the regions as the board shows them: playback.js)
+      const seen = () => this.playback.view(shown().view);
+      const st = { get view() { return seen(); } };
       // A click (or tap) leaves no tooltip behind: none for touch, and after a click none until the
       // mouse really moves (the redraw puts a new region under a still pointer).
       g.addEventListener("click", () => { this.tipQuiet = true; this.selected = ref; this.message = null; this.render(); });
       g.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.selected = ref; this.focusPanel = true; this.render(); }
       });
-      g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse" && !this.tipQuiet) this.showTip(ref, st, e); });
+      g.addEventListener("pointerenter", (e) => {
+        if (e.pointerType === "mouse") this.pointer = { x: e.clientX, y: e.clientY };
+        if (e.pointerType === "mouse" && !this.tipQuiet) this.showTip(ref, st, e);
+      });
       g.addEventListener("pointermove", (e) => {
         if (e.pointerType !== "mouse") return;
+        this.pointer = { x: e.clientX, y: e.clientY };
         if (e.movementX || e.movementY) this.tipQuiet = false;
         if (this.tipQuiet) return;
         if (tooltip.hidden || tooltip.dataset.region !== ref) this.showTip(ref, st, e);
         else this.moveTip(e);
       });
-      g.addEventListener("pointerleave", () => { tooltip.hidden = true; });
+      g.addEventListener("pointerleave", (e) => { tooltip.hidden = true; if (e.pointerType === "mouse") this.pointer = null; });
       g.addEventListener("focus", () => {
         // Keyboard focus shows the facts a mouse would; a focus restored after a click does not.
         if (!g.matches(":focus-visible")) return;
