@@ -17,7 +17,7 @@ import { endPanel } from "./end.js";
 import { Replay } from "./replay.js";
 import * as R from "./redeploy.js";
 import * as K from "./keys.js";
-import { Live, NetworkError } from "./connection.js";
+import { Live, NetworkError, whenBack, relabelOffline, keepWords, keptWords } from "./connection.js";
 import { show } from "./patch.js";
 import { Playback } from "./playback.js";
 
@@ -49,7 +49,7 @@ const wordsOf = {};
 let shownEdition = "warcraft"; // the edition whose words are loaded (the rules link follows it)
 export async function useWords(edition) {
   const ed = edition || "warcraft";
-  if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
+  if (!wordsOf[ed]) { wordsOf[ed] = await api.words(ed); keepWords(wordsOf[ed]); }
   W.load(wordsOf[ed]);
   shownEdition = ed;
   relabel();
@@ -63,9 +63,12 @@ export const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : 
 async function joinRoute(gameId, invite) {
   app.replaceChildren(h("form", { class: "panel lobby", id: "join-form", onsubmit: async (e) => {
     e.preventDefault();
-    await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
     const name = document.getElementById("name").value.trim() || "Player";
-    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(refused(err)); }
+    try {
+      await api.ensurePlayer(name);
+      await api.join(gameId, { invite }, name);
+      location.hash = `#/game/${gameId}`;
+    } catch (err) { if (!err.network) alert(refused(err)); } // out of reach: the banner says so (connection.js)
   } }, h("h2", {}, W.t("join")),
   h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
   h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
@@ -136,6 +139,12 @@ class GameScreen {
     this.undoHooks = U.install(this); // undo.js: the `u` key, and the page going back with the game
     this.ticker = setInterval(() => this.tick(), 250);
     this.render();
+  }
+  // "Try again" while the server is out of reach (connection.js): a screen that never loaded loads
+  // again; a loaded one reconnects and catches up.
+  retry() {
+    if (!this.index) { route(); return; }
+    for (const l of this.lives) { l.failures = 0; l.reconnectNow(); l.catchUp(); }
   }
   close() {
     for (const l of this.lives) l.close();
@@ -288,6 +297,8 @@ class GameScreen {
     this.playback.decorate(svg);
     this.wireBoard(svg);
     const root = h("div", { id: "game", class: "game", dataset: { ply: v.ply, phase: v.phase, viewer: viewer ?? "", acting: acting ? "yes" : "no" } },
+      // The screen's heading, for those who read by headings (axe: page-has-heading-one).
+      h("h1", { class: "sr-only" }, W.t("game.heading", { title: this.info.title || W.t(`edition.${this.info.settings?.edition || "warcraft"}`) })),
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, this.playback.bar(), this.dieBox(), svg),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
@@ -654,6 +665,9 @@ class GameScreen {
 function route() {
   if (screen) screen.close();
   tooltip.hidden = true;
+  // The connection's state belongs to a game's screen (GameScreen.setStatus, connection.js).
+  const conn = document.getElementById("conn");
+  if (conn.dataset.status && conn.dataset.by !== "http") { delete conn.dataset.status; conn.textContent = ""; }
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) screen = new GameScreen(parts[1]);
   else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
@@ -671,11 +685,22 @@ function relabel() {
   document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
   rulesTop(shownEdition);
   K.relabel();
+  relabelOffline();
 }
 
 async function main() {
   K.install(() => screen); // skip links, shortcuts and their help (keys.js)
-  await useWords("warcraft");
+  try { await useWords("warcraft"); } catch (e) {
+    if (!e.network) throw e;
+    // The server out of reach from the start: said in the words kept from the last visit, and the
+    // page goes on once the words come (connection.js tries again).
+    const kept = keptWords();
+    if (kept) W.load(kept);
+    relabel();
+    app.replaceChildren(h("p", { class: "error panel", id: "unreachable" }, W.t("conn.unreachable")));
+    await new Promise((resolve) => whenBack(() => useWords("warcraft").then(resolve)));
+  }
+  whenBack(() => (screen && screen.retry ? screen.retry() : route()));
   document.getElementById("lang").addEventListener("change", (e) => {
     W.setLang(e.target.value);
     relabel();

@@ -195,10 +195,15 @@ export class Lobby {
   }
   async joinOpen(g) {
     const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
     const seat = g.seats.find((s) => s.open && !s.joined).seat;
-    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
+    try {
+      await api.ensurePlayer(name);
+      await api.join(g.game, { seat }, name);
+      location.hash = `#/game/${g.game}`;
+    } catch (e) { if (!e.network) alert(refused(e)); } // out of reach: the banner says so (connection.js)
   }
+  // "Try again" while the server is out of reach (connection.js): the lists again.
+  retry() { return this.refresh(); }
   resize(n) {
     while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
     this.seats.length = n;
@@ -206,7 +211,7 @@ export class Lobby {
   }
   async create() {
     const name = document.getElementById("name").value.trim() || "Player";
-    await api.ensurePlayer(name);
+    try { await api.ensurePlayer(name); } catch (e) { if (!e.network) alert(refused(e)); return; }
     const variant = document.getElementById("variant").value;
     // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
     const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
@@ -218,6 +223,6 @@ export class Lobby {
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
       localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
       location.hash = `#/game/${r.game}`;
-    } catch (e) { alert(refused(e)); }
+    } catch (e) { if (!e.network) alert(refused(e)); }
   }
 }
