@@ -292,3 +292,59 @@ def test_a_redeployment_is_played_back_with_the_counts_changing(
         "(s) => [s.closest('[data-marks-of]').dataset.marksOf, +s.dataset.tokens]))"
     )
     assert stacks[first] == final[first]["tokens"] and stacks[second] == final[second]["tokens"], stacks
+
+
+def test_an_abandon_a_swap_and_a_deployment_change_the_counts_step_by_step(page: Page, real_url: str) -> None:
+    """Moves that are not conquests, played back through the page's module from prepared moves:
+    an abandoned region (§6.4) empties with "−3"; a Portal Mage swap (§9.17) moves the stack from
+    one region to the other ("−1", "+1"); a token deployed (§6.12) adds "+1"; each step's board is
+    the regions as that move left them, and the last is the view the moves lead to."""
+    page.goto(real_url)
+    page.wait_for_selector("#lobby")
+    seen = page.evaluate(
+        """async () => {
+            const { Playback } = await import("/static/playback.js");
+            const before = { regions: { "L1:1": { race: "orcs", tokens: 3 },
+                "L1:2": { race: "orcs", tokens: 1 }, "L1:3": { race: "humans", tokens: 2 } } };
+            const final = { regions: { "L1:3": { race: "humans", tokens: 2 },
+                "L1:4": { race: "orcs", tokens: 2 } }, seats: [{}, { active: "orcs" }] };
+            const pb = new Playback({ render() {}, rich: (t) => [t], actingSeat: () => 0,
+                                      shown: () => ({ st: { view: final } }) });
+            const moves = [
+                { ply: 5, seat: 1, action: { kind: "abandon", region: "L1:1" },
+                  events: [{ type: "abandon", seat: 1, region: "L1:1" }], texts: {} },
+                { ply: 6, seat: 1, action: { kind: "portal", region: "L1:2", arg: "L1:4" },
+                  events: [{ type: "portal", seat: 1, regions: ["L1:2", "L1:4"] }], texts: {} },
+                { ply: 7, seat: 1, action: { kind: "deploy", region: "L1:4" }, events: [], texts: {} },
+            ];
+            pb.enqueue(moves, before);
+            const out = [];
+            const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+            for (const ref of ["L1:1", "L1:2", "L1:3", "L1:4"]) {
+                const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+                g.dataset.region = ref;
+                const m = document.createElementNS("http://www.w3.org/2000/svg", "g");
+                m.dataset.marksOf = ref;
+                svg.append(g, m);
+            }
+            while (pb.step && !pb.waiting) {
+                svg.querySelectorAll(".pb-badge").forEach((b) => b.remove());
+                pb.decorate(svg);
+                out.push({ ply: pb.step.move.ply, regions: JSON.parse(JSON.stringify(pb.regions)),
+                    pulse: [...svg.querySelectorAll(".pulse")].map((g) => g.dataset.region).sort(),
+                    badges: Object.fromEntries([...svg.querySelectorAll(".pb-delta")].map(
+                        (b) => [b.closest("[data-marks-of]").dataset.marksOf, b.textContent])) });
+                svg.querySelectorAll(".pulse").forEach((g) => g.classList.remove("pulse"));
+                clearTimeout(pb.timer);
+                pb.next();
+            }
+            pb.close();
+            return out;
+        }"""
+    )
+    abandon, swap, deploy = seen
+    assert abandon["ply"] == 5 and "L1:1" not in abandon["regions"] and abandon["badges"] == {"L1:1": "−3"}
+    assert swap["regions"].get("L1:2") is None and swap["regions"]["L1:4"] == {"race": "orcs", "tokens": 1}
+    assert swap["badges"] == {"L1:2": "−1", "L1:4": "+1"} and swap["pulse"] == ["L1:2", "L1:4"]
+    assert deploy["regions"]["L1:4"]["tokens"] == 2 and deploy["badges"] == {"L1:4": "+1"}
+    assert deploy["regions"]["L1:3"] == {"race": "humans", "tokens": 2}, "a region no move touched"
