@@ -296,7 +296,7 @@ def test_a_redeployment_is_played_back_with_the_counts_changing(
 
 def test_an_abandon_a_swap_and_a_deployment_change_the_counts_step_by_step(page: Page, real_url: str) -> None:
     """Moves that are not conquests, played back through the page's module from prepared moves:
-    an abandoned region (§6.4) empties with "−3"; a Portal Mage swap (§9.17) moves the stack from
+    an abandoned region (§6.2) empties with "−3"; a Portal Mage swap (§9.17) moves the stack from
     one region to the other ("−1", "+1"); a token deployed (§6.12) adds "+1"; each step's board is
     the regions as that move left them, and the last is the view the moves lead to."""
     page.goto(real_url)
