@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_driver import create_game, my_turn, phase, play_until, ply, step, wait_change
+from web_driver import create_game, my_turn, phase, play_until, ply, record_actions, step, wait_change
 from web_positions import api, create_from_position, open_in_page, open_position, summary
 
 from smallworld.engine.api.game import Game
@@ -69,8 +69,8 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(
             and bool(page.evaluate("() => !!window.__sw.shown().st.explain"))
         ),
     )
-    sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/act") else None)
+    # Every decision the page sends, over its socket (where moves go while it is open) or HTTP.
+    sent = record_actions(page)
     before = ply(page)
     # A region not offered and with a refusal in the engine's explain: a water region or one far away.
     refused = page.evaluate(
@@ -88,7 +88,12 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(
     assert german != english and "Kann nicht angegriffen werden" in german and "§" in german
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")  # drawn again, in English
-    assert not sent and ply(page) == before
+    assert sent() == [] and ply(page) == before
+    # The recorder sees what the page does send: the seat's first offered conquest, over the socket.
+    page.locator("#board .region.offered").first.click()
+    page.locator("#region-info button[data-action]").first.click()
+    wait_change(page, before)
+    assert [a["ply"] for a in sent()] == [before], sent()
 
 
 def test_a_cut_socket_catches_up_and_a_reload_keeps_the_seat(page: Page, real_url: str) -> None:

@@ -7,12 +7,18 @@ summary."""
 from __future__ import annotations
 
 import json
+import random
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 from web_driver import create_game, my_turn, step
+from web_positions import api, open_in_page
+
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_to_json
+from smallworld.engine.model.state import Phase
 
 # Every step the page shows, as it shows it: the counter, the pulsing regions and their stacks
 # (an init script: it watches from the page's start, the bot may play first).
@@ -29,6 +35,10 @@ WATCH = """{
       stacks: Object.fromEntries(pulsing.map((g) => {
         const s = document.querySelector(`[data-marks-of="${g.dataset.region}"] .stack`);
         return [g.dataset.region, s ? +s.dataset.tokens : null];
+      })),
+      deltas: Object.fromEntries(pulsing.flatMap((g) => {
+        const d = document.querySelector(`[data-marks-of="${g.dataset.region}"] .pb-delta`);
+        return d ? [[g.dataset.region, { delta: +d.dataset.delta, text: d.textContent }]] : [];
       })),
       // (this seat's own redeployment, being edited meanwhile, shows its plan on its regions)
       redeploy: !!document.querySelector("#redeploy") };
@@ -179,3 +189,162 @@ def test_a_die_roll_is_told_with_its_face_and_whether_it_succeeded(page: Page, r
     assert failed["roll"] == won["roll"] == "2" and failed["step"] == "1"
     assert failed["text"].endswith("Die roll: 2 — the attempt failed") and "lost" in failed["cls"]
     assert won["text"].endswith("Die roll: 2 — the attempt succeeded") and "won" in won["cls"]
+
+
+def _redeploying_position() -> dict[str, Any]:
+    """A 2-player position where seat 1 redeploys (§6.12) with tokens in hand and several regions,
+    found by playing random legal moves from a fixed seed; its boards pinned."""
+    game = Game.from_settings({"players": 2, "seed": 1})
+    st = game.new_initial_state()
+    rng = random.Random(1)
+    while not (st.phase == Phase.REDEPLOY and not st.pending and st.acting_seat == 1 and st.round >= 2):
+        assert st.result is None
+        st.apply(rng.choice(st.legal_actions()), seat=st.acting_seat)
+    settings = {**game.settings.to_json(), "boards": [s.id for s in game.map.sides]}
+    return {"format": "smallworld-position/1", "settings": settings, "position": state_to_json(st)}
+
+
+def test_a_redeployment_is_played_back_with_the_counts_changing(
+    page: Page, real_url: str, shots: Path
+) -> None:
+    """Another player's redeployment (§6.12: a token deployed, then a plan placing the rest) is
+    played back like a conquest: the region pulses, its stack shows the new count and "+N" under it."""
+    page.add_init_script(WATCH)
+    both = [{"kind": "creator"}, {"kind": "creator"}]
+    created = api(
+        real_url, "POST", "/api/games", {"name": "Rhea", "seats": both, "position": _redeploying_position()}
+    )
+    gid = created["game"]
+    token = created["seats"][1]["token"]
+    # The page holds seat 0 only; seat 1 is another person's (this test's calls).
+    mine = {**created, "seats": [s for s in created["seats"] if s["seat"] == 0]}
+    open_in_page(page, real_url, gid, mine)
+    page.wait_for_selector("#game[data-viewer='0'][data-acting='no']")
+    page.wait_for_function("() => window.__sw.shown().st.view.ply >= 0")
+    answer = api(real_url, "GET", f"/api/games/{gid}/view?client=web", token=token)
+    plan = answer["plan"]
+    current = {ref: p["tokens"] for ref, p in plan["current"].items()}
+    hand = answer["view"]["seats"][1]["hand"]
+    assert hand >= 2 and len(current) >= 2, (hand, current)
+    first, second = sorted(current)[:2]
+    # One token into the first region, then a plan with the rest in the second.
+    one = {"kind": "deploy", "region": first}
+    api(
+        real_url,
+        "POST",
+        f"/api/games/{gid}/act",
+        {"seat": 1, "ply": answer["view"]["ply"], "action": one},
+        token,
+    )
+    page.wait_for_function("r => window.__pb.steps.some((s) => s.deltas[r])", arg=first)
+    # The mouse comes to rest on the second region while the step is shown: its tooltip stays
+    # through the playback's next redraws (item 4), the board element under it unchanged or not.
+    box = page.locator(f"#board [data-marks-of='{second}'] .stack").bounding_box()
+    assert box
+    at = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+    page.mouse.move(*at)
+    page.wait_for_selector(f"#tooltip[data-region='{second}']:not([hidden])")
+    assert page.locator("#board .region.pulse").count() == 1, "still the first step"
+    # The step's time is over (its pulse goes) while the same player is still to act.
+    page.wait_for_selector("#board .region.pulse", state="detached")
+    assert page.locator(f"#tooltip[data-region='{second}']:not([hidden])").count() == 1
+    final = {
+        ref: {"tokens": n + (1 if ref == first else 0) + (hand - 1 if ref == second else 0)}
+        for ref, n in current.items()
+    }
+    api(
+        real_url,
+        "POST",
+        f"/api/games/{gid}/act",
+        {"seat": 1, "ply": answer["view"]["ply"] + 1, "action": {"kind": "plan", "arg": final}},
+        token,
+    )
+    page.wait_for_function("r => window.__pb.steps.some((s) => s.deltas[r])", arg=second)
+    # (the step's words above the board may have moved the board: the region now under the mouse)
+    tip = page.evaluate(
+        """([x, y]) => {
+            const t = document.querySelector("#tooltip");
+            const under = document.elementFromPoint(x, y).closest("[data-region]").dataset.region;
+            const stack = document.querySelector(`[data-marks-of="${under}"] .stack`);
+            return { hidden: t.hidden, region: t.dataset.region, under, text: t.innerText,
+                     tokens: stack ? +stack.dataset.tokens : null,
+                     step: document.querySelector("#playback").dataset.step };
+        }""",
+        at,
+    )
+    assert not tip["hidden"] and tip["region"] == tip["under"] and tip["step"] == "2", tip
+    assert (f"×{tip['tokens']}" if tip["tokens"] else "nobody") in tip["text"], tip
+    page.screenshot(path=str(shots / "playback-redeploy.png"))
+    steps = page.evaluate("() => window.__pb.steps")
+    deployed = next(s for s in steps if first in s["deltas"])
+    assert deployed["stacks"][first] == current[first] + 1, deployed
+    assert deployed["deltas"][first] == {"delta": 1, "text": "+1"}, deployed
+    planned = next(s for s in steps if second in s["deltas"])
+    assert planned["stacks"][second] == current[second] + hand - 1, planned
+    assert planned["deltas"][second] == {"delta": hand - 1, "text": f"+{hand - 1}"}, planned
+    # The plan's other regions keep their counts: no change is shown under them.
+    assert set(planned["deltas"]) == {second}, planned
+    assert planned["stacks"][first] == current[first] + 1, planned
+    # Once played back, the board shows the game as it is.
+    page.wait_for_selector("#playback:not(.playing)", state="attached")
+    stacks = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#board .stack')].map("
+        "(s) => [s.closest('[data-marks-of]').dataset.marksOf, +s.dataset.tokens]))"
+    )
+    assert stacks[first] == final[first]["tokens"] and stacks[second] == final[second]["tokens"], stacks
+
+
+def test_an_abandon_a_swap_and_a_deployment_change_the_counts_step_by_step(page: Page, real_url: str) -> None:
+    """Moves that are not conquests, played back through the page's module from prepared moves:
+    an abandoned region (§6.2) empties with "−3"; a Portal Mage swap (§9.17) moves the stack from
+    one region to the other ("−1", "+1"); a token deployed (§6.12) adds "+1"; each step's board is
+    the regions as that move left them, and the last is the view the moves lead to."""
+    page.goto(real_url)
+    page.wait_for_selector("#lobby")
+    seen = page.evaluate(
+        """async () => {
+            const { Playback } = await import("/static/playback.js");
+            const before = { regions: { "L1:1": { race: "orcs", tokens: 3 },
+                "L1:2": { race: "orcs", tokens: 1 }, "L1:3": { race: "humans", tokens: 2 } } };
+            const final = { regions: { "L1:3": { race: "humans", tokens: 2 },
+                "L1:4": { race: "orcs", tokens: 2 } }, seats: [{}, { active: "orcs" }] };
+            const pb = new Playback({ render() {}, rich: (t) => [t], actingSeat: () => 0,
+                                      shown: () => ({ st: { view: final } }) });
+            const moves = [
+                { ply: 5, seat: 1, action: { kind: "abandon", region: "L1:1" },
+                  events: [{ type: "abandon", seat: 1, region: "L1:1" }], texts: {} },
+                { ply: 6, seat: 1, action: { kind: "portal", region: "L1:2", arg: "L1:4" },
+                  events: [{ type: "portal", seat: 1, regions: ["L1:2", "L1:4"] }], texts: {} },
+                { ply: 7, seat: 1, action: { kind: "deploy", region: "L1:4" }, events: [], texts: {} },
+            ];
+            pb.enqueue(moves, before);
+            const out = [];
+            const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+            for (const ref of ["L1:1", "L1:2", "L1:3", "L1:4"]) {
+                const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+                g.dataset.region = ref;
+                const m = document.createElementNS("http://www.w3.org/2000/svg", "g");
+                m.dataset.marksOf = ref;
+                svg.append(g, m);
+            }
+            while (pb.step && !pb.waiting) {
+                svg.querySelectorAll(".pb-badge").forEach((b) => b.remove());
+                pb.decorate(svg);
+                out.push({ ply: pb.step.move.ply, regions: JSON.parse(JSON.stringify(pb.regions)),
+                    pulse: [...svg.querySelectorAll(".pulse")].map((g) => g.dataset.region).sort(),
+                    badges: Object.fromEntries([...svg.querySelectorAll(".pb-delta")].map(
+                        (b) => [b.closest("[data-marks-of]").dataset.marksOf, b.textContent])) });
+                svg.querySelectorAll(".pulse").forEach((g) => g.classList.remove("pulse"));
+                clearTimeout(pb.timer);
+                pb.next();
+            }
+            pb.close();
+            return out;
+        }"""
+    )
+    abandon, swap, deploy = seen
+    assert abandon["ply"] == 5 and "L1:1" not in abandon["regions"] and abandon["badges"] == {"L1:1": "−3"}
+    assert swap["regions"].get("L1:2") is None and swap["regions"]["L1:4"] == {"race": "orcs", "tokens": 1}
+    assert swap["badges"] == {"L1:2": "−1", "L1:4": "+1"} and swap["pulse"] == ["L1:2", "L1:4"]
+    assert deploy["regions"]["L1:4"]["tokens"] == 2 and deploy["badges"] == {"L1:4": "+1"}
+    assert deploy["regions"]["L1:3"] == {"race": "humans", "tokens": 2}, "a region no move touched"

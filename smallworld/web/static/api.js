@@ -4,6 +4,8 @@
 // browser holds (several for hot-seat), kept in localStorage so that a reload keeps the seats.
 // Both travel as `Authorization: Bearer TOKEN`.
 
+import * as W from "./i18n.js";
+
 const store = window.localStorage;
 
 export function playerToken() { return store.getItem("sw.player"); }
@@ -31,6 +33,16 @@ export class ApiError extends Error {
   }
 }
 
+// The server out of reach (the network down, the server stopped, a proxy's 502/503/504 without a
+// refusal of the server's): said in words, never the browser's "Failed to fetch". Every answer
+// (or its absence) is told to the hooks of `onReach` (connection.js shows the state and retries).
+export class Unreachable extends TypeError {
+  constructor() { super(W.t("conn.unreachable")); this.network = true; }
+}
+const reachHooks = [];
+export function onReach(fn) { reachHooks.push(fn); }
+const reached = (ok) => { for (const fn of reachHooks) fn(ok); };
+
 // How far the server's clock is ahead of this computer's, from the answers' `Date` header (whole
 // seconds, so a gap under 2 s is taken as none): the seats' `deadline`s are the server's times.
 let skewMs = 0;
@@ -52,10 +64,18 @@ export async function call(method, path, { body, token } = {}) {
   if (token) headers["Authorization"] = `Bearer ${token}`;
   else if (method !== "GET" && csrf()) headers["X-CSRF-Token"] = csrf();
   const sentAt = Date.now();
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    reached(false);
+    throw new Unreachable();
+  }
   noteServerTime(res, sentAt);
   let data = null;
   try { data = await res.json(); } catch { data = null; }
+  if (res.status >= 502 && res.status <= 504 && !(data && data.code)) { reached(false); throw new Unreachable(); }
+  reached(true);
   if (!res.ok) throw new ApiError(res.status, data);
   return data;
 }

@@ -17,7 +17,7 @@ import { endPanel } from "./end.js";
 import { Replay } from "./replay.js";
 import * as R from "./redeploy.js";
 import * as K from "./keys.js";
-import { Live, NetworkError } from "./connection.js";
+import { Live, NetworkError, whenBack, relabelOffline, keepWords, keptWords } from "./connection.js";
 import { show } from "./patch.js";
 import { Playback } from "./playback.js";
 import * as Resign from "./resign.js";
@@ -50,7 +50,7 @@ const wordsOf = {};
 let shownEdition = "warcraft"; // the edition whose words are loaded (the rules link follows it)
 export async function useWords(edition) {
   const ed = edition || "warcraft";
-  if (!wordsOf[ed]) wordsOf[ed] = await api.words(ed);
+  if (!wordsOf[ed]) { wordsOf[ed] = await api.words(ed); keepWords(wordsOf[ed]); }
   W.load(wordsOf[ed]);
   shownEdition = ed;
   relabel();
@@ -64,9 +64,12 @@ export const refused = (e) => (e && e.body && e.body.code ? W.refusal(e.body) : 
 async function joinRoute(gameId, invite) {
   app.replaceChildren(h("form", { class: "panel lobby", id: "join-form", onsubmit: async (e) => {
     e.preventDefault();
-    await api.ensurePlayer(document.getElementById("name").value.trim() || "Player");
     const name = document.getElementById("name").value.trim() || "Player";
-    try { await api.join(gameId, { invite }, name); location.hash = `#/game/${gameId}`; } catch (err) { alert(refused(err)); }
+    try {
+      await api.ensurePlayer(name);
+      await api.join(gameId, { invite }, name);
+      location.hash = `#/game/${gameId}`;
+    } catch (err) { if (!err.network) alert(refused(err)); } // out of reach: the banner says so (connection.js)
   } }, h("h2", {}, W.t("join")),
   h("label", {}, W.t("name"), " ", h("input", { id: "name", value: api.playerName() })),
   h("button", { type: "submit", id: "join-game", class: "primary" }, W.t("join"))));
@@ -137,6 +140,12 @@ class GameScreen {
     this.undoHooks = U.install(this); // undo.js: the `u` key, and the page going back with the game
     this.ticker = setInterval(() => this.tick(), 250);
     this.render();
+  }
+  // "Try again" while the server is out of reach (connection.js): a screen that never loaded loads
+  // again; a loaded one reconnects and catches up.
+  retry() {
+    if (!this.index) { route(); return; }
+    for (const l of this.lives) { l.failures = 0; l.reconnectNow(); l.catchUp(); }
   }
   close() {
     for (const l of this.lives) l.close();
@@ -269,7 +278,10 @@ class GameScreen {
     const { key, st } = this.shown();
     if (!st) return;
     this.syncClock();
-    tooltip.hidden = true; // its region element is about to be replaced
+    // The tooltip goes while the board is redrawn, and comes back after it (keepTip): a playback's
+    // step redraws the board under a still pointer (issue 28, item 4).
+    const tip = tooltip.hidden ? null : tooltip.dataset.region;
+    tooltip.hidden = true;
     const v = st.view;
     const viewer = v.viewer;
     const acting = st.legal.length > 0;
@@ -286,6 +298,8 @@ class GameScreen {
     this.playback.decorate(svg);
     this.wireBoard(svg);
     const root = h("div", { id: "game", class: "game", dataset: { ply: v.ply, phase: v.phase, viewer: viewer ?? "", acting: acting ? "yes" : "no" } },
+      // The screen's heading, for those who read by headings (axe: page-has-heading-one).
+      h("h1", { class: "sr-only" }, W.t("game.heading", { title: this.info.title || W.t(`edition.${this.info.settings?.edition || "warcraft"}`) })),
       h("section", { class: "board-wrap", "aria-label": W.t("board") }, this.playback.bar(), this.dieBox(), svg),
       h("aside", { class: "side" },
         this.statusPanel(st, key), this.messagePanel(), this.resultPanel(st),
@@ -300,6 +314,21 @@ class GameScreen {
     if (sideScroll) document.querySelector(".side").scrollTop = sideScroll;
     K.placeRegionPanel(); // on a phone: beside the region tapped
     K.restore(focused, this); // the same control, or the panel now in use (keys.js)
+    if (tip) this.keepTip(tip);
+  }
+  // After a redraw, the tooltip of the region still under the mouse (the board may have moved
+  // under it) or of the region focused from the keyboard, with the facts as they are now.
+  keepTip(was) {
+    const st = { view: this.playback.view(this.shown().st.view) };
+    const focused = document.activeElement?.closest?.("#board [data-region]");
+    if (focused && focused.dataset.region === was && focused.matches(":focus-visible")) {
+      const b = focused.getBoundingClientRect();
+      this.showTip(was, st, { clientX: b.right, clientY: b.top });
+      return;
+    }
+    const p = this.pointer;
+    const under = p && !this.tipQuiet ? document.elementFromPoint(p.x, p.y)?.closest?.("#board [data-region]") : null;
+    if (under) this.showTip(under.dataset.region, st, { clientX: p.x, clientY: p.y });
   }
   // "Your turn": the tab's title always; a browser notification (opted in with #notify, kept in
   // localStorage) once per turn of a seat this browser holds, when the tab is not being looked at.
@@ -326,22 +355,28 @@ class GameScreen {
       g.__on = true; // patch.js: a region that changed is replaced with its listeners
       // A region that did not change stays, listeners and all: they read the state when they run.
       const shown = () => this.shown().st;
-      const st = { get view() { return shown().view; } };
+      // (during a playback, the regions as the board shows them: playback.js)
+      const seen = () => this.playback.view(shown().view);
+      const st = { get view() { return seen(); } };
       // A click (or tap) leaves no tooltip behind: none for touch, and after a click none until the
       // mouse really moves (the redraw puts a new region under a still pointer).
       g.addEventListener("click", () => { this.tipQuiet = true; this.selected = ref; this.message = null; this.render(); });
       g.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.selected = ref; this.focusPanel = true; this.render(); }
       });
-      g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse" && !this.tipQuiet) this.showTip(ref, st, e); });
+      g.addEventListener("pointerenter", (e) => {
+        if (e.pointerType === "mouse") this.pointer = { x: e.clientX, y: e.clientY };
+        if (e.pointerType === "mouse" && !this.tipQuiet) this.showTip(ref, st, e);
+      });
       g.addEventListener("pointermove", (e) => {
         if (e.pointerType !== "mouse") return;
+        this.pointer = { x: e.clientX, y: e.clientY };
         if (e.movementX || e.movementY) this.tipQuiet = false;
         if (this.tipQuiet) return;
         if (tooltip.hidden || tooltip.dataset.region !== ref) this.showTip(ref, st, e);
         else this.moveTip(e);
       });
-      g.addEventListener("pointerleave", () => { tooltip.hidden = true; });
+      g.addEventListener("pointerleave", (e) => { tooltip.hidden = true; if (e.pointerType === "mouse") this.pointer = null; });
       g.addEventListener("focus", () => {
         // Keyboard focus shows the facts a mouse would; a focus restored after a click does not.
         if (!g.matches(":focus-visible")) return;
@@ -631,6 +666,9 @@ class GameScreen {
 function route() {
   if (screen) screen.close();
   tooltip.hidden = true;
+  // The connection's state belongs to a game's screen (GameScreen.setStatus, connection.js).
+  const conn = document.getElementById("conn");
+  if (conn.dataset.status && conn.dataset.by !== "http") { delete conn.dataset.status; conn.textContent = ""; }
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) screen = new GameScreen(parts[1]);
   else if (parts[0] === "replay" && parts[1]) screen = new Replay(parts[1]);
@@ -648,11 +686,22 @@ function relabel() {
   document.getElementById("brand").textContent = W.has("edition", "name") ? W.text("edition", "name") : W.t("title");
   rulesTop(shownEdition);
   K.relabel();
+  relabelOffline();
 }
 
 async function main() {
   K.install(() => screen); // skip links, shortcuts and their help (keys.js)
-  await useWords("warcraft");
+  try { await useWords("warcraft"); } catch (e) {
+    if (!e.network) throw e;
+    // The server out of reach from the start: said in the words kept from the last visit, and the
+    // page goes on once the words come (connection.js tries again).
+    const kept = keptWords();
+    if (kept) W.load(kept);
+    relabel();
+    app.replaceChildren(h("p", { class: "error panel", id: "unreachable" }, W.t("conn.unreachable")));
+    await new Promise((resolve) => whenBack(() => useWords("warcraft").then(resolve)));
+  }
+  whenBack(() => (screen && screen.retry ? screen.retry() : route()));
   document.getElementById("lang").addEventListener("change", (e) => {
     W.setLang(e.target.value);
     relabel();

@@ -11,6 +11,7 @@
 // `hello` brings the moves missed meanwhile. Where no socket opens at all, the page polls `moves`
 // and `view` over HTTP instead (the same catch-up).
 import * as api from "./api.js";
+import * as W from "./i18n.js";
 
 export const HEARTBEAT_MS = 10000;
 export const PONG_MS = 5000;
@@ -252,4 +253,95 @@ export class Live {
     this.failAll();
     if (this.ws) this.ws.close();
   }
+}
+
+// --- the server out of reach (issue 28, item 8). A request that gets no answer (api.js
+// `Unreachable`) shows a banner under the top bar, in words, with "Try again"; the page also tries
+// again by itself every RETRY_MS (the tests shorten it: `window.__swRetryMs`) and as soon as the
+// browser says it is online. Where no game's connection shows its state, the top bar says
+// "offline" too. The first answer that comes clears both. "Try again" does what the screen says
+// (app.js `whenBack`: a game reconnects, the lobby refreshes its lists, a screen that never loaded
+// loads again).
+export const RETRY_MS = 5000;
+const retryMs = () => window.__swRetryMs || RETRY_MS;
+let down = false;
+let retrier = null;
+let retryTimer = null;
+
+export function whenBack(fn) { retrier = fn; }
+export const isDown = () => down;
+
+function banner() {
+  let b = document.getElementById("offline");
+  if (!b) {
+    b = document.createElement("div");
+    b.id = "offline";
+    b.className = "offline-banner";
+    b.setAttribute("role", "alert");
+    b.hidden = true;
+    const bar = document.querySelector(".topbar");
+    if (bar) bar.after(b); else document.body.prepend(b);
+  }
+  return b;
+}
+
+// The banner's words, in the language shown (drawn again when it changes: app.js relabel).
+export function relabelOffline() {
+  if (!down) return;
+  const b = banner();
+  const said = document.createElement("span");
+  said.className = "offline-text";
+  said.textContent = W.t("conn.unreachable");
+  const again = document.createElement("button");
+  again.type = "button";
+  again.id = "offline-retry";
+  again.textContent = W.t("conn.retry");
+  again.addEventListener("click", () => retryNow());
+  b.replaceChildren(said, " ", again);
+  b.hidden = false;
+  const conn = document.getElementById("conn");
+  if (conn && conn.dataset.by === "http") conn.textContent = W.t("live.offline");
+}
+
+function noteReach(ok) {
+  if (ok !== down) return; // no change
+  down = !ok;
+  const conn = document.getElementById("conn");
+  if (down) {
+    if (conn && !conn.dataset.status) { conn.dataset.status = "offline"; conn.dataset.by = "http"; }
+    relabelOffline();
+    scheduleRetry();
+  } else {
+    clearTimeout(retryTimer);
+    banner().hidden = true;
+    if (conn && conn.dataset.by === "http") {
+      // (unless a game's connection has said its own state since)
+      if (conn.dataset.status === "offline") { delete conn.dataset.status; conn.textContent = ""; }
+      delete conn.dataset.by;
+    }
+  }
+}
+
+function scheduleRetry() {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(retryNow, retryMs());
+}
+
+export function retryNow() {
+  clearTimeout(retryTimer);
+  // The screen's retry, else any answer at all (the words, which every screen needs).
+  const again = retrier || (() => api.words());
+  Promise.resolve().then(again).catch(() => {}).finally(() => { if (down) scheduleRetry(); });
+}
+
+api.onReach(noteReach);
+window.addEventListener("online", () => { if (down) retryNow(); });
+
+// The client's own words (owner "web") kept from the last visit, so that a page loaded while the
+// server is out of reach can say so in the reader's language.
+export function keepWords(cats) {
+  try { if (cats && cats.web) localStorage.setItem("sw.words.web", JSON.stringify({ web: cats.web })); } catch { /* storage full or off */ }
+}
+export function keptWords() {
+  try { return JSON.parse(localStorage.getItem("sw.words.web") || "null"); } catch { return null; }
 }

@@ -83,6 +83,13 @@ function levelLabel(lv, players) {
   return W.t("level.rated", { difficulty: W.t(`difficulty.${lv.difficulty}`), name, rating: lv.ratings[sizes[0]].rating });
 }
 
+// The lists refresh by themselves while the lobby is open and its tab is seen: every REFRESH_MS
+// (the tests shorten it: `window.__swLobbyPoll`, set before the page loads), at once when the
+// tab is seen again, never while it is hidden. Only a list that changed is drawn again, in place:
+// the form, the account box and what is being typed in them stay as they are.
+export const REFRESH_MS = 15000;
+const refreshMs = () => window.__swLobbyPoll || REFRESH_MS;
+
 export class Lobby {
   constructor() {
     // The form's choices live here, so that a re-render (a seat added, a language switched) keeps them.
@@ -91,13 +98,58 @@ export class Lobby {
     // The lists (docs/server.md, "Lists"): each a page at a time, newest first; `next` is the
     // cursor of the following page (null: none).
     this.lists = Object.fromEntries(LISTS.map((l) => [l.key, { games: [], next: null }]));
+    this.timer = null;
+    this.closed = false;
+    this.onVisible = () => {
+      clearTimeout(this.timer);
+      if (!document.hidden) this.refresh();
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
     this.load();
   }
   async load() {
     try { await useWords("warcraft"); } catch { /* the words already loaded stay */ }
     const levels = botLevels ? null : api.call("GET", "/api/bots").then((b) => { botLevels = b.levels.filter((lv) => lv.difficulty); }, () => {});
     await Promise.all([...LISTS.map((l) => this.fetch(l)), levels]);
+    if (this.closed) return;
     this.render();
+    this.schedule();
+  }
+  schedule() {
+    clearTimeout(this.timer);
+    if (!this.closed && !document.hidden) this.timer = setTimeout(() => this.refresh(), refreshMs());
+  }
+  // Each list again, as many games as it shows (its first page at the least); a list that changed
+  // replaces its section, the control focused in it focused again.
+  async refresh() {
+    clearTimeout(this.timer);
+    await Promise.all(LISTS.map(async (list) => {
+      const have = this.lists[list.key];
+      const limit = Math.min(50, Math.max(8, have.games.length));
+      let answer;
+      try {
+        if (list.status) answer = await api.listGames(list.status, null, limit);
+        else if (api.playerToken() || api.loggedIn()) answer = await api.myGamesPage(null, limit);
+        else return;
+      } catch { return; } // kept as it was; the next refresh asks again
+      if (this.closed || (JSON.stringify(answer.games) === JSON.stringify(have.games) && answer.next === have.next)) return;
+      this.lists[list.key] = { games: answer.games, next: answer.next };
+      this.redrawList(list);
+    }));
+    this.schedule();
+  }
+  redrawList(list) {
+    const old = document.getElementById(list.id);
+    if (!old) return;
+    const active = old.contains(document.activeElement) ? document.activeElement : null;
+    const row = active && active.closest("li[data-game]");
+    const cls = active && [...active.classList].join(".");
+    const fresh = this.listSection(list);
+    old.replaceWith(fresh);
+    if (!active) return;
+    const again = (row && fresh.querySelector(`li[data-game="${row.dataset.game}"] ${active.tagName}${cls ? `.${cls}` : ""}`))
+      || (cls && fresh.querySelector(`${active.tagName}.${cls}`)) || fresh.querySelector("h2");
+    if (again) { if (again.tagName === "H2") again.tabIndex = -1; again.focus({ preventScroll: true }); }
   }
   // One page of a list; `more`: the next one, added under those shown.
   async fetch(list, more = false) {
@@ -114,7 +166,11 @@ export class Lobby {
     this.render();
     document.querySelector(`#${list.id} .more`)?.focus({ preventScroll: true });
   }
-  close() {}
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+  }
   render() {
     const players = this.seats.length;
     const seatRow = (s, i) => h("div", { class: "seat-row" },
@@ -160,17 +216,24 @@ export class Lobby {
   }
   async joinOpen(g) {
     const name = this.playerName();
-    if (!api.loggedIn()) await api.ensurePlayer(name);
     const seat = g.seats.find((s) => s.open && !s.joined).seat;
-    try { await api.join(g.game, { seat }, name); location.hash = `#/game/${g.game}`; } catch (e) { alert(refused(e)); }
+    try {
+      if (!api.loggedIn()) await api.ensurePlayer(name);
+      await api.join(g.game, { seat }, name);
+      location.hash = `#/game/${g.game}`;
+    } catch (e) { if (!e.network) alert(refused(e)); } // out of reach: the banner says so (connection.js)
   }
+  // "Try again" while the server is out of reach (connection.js): the lists again.
+  retry() { return this.refresh(); }
   resize(n) {
     while (this.seats.length < n) this.seats.push({ kind: "bot", level: "greedy" });
     this.seats.length = n;
     this.render();
   }
   async create() {
-    if (!api.loggedIn()) await api.ensurePlayer(this.playerName());
+    if (!api.loggedIn()) {
+      try { await api.ensurePlayer(this.playerName()); } catch (e) { if (!e.network) alert(refused(e)); return; }
+    }
     const variant = document.getElementById("variant").value;
     // The server's seat kinds: this browser's seats (one, or several for hot-seat) are the creator's.
     const kind = { me: "creator", hotseat: "creator", invite: "invite", open: "open", bot: "bot" };
@@ -182,6 +245,6 @@ export class Lobby {
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
       localStorage.setItem(`sw.invites.${r.game}`, JSON.stringify(invites));
       location.hash = `#/game/${r.game}`;
-    } catch (e) { alert(refused(e)); }
+    } catch (e) { if (!e.network) alert(refused(e)); }
   }
 }

@@ -29,16 +29,29 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-// The regions a move touches: its action's and its events'.
+// The regions a move touches: its action's (a plan's too) and its events'.
 function regionsOf(move) {
   const out = new Set();
-  if (move.action && typeof move.action.region === "string") out.add(move.action.region);
+  const a = move.action || {};
+  if (typeof a.region === "string") out.add(a.region);
+  if (a.kind === "plan" && a.arg && typeof a.arg === "object") for (const r of Object.keys(a.arg)) out.add(r);
   for (const e of move.events || []) {
     if (typeof e.region === "string") out.add(e.region);
+    if (typeof e.to === "string") out.add(e.to);
     for (const r of e.regions || []) if (typeof r === "string") out.add(r);
   }
   return [...out];
 }
+
+// What a move does to a region's count of tokens, where its action tells it without the state:
+// a deployment of one token adds 1, of a troop piece none; null: not known from the move alone.
+function knownDelta(move, ref) {
+  const a = move.action || {};
+  if (a.kind === "deploy" && a.region === ref && (a.arg === null || a.arg === undefined)) return 1;
+  if (a.kind === "deploy" && a.region === ref && a.arg !== "all") return 0;
+  return null;
+}
+const tokensOf = (r) => (r && r.race ? r.tokens || 0 : 0);
 
 export class Playback {
   constructor(screen) {
@@ -101,19 +114,88 @@ export class Playback {
     this.shown += 1;
     const badges = {};
     let die = null;
+    const touched = this.touched(move);
+    const before = Object.fromEntries(touched.map((r) => [r, tokensOf(this.regions[r])]));
+    const exact = new Set(); // the regions whose count this move tells exactly
     for (const e of move.events || []) {
       if (e.type === "conquest" && typeof e.region === "string") {
         this.regions[e.region] = { ...(this.regions[e.region] || {}), race: e.race, tokens: e.tokens };
         badges[e.region] = { tokens: e.tokens, lost: e.lost || 0 };
+        exact.add(e.region);
       } else if (e.type === "abandon" && typeof e.region === "string") {
         delete this.regions[e.region];
+        exact.add(e.region);
+      } else if (e.type === "portal" && (e.regions || []).length === 2) {
+        // Two regions swapped what they held (Portal Mage).
+        const [a, b] = e.regions;
+        const [ra, rb] = [this.regions[a], this.regions[b]];
+        if (rb) this.regions[a] = rb; else delete this.regions[a];
+        if (ra) this.regions[b] = ra; else delete this.regions[b];
+        exact.add(a);
+        exact.add(b);
       } else if (e.type === "die") {
         die = { roll: e.roll, success: !!e.success };
       }
     }
-    this.step = { move, n: this.shown, regions: regionsOf(move), badges, die };
+    const a = move.action || {};
+    if (a.kind === "plan" && a.arg && typeof a.arg === "object") {
+      // A whole redeployment: each region's final tokens (its race stays the seat's).
+      for (const [ref, p] of Object.entries(a.arg)) {
+        if (!this.regions[ref]) continue;
+        this.regions[ref] = { ...this.regions[ref], tokens: p.tokens };
+        exact.add(ref);
+      }
+    }
+    // The other changes (a token deployed, troops readied for the conquests, a unit's own event):
+    // the count the region has after this move, worked back from the view the moves lead to.
+    for (const ref of touched) {
+      if (exact.has(ref)) continue;
+      const after = this.settled(ref);
+      if (after) {
+        if (after.race) this.regions[ref] = { ...(this.regions[ref] || {}), ...after };
+        else delete this.regions[ref];
+      } else if (knownDelta(move, ref) && this.regions[ref]) {
+        this.regions[ref] = { ...this.regions[ref], tokens: before[ref] + knownDelta(move, ref) };
+      }
+    }
+    // How each count changed, under its stack ("+2", "−3"); a conquest's own numbers stay.
+    for (const ref of touched) {
+      const delta = tokensOf(this.regions[ref]) - before[ref];
+      if (!badges[ref] && delta) badges[ref] = { delta };
+    }
+    this.step = { move, n: this.shown, regions: touched, badges, die };
     this.screen.render();
     this.timer = setTimeout(() => this.next(), this.delay());
+  }
+  // The regions a move changes: those it names and, for `expand` (its troops readied: each region
+  // keeps its minimum, the rest go to hand), every region of the seat's race.
+  touched(move) {
+    const out = new Set(regionsOf(move));
+    if ((move.action || {}).kind === "expand") {
+      const seat = ((this.final() || {}).seats || [])[move.seat] || {};
+      for (const [ref, r] of Object.entries(this.regions || {})) if (r && r.race && r.race === seat.active) out.add(ref);
+    }
+    return [...out];
+  }
+  // The view the queued moves lead to (the screen's latest).
+  final() {
+    const shown = this.screen.shown ? this.screen.shown() : null;
+    return shown && shown.st ? shown.st.view : null;
+  }
+  // A region as it is after the move being shown: the latest view's, taken back through the queued
+  // moves that touch it (each adding what its action tells); null where one of them does not tell.
+  settled(ref) {
+    const fin = this.final();
+    if (!fin) return null;
+    const r = fin.regions[ref];
+    let tokens = tokensOf(r);
+    for (const m of this.queue) {
+      if (!this.touched(m).includes(ref)) continue;
+      const d = knownDelta(m, ref);
+      if (d === null) return null;
+      tokens -= d;
+    }
+    return r && r.race ? { ...clone(r), tokens } : {};
   }
   skip() {
     clearTimeout(this.timer);
@@ -150,15 +232,22 @@ export class Playback {
       const b = s.badges[ref];
       if (!marks || !b) continue;
       // The numbers of the conquest under the stack: tokens in, defenders lost.
+      // (a region left empty: under its name)
       const stack = marks.querySelector(".stack rect");
-      const x = stack ? +stack.getAttribute("x") + 6.5 : 50;
-      const y = stack ? +stack.getAttribute("y") + 8.4 : 50;
+      const name = marks.querySelector(".rname tspan:last-child");
+      const x = stack ? +stack.getAttribute("x") + +stack.getAttribute("width") / 2 : name ? +name.getAttribute("x") : 50;
+      const y = stack ? +stack.getAttribute("y") + 8.4 : name ? +name.getAttribute("y") + 3.4 : 50;
       const t = document.createElementNS(SVG, "text");
       t.setAttribute("class", "pb-badge");
       t.setAttribute("text-anchor", "middle");
       t.setAttribute("x", x.toFixed(2));
       t.setAttribute("y", y.toFixed(2));
-      t.textContent = `⚔${b.tokens}${b.lost ? ` −${b.lost}` : ""}`;
+      if (b.delta) {
+        // A count that went up or down without a fight: the change, under the new number.
+        t.setAttribute("class", `pb-badge pb-delta ${b.delta > 0 ? "up" : "down"}`);
+        t.dataset.delta = b.delta;
+        t.textContent = b.delta > 0 ? `+${b.delta}` : `−${-b.delta}`;
+      } else t.textContent = `⚔${b.tokens}${b.lost ? ` −${b.lost}` : ""}`;
       marks.appendChild(t);
     }
   }

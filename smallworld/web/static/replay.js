@@ -71,6 +71,7 @@ export class Replay {
     svg.setAttribute("class", "board");
     drawBoard(svg, this.board, v);
     app.replaceChildren(h("div", { id: "replay", class: "game replay", dataset: { ply: v.ply, phase: v.phase, round: v.round } },
+      h("h1", { class: "sr-only" }, W.t("replay.heading", { title: this.info.title || W.t(`edition.${this.info.settings?.edition || "warcraft"}`) })),
       h("section", { class: "board-wrap" }, svg),
       h("aside", { class: "side" },
         h("section", { class: "panel" }, h("h2", {}, W.t("replay")),
