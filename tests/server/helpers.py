@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 import psycopg
-from needs import require
+import pytest
+from needs import SERVICES, require
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.model.settings import Settings
@@ -25,6 +26,14 @@ from smallworld.engine.model.state import State
 from smallworld.server.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# A test whose logic reaches SQL runs on both stores: its `db_url` (and the `client`, apps and
+# browsers made on it) is a fresh SQLite file, then a fresh PostgreSQL database (the session's,
+# `conftest.services`). The other tests keep SQLite alone, so that PostgreSQL's share of `make test`
+# stays small.
+ON_BOTH_STORES = pytest.mark.parametrize(
+    "db_url", ["sqlite", pytest.param("postgresql", marks=SERVICES)], indirect=True
+)
 
 
 def replayed(store: Store, gid: str, upto: int | None = None) -> State:

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
+from server.helpers import ON_BOTH_STORES
 from smallworld.server import schema as t
 from smallworld.server.app import create_app
 from smallworld.server.pairing import WIDEN, WINDOW
@@ -42,6 +43,7 @@ def _wait(c: TestClient, ticket: str, status: str) -> dict[str, Any]:
         time.sleep(0.05)
 
 
+@ON_BOTH_STORES
 def test_two_waiting_players_are_seated_together_in_a_rated_game(app: Any) -> None:
     ann, h1 = _browser(app, "Ann")
     bob, h2 = _browser(app, "Bob")
@@ -66,6 +68,7 @@ def test_two_waiting_players_are_seated_together_in_a_rated_game(app: Any) -> No
         bob.__exit__(None, None, None)
 
 
+@ON_BOTH_STORES
 def test_bots_fill_the_table_once_the_wait_for_them_is_over(app: Any) -> None:
     ann, h = _browser(app, "Ann")
     try:
@@ -84,6 +87,7 @@ def test_bots_fill_the_table_once_the_wait_for_them_is_over(app: Any) -> None:
         ann.__exit__(None, None, None)
 
 
+@ON_BOTH_STORES
 def test_far_ratings_wait_until_the_window_has_widened_and_no_ticket_is_seated_twice(app: Any) -> None:
     with TestClient(app, base_url="http://testserver") as c:
         svc = app.state.service

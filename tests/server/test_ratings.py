@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from server.helpers import wait_game
+from server.helpers import ON_BOTH_STORES, wait_game
 from smallworld.server import ratings
 from smallworld.server.app import create_app
 
@@ -71,6 +71,7 @@ def _wait_rated(c: TestClient, who: str, games: int) -> list[dict]:  # type: ign
         time.sleep(0.05)
 
 
+@ON_BOTH_STORES
 def test_a_rated_game_changes_both_ratings_once_and_the_leaderboard_shows_them(web: TestClient) -> None:
     csrf = _account(web, "Alice")
     me = web.get("/api/account").json()["player"]["id"]
@@ -93,6 +94,10 @@ def test_a_rated_game_changes_both_ratings_once_and_the_leaderboard_shows_them(w
     assert names == {"Alice", "random"}
     assert [e["place"] for e in board["players"]] == [1, 2]
     assert board["players"][0]["rating"] >= board["players"][1]["rating"]
+    # A page of one: the second place alone, the total still both.
+    page = web.get("/api/ratings", params={"pool": "warcraft/standard/turn", "limit": 1, "offset": 1}).json()
+    assert page["total"] == 2 and page["offset"] == 1
+    assert [(e["place"], e["rating"]) for e in page["players"]] == [(2, board["players"][1]["rating"])]
     # Rated once: a second rating of the same game changes nothing.
     svc = web.app.state.service  # type: ignore[attr-defined]
     live = svc.live[gid]

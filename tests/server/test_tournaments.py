@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server.helpers import ON_BOTH_STORES
 from smallworld.server.app import create_app
 from smallworld.server.errors import ServerError
 from smallworld.server.tournaments import points, seat_round, table_sizes
@@ -51,6 +52,7 @@ def app(db_url: str) -> Any:
     return create_app(db_url, rate=0, socket_rate=0)
 
 
+@ON_BOTH_STORES
 def test_a_six_player_two_round_tournament_is_played_to_its_standings(app: Any) -> None:
     players = []
     for name in ["Ana", "Ben", "Cid", "Dee", "Eve", "Fay"]:
