@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from server.helpers import ON_BOTH_STORES
 from smallworld.server.app import create_app
 from smallworld.server.namekey import name_key
 
@@ -45,6 +46,7 @@ def test_names_that_look_alike_share_one_key() -> None:
     assert len({name_key(n) for n in ["Alice", "Alina", "Bob", "Thrall", "Jaina"]}) == 5
 
 
+@ON_BOTH_STORES
 def test_sign_up_logs_in_and_the_session_cookie_is_httponly_and_samesite(web: TestClient) -> None:
     r = web.post("/api/accounts", json={"name": "Alice", "password": PW})
     assert r.status_code == 200, r.text
@@ -66,6 +68,7 @@ def test_sign_up_logs_in_and_the_session_cookie_is_httponly_and_samesite(web: Te
     }
 
 
+@ON_BOTH_STORES
 def test_a_second_device_logs_in_and_sees_and_plays_the_accounts_games(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
     first = _sign_up(web)
     made = web.post("/api/games", json={"players": 2, "seats": BOTS}, headers={"X-CSRF-Token": first["csrf"]})
@@ -93,6 +96,7 @@ def test_log_in_refuses_a_wrong_password_in_the_same_words_as_an_unknown_name(we
     assert wrong.json()["message"] == unknown.json()["message"]
 
 
+@ON_BOTH_STORES
 def test_failed_log_ins_are_limited_per_name(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
     _sign_up(web)
     with _device(app) as other:
@@ -106,6 +110,7 @@ def test_failed_log_ins_are_limited_per_name(app, web: TestClient) -> None:  # t
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
 
 
+@ON_BOTH_STORES
 def test_names_are_unique_whatever_the_case_or_lookalike_letters(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
     _sign_up(web, "Alice")
     for twin in ["alice", "ALICE", "\u0410lice", "A1ice"]:
@@ -116,6 +121,7 @@ def test_names_are_unique_whatever_the_case_or_lookalike_letters(app, web: TestC
         assert c.post("/api/accounts", json={"name": "Alina", "password": PW}).status_code == 200
 
 
+@ON_BOTH_STORES
 def test_an_anonymous_player_claims_an_account_and_keeps_its_games(app) -> None:  # type: ignore[no-untyped-def]
     with _device(app) as c:
         made = c.post("/api/games", json={"players": 2, "name": "Bob", "seats": BOTS}).json()
@@ -167,6 +173,7 @@ def test_sign_up_and_log_in_refuse_another_sites_page(web: TestClient) -> None:
     assert same.status_code == 200
 
 
+@ON_BOTH_STORES
 def test_log_out_ends_only_this_browsers_session(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
     first = _sign_up(web)
     with _device(app) as phone:
@@ -177,6 +184,7 @@ def test_log_out_ends_only_this_browsers_session(app, web: TestClient) -> None: 
         assert phone.get("/api/account").status_code == 200
 
 
+@ON_BOTH_STORES
 def test_a_password_change_ends_the_other_sessions_and_the_old_password(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
     first = _sign_up(web)
     with _device(app) as phone:
