@@ -5,14 +5,24 @@ it keeps cookies); a second TestClient on the same app is a second device."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert, select
 
-from server.helpers import ON_BOTH_STORES
+from server.helpers import ON_BOTH_STORES, ServerProcess, fresh_pg_database
+from smallworld.server import schema
+from smallworld.server.accounts import LOGIN_WINDOW, Failures
 from smallworld.server.app import create_app
+from smallworld.server.errors import ServerError
 from smallworld.server.namekey import name_key
+from smallworld.server.store import Store
 
 PW = "correct horse battery"
 BOTS = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
@@ -108,6 +118,85 @@ def test_failed_log_ins_are_limited_per_name(app, web: TestClient) -> None:  # t
         # Even the right password waits now: the limit is the name's, not the guesses'.
         r = other.post("/api/session", json={"name": "Alice", "password": PW})
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+
+
+@ON_BOTH_STORES
+def test_the_log_in_limit_is_one_for_every_server_on_the_store(db_url: str) -> None:
+    """Two servers on one store (two processes' services; no broker between them): the failures made
+    through one count in the other, so two servers give no more guesses than one."""
+    one, two = create_app(db_url, rate=0, socket_rate=0), create_app(db_url, rate=0, socket_rate=0)
+    with _device(one) as a, _device(two) as b:
+        _sign_up(a, "Gimli")
+        guesses = [
+            (a, b)[i % 2].post("/api/session", json={"name": "gimli", "password": f"axe {i:05}"})
+            for i in range(5)
+        ]
+        assert [r.json()["code"] for r in guesses] == ["bad_login"] * 5
+        for c in (a, b):
+            r = c.post("/api/session", json={"name": "Gimli", "password": PW})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+            wait = int(re.search(r"in (\d+) seconds", r.json()["message"]).group(1))  # type: ignore[union-attr]
+            assert LOGIN_WINDOW - 60 < wait <= LOGIN_WINDOW + 1
+
+
+@ON_BOTH_STORES
+def test_failures_are_counted_in_the_store_pruned_as_they_age_and_taken_back_on_success(db_url: str) -> None:
+    store = Store(db_url)
+    lf = schema.login_failures
+    try:
+        limits = Failures(store, limit=2, window=100)
+        now = time.time()
+        key = hashlib.sha256(b"name:gimli").hexdigest()
+        with store._begin() as c:
+            c.execute(insert(lf), [{"key": key, "at": now - at} for at in (150, 60, 30)])
+        # Two failures in the window (the third is older): the next attempt is refused until the
+        # older of the two ages out, in 40 seconds; it leaves no row, and the aged one is pruned.
+        with pytest.raises(ServerError) as refused:
+            limits.hold(["name:gimli", "addr:10.0.0.1"])
+        assert refused.value.code == "rate_limited" and "in 40 seconds" in str(refused.value)
+        with store.engine.connect() as c:
+            assert sorted(now - at for (at,) in c.execute(select(lf.c.at))) == [30, 60]
+        # An attempt that succeeds takes its count back; one that fails leaves it.
+        held = limits.hold(["name:aragorn"])
+        limits.release(held)
+        failed = limits.hold(["name:legolas"])
+        with store.engine.connect() as c:
+            keys = [k for (k,) in c.execute(select(lf.c.key))]
+        assert hashlib.sha256(b"name:aragorn").hexdigest() not in keys
+        assert keys.count(failed[0][0]) == 1
+        # A name's failures all end when its password is given (`clear`).
+        limits.release(limits.hold(["name:legolas"]), clear="name:legolas")
+        with store.engine.connect() as c:
+            assert c.execute(select(lf.c.key).where(lf.c.key == failed[0][0])).first() is None
+    finally:
+        store.close()
+
+
+@pytest.mark.slow  # two `smallworld serve` processes
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_two_server_processes_on_one_postgresql_share_the_log_in_limit(
+    services: dict[str, str], tmp_path: Path
+) -> None:
+    db = fresh_pg_database(services["PG_URL"])
+    a = ServerProcess(db, None, tmp_path / "a.log")
+    b = ServerProcess(db, None, tmp_path / "b.log")
+    try:
+        made = httpx.post(a.url + "/api/accounts", json={"name": "Boromir", "password": PW})
+        assert made.status_code == 200, made.text
+        codes = [
+            httpx.post(
+                (a, b)[i % 2].url + "/api/session", json={"name": "boromir", "password": f"horn {i}"}
+            ).json()["code"]
+            for i in range(6)
+        ]
+        assert codes == ["bad_login"] * 5 + ["rate_limited"]
+        for p in (a, b):
+            r = httpx.post(p.url + "/api/session", json={"name": "Boromir", "password": PW})
+            assert r.status_code == 429 and "seconds" in r.json()["message"], r.text
+    finally:
+        a.stop()
+        b.stop()
 
 
 @ON_BOTH_STORES
