@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -207,7 +207,7 @@ class Failures:
             ).all()
         seen: dict[str, list[float]] = {}
         for key, at in found:
-            seen.setdefault(str(key), []).append(float(at))
+            seen.setdefault(str(key), []).append(cast(float, at))
         for ats in seen.values():
             if len(ats) > self.limit:  # this attempt's row and `limit` before it
                 self.release(rows)
