@@ -3,12 +3,20 @@ once; rated games only between accounts and bots; the leaderboard and a player's
 
 from __future__ import annotations
 
+import itertools
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert, select
 
 from server.helpers import ON_BOTH_STORES, wait_game
 from smallworld.server import ratings
+from smallworld.server import schema as t
 from smallworld.server.app import create_app
+from smallworld.server.store import Store
 
 PW = "correct horse battery"
 
@@ -161,3 +169,42 @@ def test_bad_leaderboard_and_player_queries_are_refused(web: TestClient) -> None
     assert web.get("/api/players/nobody/ratings").json()["code"] == "not_found"
     empty = {"who": "bot:greedy", "name": None, "ratings": [], "played": 0, "abandoned": 0}
     assert web.get("/api/players/bot:greedy/ratings").json() == empty
+
+
+@ON_BOTH_STORES
+def test_games_that_end_at_once_are_all_rated_and_no_update_is_lost(db_url: str) -> None:
+    """Games ending at the same moment (a tournament's tables, several processes) are rated at once,
+    each in its own transaction: the bot they share gets every game, its rating computed from the one
+    before (on PostgreSQL two transactions could both read it, or both add its first row)."""
+    store = Store(db_url)
+    pool, rounds = "warcraft/standard/turn", 6
+    try:
+        now = time.time()
+        with store._begin() as c:
+            for i in range(2 * rounds):
+                row = {"settings": "{}", "seed": "1", "status": "over", "ply": 1, "meta": "{}"}
+                c.execute(insert(t.games).values(id=f"g{i}", created=now, updated=now, **row))
+        result = {"scores": [30, 10], "winners": [0]}
+
+        def rate(i: int, start: threading.Barrier) -> bool:
+            seats = [{"kind": "human", "player_id": f"p{i}"}, {"kind": "bot", "bot": "random"}]
+            start.wait()
+            return ratings.rate_game(store, f"g{i}", pool, seats, result, [0, 1])
+
+        for r in range(rounds):
+            start = threading.Barrier(2)
+            with ThreadPoolExecutor(2) as two:
+                assert list(two.map(rate, [2 * r, 2 * r + 1], [start, start])) == [True, True], f"round {r}"
+        (bot,) = ratings.ratings_of(store, "bot:random")
+        assert bot["games"] == 2 * rounds and bot["wins"] == 0
+        # Each loss lowered the mu the previous one left: no two were computed from the same one.
+        mus = [ratings.MU] + [p["mu"] for p in _history(store, "bot:random")]
+        assert all(a > b for a, b in itertools.pairwise(mus)), mus
+    finally:
+        store.close()
+
+
+def _history(store: Store, who: str) -> list[dict]:  # type: ignore[type-arg]
+    with store.engine.connect() as c:
+        rows = c.execute(select(t.rating_history).where(t.rating_history.c.who == who)).all()
+    return sorted((dict(r._mapping) for r in rows), key=lambda h: -h["mu"])
