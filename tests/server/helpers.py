@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,7 +12,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import httpx
 import psycopg
 import pytest
 from needs import SERVICES, require
+from starlette.testclient import TestClient
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.model.settings import Settings
@@ -46,6 +48,26 @@ def replayed(store: Store, gid: str, upto: int | None = None) -> State:
             break
         st.apply(row.action, seat=row.seat)
     return st
+
+
+def browser_of(main: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the app `main` runs: the same service, on `main`'s event
+    loop; not to be entered (`with`), which would run the app's lifespan again: a second service on
+    the store, whose games' asyncio locks the two clients' event loops would share (`RuntimeError:
+    ... bound to a different event loop` when two requests meet at one)."""
+    c = TestClient(main.app, base_url=str(main.base_url))
+    c.portal = main.portal
+    return c
+
+
+@contextlib.contextmanager
+def another_browser(main: TestClient) -> Iterator[TestClient]:
+    """`browser_of(main)`, closed at the end of the `with`."""
+    c = browser_of(main)
+    try:
+        yield c
+    finally:
+        c.close()
 
 
 def keys(obj: Any) -> set[str]:

@@ -1,10 +1,11 @@
 """Accounts (issue 29, item 1): sign up, log in on another browser, log out, claim an anonymous
 player with its games, change the password, unique names that cannot be mistaken for each other,
 CSRF and log-in limits. Each test drives the real app through Starlette's TestClient (a browser:
-it keeps cookies); a second TestClient on the same app is a second device."""
+it keeps cookies); another on the same server (`helpers.another_browser`) is a second device."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import time
@@ -16,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert, select
 
-from server.helpers import ON_BOTH_STORES, ServerProcess, fresh_pg_database
+from server.helpers import ON_BOTH_STORES, ServerProcess, another_browser, fresh_pg_database
 from smallworld.server import schema
 from smallworld.server.accounts import LOGIN_WINDOW, Failures
 from smallworld.server.app import create_app
@@ -39,8 +40,9 @@ def web(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
         yield c
 
 
-def _device(app) -> TestClient:  # type: ignore[no-untyped-def]
-    return TestClient(app, base_url="http://testserver")
+def _device(web: TestClient) -> contextlib.AbstractContextManager[TestClient]:
+    """A second device of the player (another browser) on the server `web` is a browser of."""
+    return another_browser(web)
 
 
 def _sign_up(c: TestClient, name: str = "Alice", pw: str = PW, **headers: str) -> dict:  # type: ignore[type-arg]
@@ -79,12 +81,12 @@ def test_sign_up_logs_in_and_the_session_cookie_is_httponly_and_samesite(web: Te
 
 
 @ON_BOTH_STORES
-def test_a_second_device_logs_in_and_sees_and_plays_the_accounts_games(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_a_second_device_logs_in_and_sees_and_plays_the_accounts_games(web: TestClient) -> None:
     first = _sign_up(web)
     made = web.post("/api/games", json={"players": 2, "seats": BOTS}, headers={"X-CSRF-Token": first["csrf"]})
     assert made.status_code == 200, made.text
     gid = made.json()["game"]
-    with _device(app) as phone:
+    with _device(web) as phone:
         assert phone.get("/api/account").status_code == 401
         r = phone.post("/api/session", json={"name": "alice", "password": PW})
         assert r.status_code == 200, r.text
@@ -107,9 +109,9 @@ def test_log_in_refuses_a_wrong_password_in_the_same_words_as_an_unknown_name(we
 
 
 @ON_BOTH_STORES
-def test_failed_log_ins_are_limited_per_name(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_failed_log_ins_are_limited_per_name(web: TestClient) -> None:
     _sign_up(web)
-    with _device(app) as other:
+    with _device(web) as other:
         codes = [
             other.post("/api/session", json={"name": "Alice", "password": f"guess {i:04}"}).json()["code"]
             for i in range(6)
@@ -125,7 +127,10 @@ def test_the_log_in_limit_is_one_for_every_server_on_the_store(db_url: str) -> N
     """Two servers on one store (two processes' services; no broker between them): the failures made
     through one count in the other, so two servers give no more guesses than one."""
     one, two = create_app(db_url, rate=0, socket_rate=0), create_app(db_url, rate=0, socket_rate=0)
-    with _device(one) as a, _device(two) as b:
+    with (
+        TestClient(one, base_url="http://testserver") as a,
+        TestClient(two, base_url="http://testserver") as b,
+    ):
         _sign_up(a, "Gimli")
         guesses = [
             (a, b)[i % 2].post("/api/session", json={"name": "gimli", "password": f"axe {i:05}"})
@@ -200,19 +205,19 @@ def test_two_server_processes_on_one_postgresql_share_the_log_in_limit(
 
 
 @ON_BOTH_STORES
-def test_names_are_unique_whatever_the_case_or_lookalike_letters(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_names_are_unique_whatever_the_case_or_lookalike_letters(web: TestClient) -> None:
     _sign_up(web, "Alice")
     for twin in ["alice", "ALICE", "\u0410lice", "A1ice"]:
-        with _device(app) as c:
+        with _device(web) as c:
             r = c.post("/api/accounts", json={"name": twin, "password": PW})
             assert r.status_code == 409 and r.json()["code"] == "name_taken", (twin, r.text)
-    with _device(app) as c:
+    with _device(web) as c:
         assert c.post("/api/accounts", json={"name": "Alina", "password": PW}).status_code == 200
 
 
 @ON_BOTH_STORES
-def test_an_anonymous_player_claims_an_account_and_keeps_its_games(app) -> None:  # type: ignore[no-untyped-def]
-    with _device(app) as c:
+def test_an_anonymous_player_claims_an_account_and_keeps_its_games(web: TestClient) -> None:
+    with _device(web) as c:
         made = c.post("/api/games", json={"players": 2, "name": "Bob", "seats": BOTS}).json()
         token = made["player_token"]
         r = c.post(
@@ -228,7 +233,7 @@ def test_an_anonymous_player_claims_an_account_and_keeps_its_games(app) -> None:
             headers={"Authorization": f"Bearer {token}"},
         )
         assert again.status_code == 409 and again.json()["code"] == "account_exists"
-    with _device(app) as laptop:
+    with _device(web) as laptop:
         logged = laptop.post("/api/session", json={"name": "bob", "password": PW}).json()
         assert logged["player"]["id"] == pid
         games = laptop.get("/api/me/games").json()["games"]
@@ -263,9 +268,9 @@ def test_sign_up_and_log_in_refuse_another_sites_page(web: TestClient) -> None:
 
 
 @ON_BOTH_STORES
-def test_log_out_ends_only_this_browsers_session(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_log_out_ends_only_this_browsers_session(web: TestClient) -> None:
     first = _sign_up(web)
-    with _device(app) as phone:
+    with _device(web) as phone:
         phone.post("/api/session", json={"name": "Alice", "password": PW})
         out = web.post("/api/session/logout", headers={"X-CSRF-Token": first["csrf"]})
         assert out.status_code == 200 and out.json()["logged_out"] is True
@@ -274,9 +279,9 @@ def test_log_out_ends_only_this_browsers_session(app, web: TestClient) -> None: 
 
 
 @ON_BOTH_STORES
-def test_a_password_change_ends_the_other_sessions_and_the_old_password(app, web: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_a_password_change_ends_the_other_sessions_and_the_old_password(web: TestClient) -> None:
     first = _sign_up(web)
-    with _device(app) as phone:
+    with _device(web) as phone:
         phone.post("/api/session", json={"name": "Alice", "password": PW})
         h = {"X-CSRF-Token": first["csrf"]}
         wrong = web.post(
@@ -291,7 +296,7 @@ def test_a_password_change_ends_the_other_sessions_and_the_old_password(app, web
         assert r.status_code == 200 and r.json()["sessions_ended"] == 1, r.text
         assert phone.get("/api/account").status_code == 401
         assert web.get("/api/account").status_code == 200
-    with _device(app) as c:
+    with _device(web) as c:
         assert c.post("/api/session", json={"name": "Alice", "password": PW}).status_code == 401
         assert c.post("/api/session", json={"name": "Alice", "password": "a new secret"}).status_code == 200
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert, select
 
-from server.helpers import ON_BOTH_STORES, wait_game
+from server.helpers import ON_BOTH_STORES, another_browser, wait_game
 from smallworld.server import ratings
 from smallworld.server import schema as t
 from smallworld.server.app import create_app
@@ -149,7 +149,7 @@ def test_rated_games_are_for_accounts_only_and_one_seat_each(web: TestClient, db
         headers=h,
     ).json()
     code = next(s["invite"] for s in inv["seats"] if s.get("invite"))
-    with TestClient(web.app, base_url="http://testserver") as other:
+    with another_browser(web) as other:
         r = other.post(f"/api/games/{inv['game']}/join", json={"invite": code, "name": "Dave"})
         assert r.status_code == 403 and r.json()["code"] == "account_required"
         other_csrf = _account(other, "Dave")
