@@ -10,6 +10,7 @@ import hashlib
 import re
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -184,8 +185,14 @@ def test_two_server_processes_on_one_postgresql_share_the_log_in_limit(
     services: dict[str, str], tmp_path: Path
 ) -> None:
     db = fresh_pg_database(services["PG_URL"])
-    a = ServerProcess(db, None, tmp_path / "a.log")
-    b = ServerProcess(db, None, tmp_path / "b.log")
+    with ThreadPoolExecutor(2) as pool:  # started together: half the wait
+        starts = [pool.submit(ServerProcess, db, None, tmp_path / log) for log in ("a.log", "b.log")]
+    started = [f.result() for f in starts if f.exception() is None]
+    if len(started) < 2:
+        for p in started:
+            p.stop()
+        raise RuntimeError(f"a server did not start: {(tmp_path / 'a.log').read_text()[-2000:]}")
+    a, b = started
     try:
         made = httpx.post(a.url + "/api/accounts", json={"name": "Boromir", "password": PW})
         assert made.status_code == 200, made.text

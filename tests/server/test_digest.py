@@ -13,7 +13,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from server.helpers import ON_BOTH_STORES, another_browser, free_port
+from server.helpers import another_browser, free_port
 from smallworld.server.app import create_app
 
 PW = "correct horse battery"
@@ -46,7 +46,6 @@ def _account(c: TestClient, name: str, mail: dict[str, Any] | None) -> dict[str,
     return h
 
 
-@ON_BOTH_STORES
 def test_a_daily_digest_lists_the_games_where_it_is_your_turn(sink: tuple[Sink, int], db_url: str) -> None:
     box, port = sink
     app = create_app(

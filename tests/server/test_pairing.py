@@ -76,7 +76,6 @@ def test_two_waiting_players_are_seated_together_in_a_rated_game(server: TestCli
         bob.close()
 
 
-@ON_BOTH_STORES
 def test_bots_fill_the_table_once_the_wait_for_them_is_over(server: TestClient) -> None:
     ann, h = _browser(server, "Ann")
     try:
