@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -174,6 +175,34 @@ def test_failures_are_counted_in_the_store_pruned_as_they_age_and_taken_back_on_
         limits.release(limits.hold(["name:legolas"]), clear="name:legolas")
         with store.engine.connect() as c:
             assert c.execute(select(lf.c.key).where(lf.c.key == failed[0][0])).first() is None
+    finally:
+        store.close()
+
+
+@ON_BOTH_STORES
+def test_guesses_sent_at_once_get_no_more_tries_than_the_limit(db_url: str) -> None:
+    """Twelve wrong guesses in flight at once (threads: requests to any number of processes): each
+    is counted before it is tried, so no more than the limit are tried, and those refused leave no
+    count behind."""
+    store = Store(db_url)
+    try:
+        limits = Failures(store, limit=5, window=100)
+        start = threading.Barrier(12)
+
+        def guess(_: int) -> bool:
+            start.wait()
+            try:
+                limits.hold(["name:gimli"])  # tried, and wrong: its count stays
+            except ServerError as e:
+                assert e.code == "rate_limited"
+                return False
+            return True
+
+        with ThreadPoolExecutor(12) as pool:
+            tried = sum(pool.map(guess, range(12)))
+        assert tried <= 5
+        with store.engine.connect() as c:
+            assert len(c.execute(select(schema.login_failures)).all()) == tried
     finally:
         store.close()
 
