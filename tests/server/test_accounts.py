@@ -160,7 +160,9 @@ def test_failures_are_counted_in_the_store_pruned_as_they_age_and_taken_back_on_
         # older of the two ages out, in 40 seconds; it leaves no row, and the aged one is pruned.
         with pytest.raises(ServerError) as refused:
             limits.hold(["name:gimli", "addr:10.0.0.1"])
-        assert refused.value.code == "rate_limited" and "in 40 seconds" in str(refused.value)
+        assert refused.value.code == "rate_limited"
+        wait = int(re.search(r"in (\d+) seconds", str(refused.value)).group(1))  # type: ignore[union-attr]
+        assert 35 <= wait <= 40  # 40 less the time this test took since `now` (a busy machine's)
         with store.engine.connect() as c:
             assert sorted(now - at for (at,) in c.execute(select(lf.c.at))) == [30, 60]
         # An attempt that succeeds takes its count back; one that fails leaves it.
