@@ -15,11 +15,13 @@ refuse a request that a browser marks as coming from another site (`Origin`, `Se
 
 Passwords are hashed with argon2id (`argon2-cffi`, its default parameters, rehashed when those
 change); failed log-ins are limited per name and per address (`LOGIN_FAILURES` in `LOGIN_WINDOW`
-seconds: `rate_limited` with the seconds to wait), counted in the process that answers them."""
+seconds: `rate_limited` with the seconds to wait), counted in the store: the limit is one for every
+server process on it (`Failures`)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -27,12 +29,13 @@ import logging
 import re
 import time
 import uuid
-from collections import deque
-from typing import Any
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -168,44 +171,79 @@ def _end_sessions(store: Store, pid: str, keep: str | None) -> int:
 
 
 # --- limits ----------------------------------------------------------------------------------------
+def _hashed(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 class Failures:
-    """Failed log-ins per key (a name's key, an address) in the last `window` seconds."""
+    """Failed log-ins per key (a name's key, an address) in the last `window` seconds, counted in the
+    store (`schema.login_failures`), so that every server process on it shares one count: with N
+    processes an attacker still has `limit` guesses, not N times as many.
 
-    def __init__(self, limit: int = LOGIN_FAILURES, window: float = LOGIN_WINDOW) -> None:
-        self.limit, self.window = limit, window
-        self._seen: dict[str, deque[float]] = {}
+    An attempt is counted before it is tried (`hold`): its rows are written and committed first, then
+    the recent rows counted, so of attempts in flight at once (in one process or several) the later
+    ones see the earlier and no more than `limit` are ever tried. An attempt that succeeds takes its
+    rows back (`release`); a failed one leaves them; one refused leaves nothing (waiting out the limit
+    is enough). Rows older than the window are pruned, at most once a minute per process."""
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        q = self._seen.get(key)
-        if q is None:
-            return deque()
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        if not q:
-            del self._seen[key]
-        return q
+    PRUNE_EVERY = 60.0
 
-    def check(self, keys: list[str]) -> None:
+    def __init__(self, store: Store, limit: int = LOGIN_FAILURES, window: float = LOGIN_WINDOW) -> None:
+        self.store, self.limit, self.window = store, limit, window
+        self._pruned = 0.0
+
+    def hold(self, keys: list[str]) -> list[tuple[str, float]]:
+        """Count an attempt against each of `keys`; `rate_limited` (with the seconds to wait) when a
+        key had `limit` failures already. Answers the rows written, for `release`."""
         now = time.time()
-        for key in keys:
-            q = self._recent(key, now)
-            if len(q) >= self.limit:
-                wait = int(q[0] + self.window - now) + 1
+        rows = [(_hashed(k), now) for k in keys]
+        self._write(rows, now)
+        lf = t.login_failures
+        with self.store.engine.connect() as c:
+            found = c.execute(
+                select(lf.c.key, lf.c.at)
+                .where(lf.c.key.in_([k for k, _ in rows]), lf.c.at > now - self.window)
+                .order_by(lf.c.at)
+            ).all()
+        seen: dict[str, list[float]] = {}
+        for key, at in found:
+            seen.setdefault(str(key), []).append(cast(float, at))
+        for ats in seen.values():
+            if len(ats) > self.limit:  # this attempt's row and `limit` before it
+                self.release(rows)
+                # The count falls under the limit once the failure `limit` places back ages out.
+                wait = int(ats[len(ats) - 1 - self.limit] + self.window - now) + 1
                 raise ServerError(
                     "rate_limited", f"too many failed log-ins: try again in {wait} seconds", "password"
                 )
+        return rows
 
-    def fail(self, keys: list[str]) -> None:
-        now = time.time()
-        for key in keys:
-            self._recent(key, now)
-            self._seen.setdefault(key, deque()).append(now)
-        if len(self._seen) > 100_000:  # a flood of names: forget the oldest half
-            for k in list(self._seen)[: len(self._seen) // 2]:
-                del self._seen[k]
+    def release(self, rows: list[tuple[str, float]], clear: str | None = None) -> None:
+        """Take back an attempt's rows (it succeeded, or was refused before it was tried); `clear`:
+        a key whose failures all end with it (a name, once its password is given)."""
+        lf = t.login_failures
+        with self.store._begin() as c:
+            for key, at in rows:
+                c.execute(delete(lf).where(lf.c.key == key, lf.c.at == at))
+            if clear is not None:
+                c.execute(delete(lf).where(lf.c.key == _hashed(clear)))
 
-    def clear(self, key: str) -> None:
-        self._seen.pop(key, None)
+    def _write(self, rows: list[tuple[str, float]], now: float) -> None:
+        lf = t.login_failures
+        with self.store._begin() as c:
+            if now - self._pruned >= self.PRUNE_EVERY:
+                self._pruned = now
+                c.execute(delete(lf).where(lf.c.at <= now - self.window))
+            c.execute(insert(lf), [{"key": key, "at": at} for key, at in rows])
+
+
+@dataclass
+class _Attempt:
+    """What an attempt under the log-in limits came to: `failed` keeps its rows (a failure);
+    `clear`, a key whose failures end with its success."""
+
+    failed: bool = False
+    clear: str | None = None
 
 
 # --- the service's part ----------------------------------------------------------------------------
@@ -220,7 +258,19 @@ class Accounts:
     def __init__(self, service: Any) -> None:
         self.service = service
         self.store: Store = service.store
-        self.failures = Failures()
+        self.failures = Failures(self.store)
+
+    @contextlib.asynccontextmanager
+    async def _attempt(self, keys: list[str]) -> AsyncIterator[_Attempt]:
+        """An attempt counted against `keys` (`Failures.hold`) while it runs; unless it is marked
+        failed, its count is taken back when it ends, however it ends."""
+        rows = await asyncio.to_thread(self.failures.hold, keys)
+        attempt = _Attempt()
+        try:
+            yield attempt
+        finally:
+            if not attempt.failed:
+                await asyncio.to_thread(self.failures.release, rows, attempt.clear)
 
     def _answer(self, p: dict[str, Any], session: str) -> dict[str, Any]:
         return {"player": _public(p), "account": True, "csrf": csrf_of(session)}
@@ -234,33 +284,34 @@ class Accounts:
         if not shown:
             raise ServerError("invalid_input", "name: the account's name", "name")
         pw = password_of(password, "password")
-        self.failures.check([f"signup:{address}"])
         key = name_key(shown)
         if not any(c.isalnum() for c in key):
             raise ServerError("invalid_input", "name: at least one letter or digit", "name")
         owner = await self.service.player(token) if token else None
         if token and owner is None:
             raise ServerError("bad_token", "the player token is not known", "token")
-        pw_hash = await asyncio.to_thread(_hasher.hash, pw)
         session = new_token()
         pid = owner["id"] if owner else uuid.uuid4().hex
-        try:
-            await asyncio.to_thread(
-                _make_account,
-                self.store,
-                pid,
-                shown,
-                key,
-                pw_hash,
-                None if owner else token_hash(new_token()),
-                token_hash(session),
-            )
-        except IntegrityError:
-            # Sign-ups count against the address too: probing for taken names is slowed down.
-            self.failures.fail([f"signup:{address}"])
-            raise ServerError(
-                "name_taken", f"the name {shown!r} (or one that looks like it) has an account", "name"
-            ) from None
+        # A name taken counts against the address as a failed log-in does: probing for taken names
+        # is slowed down.
+        async with self._attempt([f"signup:{address}"]) as attempt:
+            pw_hash = await asyncio.to_thread(_hasher.hash, pw)
+            try:
+                await asyncio.to_thread(
+                    _make_account,
+                    self.store,
+                    pid,
+                    shown,
+                    key,
+                    pw_hash,
+                    None if owner else token_hash(new_token()),
+                    token_hash(session),
+                )
+            except IntegrityError:
+                attempt.failed = True
+                raise ServerError(
+                    "name_taken", f"the name {shown!r} (or one that looks like it) has an account", "name"
+                ) from None
         log.info(json.dumps({"event": "signed_up", "player": pid, "claimed": owner is not None}))
         return self._answer({"id": pid, "name": shown}, session), session
 
@@ -269,16 +320,15 @@ class Accounts:
         if not isinstance(password, str) or not password:
             raise ServerError("invalid_input", "password: the account's password", "password")
         key = name_key(shown)
-        keys = [f"name:{key}", f"addr:{address}"]
-        self.failures.check(keys)
-        p = await asyncio.to_thread(_account_by_key, self.store, key) if key else None
-        ok = await asyncio.to_thread(
-            self._verify, p["password_hash"] if p else _DUMMY, password[:MAX_PASSWORD]
-        )
-        if p is None or not ok:
-            self.failures.fail(keys)
-            raise ServerError("bad_login", "no account has this name and password", "password")
-        self.failures.clear(f"name:{key}")
+        async with self._attempt([f"name:{key}", f"addr:{address}"]) as attempt:
+            p = await asyncio.to_thread(_account_by_key, self.store, key) if key else None
+            ok = await asyncio.to_thread(
+                self._verify, p["password_hash"] if p else _DUMMY, password[:MAX_PASSWORD]
+            )
+            if p is None or not ok:
+                attempt.failed = True
+                raise ServerError("bad_login", "no account has this name and password", "password")
+            attempt.clear = f"name:{key}"
         session = new_token()
         rehash = None
         if _hasher.check_needs_rehash(p["password_hash"]):
@@ -351,13 +401,12 @@ class Accounts:
         if not isinstance(old, str):
             raise ServerError("invalid_input", "password: the present password", "password")
         pw = password_of(new, "new_password")
-        keys = [f"name:{p['name_key']}", f"addr:{address}"]
-        self.failures.check(keys)
-        full = await asyncio.to_thread(_player_by_id, self.store, p["id"])
-        assert full is not None
-        if not await asyncio.to_thread(self._verify, full["password_hash"], old[:MAX_PASSWORD]):
-            self.failures.fail(keys)
-            raise ServerError("bad_login", "the present password is not this", "password")
+        async with self._attempt([f"name:{p['name_key']}", f"addr:{address}"]) as attempt:
+            full = await asyncio.to_thread(_player_by_id, self.store, p["id"])
+            assert full is not None
+            if not await asyncio.to_thread(self._verify, full["password_hash"], old[:MAX_PASSWORD]):
+                attempt.failed = True
+                raise ServerError("bad_login", "the present password is not this", "password")
         new_hash = await asyncio.to_thread(_hasher.hash, pw)
 
         def write() -> int:

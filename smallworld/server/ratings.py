@@ -16,13 +16,14 @@ the model grows sure), with its uncertainty `± 80σ` (two standard deviations o
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from smallworld.server import schema as t
@@ -87,6 +88,17 @@ def _current(c: Any, who: str, pool: str) -> dict[str, Any] | None:
     return dict(r._mapping) if r else None
 
 
+def _lock_pool(c: Any, pool: str) -> None:
+    """The pool's ratings are read and written by one transaction at a time: games ending at once
+    (a tournament's tables, several processes) each start from the ratings the one before left. On
+    SQLite the transaction's first write takes the database's lock; on PostgreSQL, a transaction-scoped
+    advisory lock of the pool (without it two games could both read a bot's rating, one update
+    lost, or both add its first row, one game left unrated)."""
+    if c.dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(b"ratings:" + pool.encode()).digest()[:8], "big", signed=True)
+        c.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
 def rate_game(
     store: Store,
     game_id: str,
@@ -104,6 +116,7 @@ def rate_game(
     now = time.time()
     try:
         with store._begin() as c:
+            _lock_pool(c, pool)
             c.execute(insert(t.rated_games).values(game_id=game_id, pool=pool, rated=now))
             before = {w: _current(c, w, pool) for w in set(whos)}
             model_teams = [

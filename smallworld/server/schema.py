@@ -211,3 +211,15 @@ chat = Table(
     Column("ply", Integer, nullable=False),  # the game's ply when posted
     Column("created", Float, nullable=False),
 )
+
+# Failed log-ins (`accounts.Failures`): one row per failure and key (a name's, an address's), the
+# key hashed; counted by every server process on the store, so that more processes give an attacker
+# no more guesses. Rows older than the limit's window are pruned.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("key", String(64), nullable=False),  # sha256 of "name:KEY", "addr:ADDRESS", "signup:ADDRESS"
+    Column("at", Float, nullable=False),
+)
+Index("login_failures_key", login_failures.c.key, login_failures.c.at)
+Index("login_failures_at", login_failures.c.at)

@@ -22,8 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite store; a fresh PostgreSQL database under `helpers.ON_BOTH_STORES`."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    return fresh_pg_database(request.getfixturevalue("services")["PG_URL"])
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,13 +12,15 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
-from needs import require
+import pytest
+from needs import SERVICES, require
+from starlette.testclient import TestClient
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.model.settings import Settings
@@ -25,6 +28,14 @@ from smallworld.engine.model.state import State
 from smallworld.server.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# A test whose logic reaches SQL runs on both stores: its `db_url` (and the `client`, apps and
+# browsers made on it) is a fresh SQLite file, then a fresh PostgreSQL database (the session's,
+# `conftest.services`). The other tests keep SQLite alone, so that PostgreSQL's share of `make test`
+# stays small.
+ON_BOTH_STORES = pytest.mark.parametrize(
+    "db_url", ["sqlite", pytest.param("postgresql", marks=SERVICES)], indirect=True
+)
 
 
 def replayed(store: Store, gid: str, upto: int | None = None) -> State:
@@ -37,6 +48,26 @@ def replayed(store: Store, gid: str, upto: int | None = None) -> State:
             break
         st.apply(row.action, seat=row.seat)
     return st
+
+
+def browser_of(main: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the app `main` runs: the same service, on `main`'s event
+    loop; not to be entered (`with`), which would run the app's lifespan again: a second service on
+    the store, whose games' asyncio locks the two clients' event loops would share (`RuntimeError:
+    ... bound to a different event loop` when two requests meet at one)."""
+    c = TestClient(main.app, base_url=str(main.base_url))
+    c.portal = main.portal
+    return c
+
+
+@contextlib.contextmanager
+def another_browser(main: TestClient) -> Iterator[TestClient]:
+    """`browser_of(main)`, closed at the end of the `with`."""
+    c = browser_of(main)
+    try:
+        yield c
+    finally:
+        c.close()
 
 
 def keys(obj: Any) -> set[str]:

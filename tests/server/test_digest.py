@@ -13,7 +13,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from server.helpers import free_port
+from server.helpers import another_browser, free_port
 from smallworld.server.app import create_app
 
 PW = "correct horse battery"
@@ -51,13 +51,11 @@ def test_a_daily_digest_lists_the_games_where_it_is_your_turn(sink: tuple[Sink, 
     app = create_app(
         db_url, rate=0, socket_rate=0, smtp=f"smtp://127.0.0.1:{port}", site="https://sw.example"
     )
-    with (
-        TestClient(app, base_url="http://testserver") as ana,
-        TestClient(app, base_url="http://testserver") as ben,
-    ):
+    with TestClient(app, base_url="http://testserver") as ana, another_browser(ana) as ben:
         h = _account(ana, "Ana", {"email": "ana@example.org", "digest": True, "lang": "pt"})
         _account(ben, "Ben", {"email": "ben@example.org", "digest": True, "lang": "en"})
-        _account(TestClient(app, base_url="http://testserver"), "Cid", None)  # no address: nothing
+        with another_browser(ana) as cid:
+            _account(cid, "Cid", None)  # no address: nothing
         seats = [{"kind": "creator"}, {"kind": "invite", "name": "Zoe"}]
         turn = ana.post(
             "/api/games",

@@ -8,11 +8,12 @@ import time
 
 from fastapi.testclient import TestClient
 
-from server.helpers import wait_game
+from server.helpers import ON_BOTH_STORES, wait_game
 
 PW = "correct horse battery"
 
 
+@ON_BOTH_STORES
 def test_two_missed_decisions_in_a_row_abandon_the_seat_until_its_player_is_back(client: TestClient) -> None:
     seats = [{"kind": "creator"}, {"kind": "bot", "level": "random"}]
     clock = {"kind": "turn", "deadline_s": 0.2}
@@ -34,6 +35,7 @@ def test_two_missed_decisions_in_a_row_abandon_the_seat_until_its_player_is_back
     assert store.seats(gid)[0]["misses"] == 0
 
 
+@ON_BOTH_STORES
 def test_a_leaver_of_a_rated_game_keeps_its_result_and_is_marked_in_its_record(db_url: str) -> None:
     from smallworld.server.app import create_app
 

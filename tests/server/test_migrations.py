@@ -12,13 +12,18 @@ import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
 from needs import SERVICES
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from server.helpers import ServerProcess, fresh_pg_database
 from smallworld.server import schema as t
+from smallworld.server.app import create_app
+from smallworld.server.namekey import name_key
 from smallworld.server.schema import metadata
 from smallworld.server.store import Store, make_engine, migrate
+from smallworld.server.tokens import token_hash
 
 STARTS = 2  # rounds of three processes: without the lock the race was lost in the first round on both stores
 
@@ -145,3 +150,35 @@ def test_the_accounts_migration_keeps_every_game_and_player(any_db_url: str) -> 
         assert [a.action for a in store.actions("g1", 0)] == [{"kind": "pick", "arg": 0}]
     finally:
         store.close()
+
+
+def test_the_log_in_limits_migration_keeps_every_account_and_its_sessions(any_db_url: str) -> None:
+    """0005 (failed log-ins counted in the store) upgrades a store of 0004 with its accounts and
+    sessions intact: an account logs in with its password, a session still opens it, and its failed
+    log-ins are counted in the new table."""
+    engine = make_engine(any_db_url)
+    migrate(engine, "0004")
+    now = time.time()
+    pw_hash = PasswordHasher().hash("correct horse battery")
+    with engine.begin() as c:
+        account = {"name_key": name_key("Ann"), "password_hash": pw_hash, "account": now}
+        c.execute(
+            insert(t.players).values(
+                id="p1", name="Ann", token_hash="h" * 64, created=now, used=now, **account
+            )
+        )
+        c.execute(
+            insert(t.sessions).values(token_hash=token_hash("s" * 43), player_id="p1", created=now, used=now)
+        )
+    engine.dispose()
+    with TestClient(create_app(any_db_url, rate=0, socket_rate=0), base_url="http://testserver") as web:
+        web.cookies.set("sw_session", "s" * 43)
+        assert web.get("/api/account").json()["player"] == {"id": "p1", "name": "Ann"}
+        web.cookies.clear()
+        wrong = web.post("/api/session", json={"name": "ann", "password": "not the password"})
+        assert wrong.json()["code"] == "bad_login"
+        r = web.post("/api/session", json={"name": "ann", "password": "correct horse battery"})
+        assert r.status_code == 200 and r.json()["player"]["id"] == "p1", r.text
+        store: Store = web.app.state.service.store  # type: ignore[attr-defined]
+        with store.engine.connect() as c:
+            assert len(c.execute(select(t.login_failures)).all()) == 1  # the address's failure stays

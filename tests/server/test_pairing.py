@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
+from server.helpers import ON_BOTH_STORES, browser_of
 from smallworld.server import schema as t
 from smallworld.server.app import create_app
 from smallworld.server.pairing import WIDEN, WINDOW
@@ -24,9 +26,16 @@ def app(db_url: str) -> Any:
     return create_app(db_url, rate=0, socket_rate=0)
 
 
-def _browser(app: Any, name: str) -> tuple[TestClient, dict[str, str]]:
-    c = TestClient(app, base_url="http://testserver")
-    c.__enter__()
+@pytest.fixture
+def server(app: Any) -> Iterator[TestClient]:
+    """The server, started once; each player is a browser of it (`_browser`)."""
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c
+
+
+def _browser(server: TestClient, name: str) -> tuple[TestClient, dict[str, str]]:
+    """A new account, logged in in a browser of its own on `server`."""
+    c = browser_of(server)
     r = c.post("/api/accounts", json={"name": name, "password": PW})
     assert r.status_code == 200, r.text
     return c, {"X-CSRF-Token": r.json()["csrf"]}
@@ -42,9 +51,10 @@ def _wait(c: TestClient, ticket: str, status: str) -> dict[str, Any]:
         time.sleep(0.05)
 
 
-def test_two_waiting_players_are_seated_together_in_a_rated_game(app: Any) -> None:
-    ann, h1 = _browser(app, "Ann")
-    bob, h2 = _browser(app, "Bob")
+@ON_BOTH_STORES
+def test_two_waiting_players_are_seated_together_in_a_rated_game(server: TestClient) -> None:
+    ann, h1 = _browser(server, "Ann")
+    bob, h2 = _browser(server, "Bob")
     try:
         want = {"edition": "warcraft", "variant": "standard", "players": 2, "pace": "turn"}
         a = ann.post("/api/quick", json=want, headers=h1).json()
@@ -62,12 +72,12 @@ def test_two_waiting_players_are_seated_together_in_a_rated_game(app: Any) -> No
         assert v.status_code == 200 and v.json()["view"]["viewer"] == sb["seat"]
         assert bob.get(f"/api/games/{sa['game']}/view", params={"seat": sa["seat"]}).status_code == 403
     finally:
-        ann.__exit__(None, None, None)
-        bob.__exit__(None, None, None)
+        ann.close()
+        bob.close()
 
 
-def test_bots_fill_the_table_once_the_wait_for_them_is_over(app: Any) -> None:
-    ann, h = _browser(app, "Ann")
+def test_bots_fill_the_table_once_the_wait_for_them_is_over(server: TestClient) -> None:
+    ann, h = _browser(server, "Ann")
     try:
         r = ann.post("/api/quick", json={"players": 3, "bots_after_s": 0}, headers=h).json()
         seated = _wait(ann, r["ticket"], "seated")
@@ -81,9 +91,10 @@ def test_bots_fill_the_table_once_the_wait_for_them_is_over(app: Any) -> None:
         gone = ann.post(f"/api/quick/{never['ticket']}/cancel", headers=h).json()
         assert gone["status"] == "cancelled"
     finally:
-        ann.__exit__(None, None, None)
+        ann.close()
 
 
+@ON_BOTH_STORES
 def test_far_ratings_wait_until_the_window_has_widened_and_no_ticket_is_seated_twice(app: Any) -> None:
     with TestClient(app, base_url="http://testserver") as c:
         svc = app.state.service
@@ -149,11 +160,10 @@ def _tickets(svc: Any) -> list[Any]:
         return list(conn.execute(select(t.tickets)).all())
 
 
-def test_quick_games_are_for_accounts_and_bad_requests_are_refused(app: Any) -> None:
-    with TestClient(app, base_url="http://testserver") as anon:
-        r = anon.post("/api/quick", json={"players": 2})
-        assert r.status_code == 403 and r.json()["code"] == "account_required"
-    ann, h = _browser(app, "Ann")
+def test_quick_games_are_for_accounts_and_bad_requests_are_refused(server: TestClient) -> None:
+    r = server.post("/api/quick", json={"players": 2})
+    assert r.status_code == 403 and r.json()["code"] == "account_required"
+    ann, h = _browser(server, "Ann")
     try:
         for body, field in [
             ({"players": 9}, "players"),
@@ -166,4 +176,4 @@ def test_quick_games_are_for_accounts_and_bad_requests_are_refused(app: Any) -> 
             assert r.status_code == 400 and r.json()["field"] == field, (body, r.text)
         assert ann.get("/api/quick/" + "0" * 32).json()["code"] == "not_found"
     finally:
-        ann.__exit__(None, None, None)
+        ann.close()

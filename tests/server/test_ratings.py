@@ -3,12 +3,20 @@ once; rated games only between accounts and bots; the leaderboard and a player's
 
 from __future__ import annotations
 
+import itertools
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert, select
 
-from server.helpers import wait_game
+from server.helpers import ON_BOTH_STORES, another_browser, wait_game
 from smallworld.server import ratings
+from smallworld.server import schema as t
 from smallworld.server.app import create_app
+from smallworld.server.store import Store
 
 PW = "correct horse battery"
 
@@ -71,6 +79,7 @@ def _wait_rated(c: TestClient, who: str, games: int) -> list[dict]:  # type: ign
         time.sleep(0.05)
 
 
+@ON_BOTH_STORES
 def test_a_rated_game_changes_both_ratings_once_and_the_leaderboard_shows_them(web: TestClient) -> None:
     csrf = _account(web, "Alice")
     me = web.get("/api/account").json()["player"]["id"]
@@ -93,6 +102,10 @@ def test_a_rated_game_changes_both_ratings_once_and_the_leaderboard_shows_them(w
     assert names == {"Alice", "random"}
     assert [e["place"] for e in board["players"]] == [1, 2]
     assert board["players"][0]["rating"] >= board["players"][1]["rating"]
+    # A page of one: the second place alone, the total still both.
+    page = web.get("/api/ratings", params={"pool": "warcraft/standard/turn", "limit": 1, "offset": 1}).json()
+    assert page["total"] == 2 and page["offset"] == 1
+    assert [(e["place"], e["rating"]) for e in page["players"]] == [(2, board["players"][1]["rating"])]
     # Rated once: a second rating of the same game changes nothing.
     svc = web.app.state.service  # type: ignore[attr-defined]
     live = svc.live[gid]
@@ -136,7 +149,7 @@ def test_rated_games_are_for_accounts_only_and_one_seat_each(web: TestClient, db
         headers=h,
     ).json()
     code = next(s["invite"] for s in inv["seats"] if s.get("invite"))
-    with TestClient(web.app, base_url="http://testserver") as other:
+    with another_browser(web) as other:
         r = other.post(f"/api/games/{inv['game']}/join", json={"invite": code, "name": "Dave"})
         assert r.status_code == 403 and r.json()["code"] == "account_required"
         other_csrf = _account(other, "Dave")
@@ -172,3 +185,42 @@ def test_the_bot_levels_are_named_with_the_ladders_rating(db_url: str) -> None:
     # A level the server offers that the ladder did not rate is listed last, unrated.
     assert levels[-1] == {"level": "openspiel-mcts", "difficulty": None, "ratings": {}}
     assert "docs/ladder.md" in body["source"]
+
+
+@ON_BOTH_STORES
+def test_games_that_end_at_once_are_all_rated_and_no_update_is_lost(db_url: str) -> None:
+    """Games ending at the same moment (a tournament's tables, several processes) are rated at once,
+    each in its own transaction: the bot they share gets every game, its rating computed from the one
+    before (on PostgreSQL two transactions could both read it, or both add its first row)."""
+    store = Store(db_url)
+    pool, rounds = "warcraft/standard/turn", 6
+    try:
+        now = time.time()
+        with store._begin() as c:
+            for i in range(2 * rounds):
+                row = {"settings": "{}", "seed": "1", "status": "over", "ply": 1, "meta": "{}"}
+                c.execute(insert(t.games).values(id=f"g{i}", created=now, updated=now, **row))
+        result = {"scores": [30, 10], "winners": [0]}
+
+        def rate(i: int, start: threading.Barrier) -> bool:
+            seats = [{"kind": "human", "player_id": f"p{i}"}, {"kind": "bot", "bot": "random"}]
+            start.wait()
+            return ratings.rate_game(store, f"g{i}", pool, seats, result, [0, 1])
+
+        for r in range(rounds):
+            start = threading.Barrier(2)
+            with ThreadPoolExecutor(2) as two:
+                assert list(two.map(rate, [2 * r, 2 * r + 1], [start, start])) == [True, True], f"round {r}"
+        (bot,) = ratings.ratings_of(store, "bot:random")
+        assert bot["games"] == 2 * rounds and bot["wins"] == 0
+        # Each loss lowered the mu the previous one left: no two were computed from the same one.
+        mus = [ratings.MU] + [p["mu"] for p in _history(store, "bot:random")]
+        assert all(a > b for a, b in itertools.pairwise(mus)), mus
+    finally:
+        store.close()
+
+
+def _history(store: Store, who: str) -> list[dict]:  # type: ignore[type-arg]
+    with store.engine.connect() as c:
+        rows = c.execute(select(t.rating_history).where(t.rating_history.c.who == who)).all()
+    return sorted((dict(r._mapping) for r in rows), key=lambda h: -h["mu"])

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server.helpers import ON_BOTH_STORES, browser_of
 from smallworld.server.app import create_app
 from smallworld.server.errors import ServerError
 from smallworld.server.tournaments import points, seat_round, table_sizes
@@ -51,11 +52,12 @@ def app(db_url: str) -> Any:
     return create_app(db_url, rate=0, socket_rate=0)
 
 
+@ON_BOTH_STORES
 def test_a_six_player_two_round_tournament_is_played_to_its_standings(app: Any) -> None:
+    server = TestClient(app, base_url="http://testserver").__enter__()  # the service starts once
     players = []
     for name in ["Ana", "Ben", "Cid", "Dee", "Eve", "Fay"]:
-        c = TestClient(app, base_url="http://testserver")
-        c.__enter__()
+        c = browser_of(server)
         r = c.post("/api/accounts", json={"name": name, "password": PW})
         players.append((c, {"X-CSRF-Token": r.json()["csrf"]}, name))
     try:
@@ -91,7 +93,8 @@ def test_a_six_player_two_round_tournament_is_played_to_its_standings(app: Any) 
         assert listed[0]["tournament"] == tid and listed[0]["status"] == "over"
     finally:
         for c, _, _ in players:
-            c.__exit__(None, None, None)
+            c.close()
+        server.__exit__(None, None, None)
 
 
 def _play_round_by_bots(players: list[tuple[TestClient, dict[str, str], str]], rnd: int) -> None:

@@ -125,7 +125,8 @@ async def sign_up(
 @router.post("/api/session", response_model=AccountAnswer)
 async def log_in(body: LogIn, request: Request, response: Response, address: AddressDep) -> dict[str, Any]:
     """Log in: a new session for this browser (cookies); `bad_login` when no account has this name
-    and password, `rate_limited` after too many failures."""
+    and password, `rate_limited` (with the seconds to wait) after 5 failures in 15 minutes for the
+    name or the address, counted by every server process on the database together."""
     _same_site(request)
     answer, session = await _accounts(request).log_in(body.name, body.password, address)
     _set_session(request, response, session)
