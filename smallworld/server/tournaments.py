@@ -165,7 +165,11 @@ class Tournaments:
 
         def write() -> None:
             with self.store._begin() as c:
-                tr = c.execute(select(t.tournaments).where(t.tournaments.c.id == tid)).first()
+                # The row locked (PostgreSQL): a start closes the entries either before this join
+                # reads them (refused) or after it is written (seated), never in between.
+                tr = c.execute(
+                    select(t.tournaments).where(t.tournaments.c.id == tid).with_for_update()
+                ).first()
                 if tr is None:
                     raise ServerError("not_found", "no such tournament", "tournament")
                 if tr.status != "open":
@@ -190,19 +194,28 @@ class Tournaments:
 
     async def start(self, token: str | None, tid: str) -> dict[str, Any]:
         p = await self._account(token)
-        tr = await asyncio.to_thread(self._row, tid)
-        if tr["creator"] != p["id"]:
-            raise ServerError("wrong_seat", "only the organiser starts the tournament", "tournament")
-        if tr["status"] != "open":
-            raise ServerError("game_over", "the tournament has started already")
-        entrants = await asyncio.to_thread(self._entrants, tid)
-        if len(entrants) < MIN_PLAYERS:
-            raise ServerError(
-                "not_started", f"a tournament needs {MIN_PLAYERS} players ({len(entrants)} joined)"
-            )
-        table_sizes(len(entrants), tr["table_size"], tr["bots"])  # refuses what cannot be seated
+        await asyncio.to_thread(self._close_entries, tid, p["id"])
         await self._next_round(tid)
         return await self.get(tid)
+
+    def _close_entries(self, tid: str, organiser: str) -> None:
+        """Check and close the entries in one transaction on the locked row: a join either lands
+        before (and is counted and seated) or is refused, and two starts at once start it once."""
+        with self.store._begin() as c:
+            tr = c.execute(select(t.tournaments).where(t.tournaments.c.id == tid).with_for_update()).first()
+            if tr is None:
+                raise ServerError("not_found", "no such tournament", "tournament")
+            if tr.creator != organiser:
+                raise ServerError("wrong_seat", "only the organiser starts the tournament", "tournament")
+            if tr.status != "open":
+                raise ServerError("game_over", "the tournament has started already")
+            n = len(c.execute(select(t.entrants.c.player_id).where(t.entrants.c.tournament_id == tid)).all())
+            if n < MIN_PLAYERS:
+                raise ServerError("not_started", f"a tournament needs {MIN_PLAYERS} players ({n} joined)")
+            table_sizes(n, tr.table_size, tr.bots)  # refuses what cannot be seated
+            # Playing from now on, at round 0 until `_next_round` claims round 1 (a start cut short
+            # here is finished by the next read: `get`).
+            c.execute(update(t.tournaments).where(t.tournaments.c.id == tid).values(status="playing"))
 
     # --- rounds ----------------------------------------------------------------------------------
     def _row(self, tid: str) -> dict[str, Any]:

@@ -5,7 +5,9 @@ game of a round ends, standings with their tie-breaks."""
 from __future__ import annotations
 
 import itertools
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -116,6 +118,49 @@ def _wait(c: TestClient, tid: str, done: Any) -> dict[str, Any]:
             return dict(t)
         assert time.monotonic() < deadline, t
         time.sleep(0.1)
+
+
+@ON_BOTH_STORES
+def test_joins_and_starts_at_the_same_moment_seat_every_entrant_once(app: Any) -> None:
+    """A join sent as the organiser starts is either refused or seated in round 1, never left out of
+    the tables; two starts at once start the tournament once (docs/players.md, Tournaments)."""
+    server = TestClient(app, base_url="http://testserver").__enter__()
+    people = []
+    for name in ["Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]:
+        c = browser_of(server)
+        r = c.post("/api/accounts", json={"name": name, "password": PW})
+        people.append((c, {"X-CSRF-Token": r.json()["csrf"]}))
+    try:
+        org, h = people[0]
+        for attempt in range(3):
+            body = {"name": f"Race {attempt}", "rounds": 1, "table": 3, "bots": True}
+            tid = org.post("/api/tournaments", json=body, headers=h).json()["tournament"]
+            for c, hh in people[:4]:
+                assert c.post(f"/api/tournaments/{tid}/join", headers=hh).status_code == 200
+            calls = [(c, hh, "join") for c, hh in people[4:]] + [(org, h, "start")] * 2
+            go = threading.Barrier(len(calls))
+
+            def send(call: tuple[TestClient, dict[str, str], str], tid: str = tid, go: Any = go) -> Any:
+                c, hh, what = call
+                go.wait()
+                return c.post(f"/api/tournaments/{tid}/{what}", headers=hh)
+
+            with ThreadPoolExecutor(len(calls)) as pool:
+                answers = list(pool.map(send, calls))
+            late = len(people) - 4
+            joined, started = answers[:late], answers[late:]
+            assert sorted(r.status_code for r in started) == [200, 409], [r.text for r in started]
+            assert {r.json()["code"] for r in started if r.status_code == 409} == {"game_over"}
+            assert all(r.status_code == 200 or r.json()["code"] == "game_over" for r in joined)
+            t = org.get(f"/api/tournaments/{tid}").json()
+            entrants = sorted(r["player"]["name"] for r in t["standings"])
+            assert len(entrants) == 4 + sum(r.status_code == 200 for r in joined)
+            seated = sorted(n for g in t["games"] if g["round"] == 1 for n in g["players"] if n in entrants)
+            assert seated == entrants, (attempt, t["games"])
+    finally:
+        for c, _ in people:
+            c.close()
+        server.__exit__(None, None, None)
 
 
 def test_bad_tournaments_are_refused(app: Any) -> None:
