@@ -140,7 +140,9 @@ def _hidden_from(full: dict[str, Any], views: list[dict[str, Any]], memo: _Memo)
     def part(key: str, i: int, a: Any, b: Any, seat: bool) -> tuple[_Leaves, _Leaves] | None:
         if b is not _MISSING and a == b:
             return None
-        known = memo.setdefault((key, i), [])
+        known = memo.get((key, i))
+        if known is None:
+            known = memo[key, i] = []
         for fa, fb, ca, cb in known:
             if (fb is b or fb == b) and (fa is a or fa == a):
                 return ca, cb
@@ -245,7 +247,8 @@ def _revealed(
     hidden_before: list[Counter[tuple[str, Any]]], hidden_after: list[Counter[tuple[str, Any]]]
 ) -> bool:
     """Whether something hidden from some viewer before is no longer hidden from it (or is gone)."""
-    return any(b - a for b, a in zip(hidden_before, hidden_after, strict=True))
+    # `b - a` not empty, without making it: some value more often in `b` than in `a`.
+    return any(n > a[v] for b, a in zip(hidden_before, hidden_after, strict=True) for v, n in b.items())
 
 
 def barrier(before: State, after: State, seat: int) -> str | None:
