@@ -163,11 +163,13 @@ def _hidden_from(full: dict[str, Any], views: list[dict[str, Any]], memo: _Memo)
 
     def count(key: str, i: int, a: Any, bs: list[Any], seat: bool) -> None:
         b0 = bs[0]
-        if all(b is b0 for b in bs):
+        if bs.count(b0) == len(bs):  # one part for every view (the same object, or equal)
             got = part(key, i, a, b0, seat)
             if got is not None:
-                shared_full.update(got[0])
-                shared_view.update(got[1])
+                if got[0]:
+                    shared_full.update(got[0])
+                if got[1]:
+                    shared_view.update(got[1])
             return
         for j, b in enumerate(bs):
             got = part(key, i, a, b, seat)
@@ -182,10 +184,11 @@ def _hidden_from(full: dict[str, Any], views: list[dict[str, Any]], memo: _Memo)
             for i, s in enumerate(v):
                 count(k, i, s, [w[i] if i < len(w) else _MISSING for w in ws], True)
             for j, w in enumerate(ws):
-                extra: _Leaves = Counter()
-                for t in w[len(v) :]:
-                    _leaves(t, extra, seat=True)
-                own[j].append((Counter(), extra))
+                if len(w) > len(v):
+                    extra: _Leaves = Counter()
+                    for t in w[len(v) :]:
+                        _leaves(t, extra, seat=True)
+                    own[j].append((Counter(), extra))
         elif k == "seats":  # not a list on some side: counted whole, as `_leaves` counts it
             for j, w in enumerate(ws):
                 whole_full: _Leaves = Counter()
@@ -207,8 +210,14 @@ def _hidden_from(full: dict[str, Any], views: list[dict[str, Any]], memo: _Memo)
         for k, w in view.items():
             if k not in full and k not in _NOT_SECRETS:
                 _leaves({k: w}, only_view, top=True)
-        out.append(only_full - only_view)
+        out.append(_minus(only_full, only_view))
     return out
+
+
+def _minus(a: _Leaves, b: _Leaves) -> _Leaves:
+    """`a - b` for counts that are all positive (`Counter.__sub__` without its calls of `__missing__`)."""
+    get = b.get
+    return Counter({v: m for v, n in a.items() if (m := n - get(v, 0)) > 0})
 
 
 _MISSING = object()
@@ -248,7 +257,9 @@ def _revealed(
 ) -> bool:
     """Whether something hidden from some viewer before is no longer hidden from it (or is gone)."""
     # `b - a` not empty, without making it: some value more often in `b` than in `a`.
-    return any(n > a[v] for b, a in zip(hidden_before, hidden_after, strict=True) for v, n in b.items())
+    return any(
+        n > a.get(v, 0) for b, a in zip(hidden_before, hidden_after, strict=True) for v, n in b.items()
+    )
 
 
 def barrier(before: State, after: State, seat: int) -> str | None:
