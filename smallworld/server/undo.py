@@ -21,14 +21,15 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from smallworld.engine.api.game import Game
-from smallworld.engine.api.undo import UndoPoint, undo_report
+from smallworld.engine.api.undo import UndoPoint, UndoRun
+from smallworld.engine.api.views import PublicView
 from smallworld.engine.model.protocol import check_action
 from smallworld.engine.model.state import State
 from smallworld.server.errors import ServerError
 from smallworld.server.positions import first_state
 
 if TYPE_CHECKING:
-    from smallworld.server.service import Live, Service
+    from smallworld.server.service import Live, Move, Service
 
 log = logging.getLogger("smallworld.server")
 
@@ -52,7 +53,8 @@ class _Starts:
     def at(self, live: Live, ply: int) -> State:
         """The game's state at `ply` (a state of its own), replayed from the start when not kept."""
         kept = self.states.get(live.id)
-        if kept is not None and kept[0] is live.game and kept[1] == ply:
+        # (A held live state that a catch-up moved on in place no longer has the ply it was kept at.)
+        if kept is not None and kept[0] is live.game and kept[1] == ply and kept[2].ply == ply:
             self.states.move_to_end(live.id)
             return kept[2].clone()
         st = first_state(live.game, live.meta)  # a game from a position starts there
@@ -63,6 +65,17 @@ class _Starts:
         while len(self.states) > self.size:
             self.states.popitem(last=False)
         return st
+
+    def hold(self, live: Live) -> None:
+        """Keep the live state as the game's state at its ply, as it is (a live state is replaced,
+        never changed, but by a catch-up: `at` finds that by its ply): the start of the run of
+        decisions that the seat to act begins now, which `at` then needs no replay for."""
+        ply = len(live.moves)
+        if live.state.ply == ply:
+            self.states[live.id] = (live.game, ply, live.state)
+            self.states.move_to_end(live.id)
+            while len(self.states) > self.size:
+                self.states.popitem(last=False)
 
     def forget_after(self, live: Live, ply: int) -> None:
         """Drop the game's kept state when it lies after `ply` (its log was cut there)."""
@@ -98,14 +111,55 @@ def not_offered(live: Live, seat: int | None) -> str | None:
     return None
 
 
-def _report(live: Live) -> tuple[list[UndoPoint], str | None]:
+class _Runs:
+    """The run of decisions under way, per game (the most recent games'), as an `UndoRun` that the
+    report of each ply extends by the decisions since (usually one) instead of replaying the run:
+    valid while the run starts at the same ply and the log still holds the same moves (an undo, a
+    catch-up or a reload makes new ones)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.runs: OrderedDict[str, tuple[Game, int, list[Move], UndoRun]] = OrderedDict()
+
+    def at(self, live: Live, k: int) -> UndoRun:
+        """The game's run from ply `k` to its last move, with the log's moves since pushed."""
+        moves = live.moves
+        kept = self.runs.get(live.id)
+        run = None
+        if kept is not None and kept[0] is live.game and kept[1] == k:
+            done, run = kept[2], kept[3]
+            if (
+                len(done) > len(moves) - k
+                or any(m is not moves[k + j] for j, m in enumerate(done))
+                or run.states[-1].ply != run.states[0].ply + len(done)  # a held live state moved on
+            ):
+                run = None
+        if run is None:
+            done, run = [], UndoRun(STARTS.at(live, k))
+        for m in moves[k + len(done) :]:
+            # The live state after the last move is held as it is: a live state is replaced, never
+            # changed, but by a catch-up, which the check above finds (its ply moves on).
+            last = m is moves[-1] and live.state.ply == run.states[0].ply + len(done) + 1
+            run.push(m.action, live.state if last else None)
+            done.append(m)
+        self.runs[live.id] = (live.game, k, done, run)
+        self.runs.move_to_end(live.id)
+        while len(self.runs) > self.size:
+            self.runs.popitem(last=False)
+        return run
+
+
+RUNS = _Runs()
+
+
+def _report(live: Live, public: PublicView | None = None) -> tuple[list[UndoPoint], str | None]:
     st = live.state
     seat = st.acting_seat
     k = run_start(live, seat)
     if k == len(live.moves):
+        STARTS.hold(live)  # where the seat's run will begin
         return [], "seat" if k else None
-    start = STARTS.at(live, k)
-    report = undo_report(start, [m.action for m in live.moves[k:]])
+    report = RUNS.at(live, k).report(public)
     stop = report.stop if report.stop is not None or k == 0 else "seat"
     return report.points, stop
 
@@ -119,7 +173,7 @@ def points(svc: Service, live: Live, seat: int | None) -> tuple[list[UndoPoint],
     got = cache.get("undo")
     if got is None:
         try:
-            got = _report(live)
+            got = _report(live, cache.get("public"))
         except Exception:  # a fault of ours must not cost the seat its view: no undo offered
             log.exception("undo points of game %s at ply %s", live.id, live.state.ply)
             got = ([], None)

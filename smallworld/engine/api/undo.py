@@ -75,18 +75,166 @@ def _leaves(value: Any, out: Counter[tuple[str, Any]], top: bool = False, seat: 
         out[(type(value).__name__, value)] += 1
 
 
-def secrets(st: State) -> list[Counter[tuple[str, Any]]]:
-    """What each viewer does not see of `st` (the spectator first, then each seat), as the multiset
-    of the state's values that are missing from that viewer's view."""
-    full: Counter[tuple[str, Any]] = Counter()
-    _leaves(state_to_json(st), full, top=True)
-    public = PublicView(st)
+def _diff(a: Any, b: Any, only_a: Counter[tuple[str, Any]], only_b: Counter[tuple[str, Any]]) -> None:
+    """The leaves of `a` and of `b` (as `_leaves` counts them) outside the parts where the two are
+    equal: walked side by side, a part equal in both is skipped whole (compared in C)."""
+    if a == b:
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k, v in a.items():
+            if k in b:
+                _diff(v, b[k], only_a, only_b)
+            else:
+                _leaves(v, only_a)
+        for k, v in b.items():
+            if k not in a:
+                _leaves(v, only_b)
+    elif isinstance(a, list) and isinstance(b, list):
+        for x, y in zip(a, b, strict=False):
+            _diff(x, y, only_a, only_b)
+        for x in a[len(b) :]:
+            _leaves(x, only_a)
+        for y in b[len(a) :]:
+            _leaves(y, only_b)
+    else:
+        _leaves(a, only_a)
+        _leaves(b, only_b)
+
+
+_Leaves = Counter[tuple[str, Any]]
+
+
+def _seat_diff(a: Any, b: Any, only_a: _Leaves, only_b: _Leaves) -> None:
+    """`_diff` of one seat's JSON as `_leaves` counts a seat: without its coin total."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k, v in a.items():
+            if k == "coins":
+                continue
+            if k in b:
+                _diff(v, b[k], only_a, only_b)
+            else:
+                _leaves(v, only_a)
+        for k, v in b.items():
+            if k != "coins" and k not in a:
+                _leaves(v, only_b)
+    else:
+        _leaves(a, only_a, seat=True)
+        _leaves(b, only_b, seat=True)
+
+
+# The counts of the parts of views already worked out (`_hidden_from`): per part of the state's JSON
+# (a top-level key, and the seat for a seat), the last few (the state's part, the view's part,
+# their counts).
+_Memo = dict[tuple[str, int], list[tuple[Any, Any, _Leaves, _Leaves]]]
+_MEMO_DEPTH = 6
+
+
+def _hidden_from(full: dict[str, Any], views: list[dict[str, Any]], memo: _Memo) -> list[_Leaves]:
+    """For each view, `full`'s leaves minus the view's (both counted as `_leaves(..., top=True)`
+    counts them). The parts of the two that are equal count the same on both sides, so only the
+    parts that differ are counted: the same multiset as counting both whole, for a fraction of the
+    work (most of a view is the state's JSON as it is). A part that every view shares (the views of
+    one public view share most) is counted once for all; `memo`: the counts of parts worked out
+    before, found again by equality (the states of one run of decisions share most values)."""
+
+    def part(key: str, i: int, a: Any, b: Any, seat: bool) -> tuple[_Leaves, _Leaves] | None:
+        if b is not _MISSING and a == b:
+            return None
+        known = memo.get((key, i))
+        if known is None:
+            known = memo[key, i] = []
+        for fa, fb, ca, cb in known:
+            if (fb is b or fb == b) and (fa is a or fa == a):
+                return ca, cb
+        ca, cb = Counter(), Counter()
+        if b is _MISSING:
+            _leaves(a, ca, seat=seat)
+        elif seat:
+            _seat_diff(a, b, ca, cb)
+        else:
+            _diff(a, b, ca, cb)
+        known.insert(0, (a, b, ca, cb))
+        del known[_MEMO_DEPTH:]
+        return ca, cb
+
+    shared_full: _Leaves = Counter()
+    shared_view: _Leaves = Counter()
+    own: list[list[tuple[_Leaves, _Leaves]]] = [[] for _ in views]
+
+    def count(key: str, i: int, a: Any, bs: list[Any], seat: bool) -> None:
+        b0 = bs[0]
+        if bs.count(b0) == len(bs):  # one part for every view (the same object, or equal)
+            got = part(key, i, a, b0, seat)
+            if got is not None:
+                if got[0]:
+                    shared_full.update(got[0])
+                if got[1]:
+                    shared_view.update(got[1])
+            return
+        for j, b in enumerate(bs):
+            got = part(key, i, a, b, seat)
+            if got is not None:
+                own[j].append(got)
+
+    for k, v in full.items():
+        if k in _NOT_SECRETS:
+            continue
+        ws = [view.get(k, _MISSING) for view in views]
+        if k == "seats" and isinstance(v, list) and all(isinstance(w, list) for w in ws):
+            for i, s in enumerate(v):
+                count(k, i, s, [w[i] if i < len(w) else _MISSING for w in ws], True)
+            for j, w in enumerate(ws):
+                if len(w) > len(v):
+                    extra: _Leaves = Counter()
+                    for t in w[len(v) :]:
+                        _leaves(t, extra, seat=True)
+                    own[j].append((Counter(), extra))
+        elif k == "seats":  # not a list on some side: counted whole, as `_leaves` counts it
+            for j, w in enumerate(ws):
+                whole_full: _Leaves = Counter()
+                whole_view: _Leaves = Counter()
+                _leaves({k: v}, whole_full, top=True)
+                if w is not _MISSING:
+                    _leaves({k: w}, whole_view, top=True)
+                own[j].append((whole_full, whole_view))
+        else:
+            count(k, -1, v, ws, False)
     out = []
-    for viewer in (None, *range(st.game.players)):
-        seen: Counter[tuple[str, Any]] = Counter()
-        _leaves(public.view(viewer), seen, top=True)
-        out.append(full - seen)
+    for j, view in enumerate(views):
+        only_full, only_view = shared_full.copy(), shared_view.copy()
+        for ca, cb in own[j]:
+            if ca:
+                only_full.update(ca)
+            if cb:
+                only_view.update(cb)
+        for k, w in view.items():
+            if k not in full and k not in _NOT_SECRETS:
+                _leaves({k: w}, only_view, top=True)
+        out.append(_minus(only_full, only_view))
     return out
+
+
+def _minus(a: _Leaves, b: _Leaves) -> _Leaves:
+    """`a - b` for counts that are all positive (`Counter.__sub__` without its calls of `__missing__`)."""
+    get = b.get
+    return Counter({v: m for v, n in a.items() if (m := n - get(v, 0)) > 0})
+
+
+_MISSING = object()
+
+
+def secrets(
+    st: State, public: PublicView | None = None, memo: _Memo | None = None
+) -> list[Counter[tuple[str, Any]]]:
+    """What each viewer does not see of `st` (the spectator first, then each seat), as the multiset
+    of the state's values that are missing from that viewer's view. `public`: `st`'s public view when
+    the caller has it already (it is only read); `memo`: the counts of parts kept from the secrets of
+    other states (`_hidden_from`; it holds those states' values, which nothing may change)."""
+    full = state_to_json(st)
+    if public is None:
+        public = PublicView(st)
+    views = [public.view(viewer) for viewer in (None, *range(st.game.players))]
+    return _hidden_from(full, views, {} if memo is None else memo)
 
 
 def _plain_barrier(before: State, after: State, seat: int) -> str | None:
@@ -108,7 +256,10 @@ def _revealed(
     hidden_before: list[Counter[tuple[str, Any]]], hidden_after: list[Counter[tuple[str, Any]]]
 ) -> bool:
     """Whether something hidden from some viewer before is no longer hidden from it (or is gone)."""
-    return any(b - a for b, a in zip(hidden_before, hidden_after, strict=True))
+    # `b - a` not empty, without making it: some value more often in `b` than in `a`.
+    return any(
+        n > a.get(v, 0) for b, a in zip(hidden_before, hidden_after, strict=True) for v, n in b.items()
+    )
 
 
 def barrier(before: State, after: State, seat: int) -> str | None:
@@ -129,35 +280,74 @@ class UndoReport:
     stop: str | None
 
 
+_UNKNOWN = object()
+
+
+class UndoRun:
+    """`undo_report` worked out one decision at a time: the states of a run of decisions from a
+    start, each decision's barrier and each state's secrets worked out once, however many times the
+    report is asked for (a host asks at every ply: the report of a run of n decisions then costs one
+    decision's work, not n). The states are the run's own: nothing may change them."""
+
+    def __init__(self, start: State) -> None:
+        self.states: list[State] = [start]
+        self.actions: list[Any] = []
+        self._why: dict[tuple[int, int], Any] = {}  # (decision, seat) -> its barrier or None
+        self._hidden: dict[int, list[Counter[tuple[str, Any]]]] = {}  # state -> `secrets`
+        self._memo: _Memo = {}  # the counts of the parts of the run's states' views (`secrets`)
+
+    def push(self, action: Any, after: State | None = None) -> None:
+        """The run's next decision; `after`: the state it leads to, when the caller has it (held as
+        it is: the caller changes it no more), else played here on a copy of the last state."""
+        if after is None:
+            after = self.states[-1].clone()
+            after.apply(action)
+        self.actions.append(action)
+        self.states.append(after)
+
+    def _secrets(self, i: int, public: PublicView | None) -> list[Counter[tuple[str, Any]]]:
+        got = self._hidden.get(i)
+        if got is None:
+            st = self.states[i]
+            mine = public if public is not None and public.state is st else None
+            got = self._hidden[i] = secrets(st, mine, self._memo)
+        return got
+
+    def _barrier(self, i: int, seat: int, public: PublicView | None) -> str | None:
+        why = self._why.get((i, seat), _UNKNOWN)
+        if why is _UNKNOWN:
+            before, after = self.states[i], self.states[i + 1]
+            why = _plain_barrier(before, after, seat)
+            if why is None and _revealed(self._secrets(i, public), self._secrets(i + 1, public)):
+                why = REVEAL
+            self._why[i, seat] = why
+        return why
+
+    def report(self, public: PublicView | None = None) -> UndoReport:
+        """`undo_report` of the start and the decisions pushed; `public`: the last state's public view
+        when the caller has it (it is only read)."""
+        final = self.states[-1]
+        seat = final.acting_seat
+        if final.is_over() or seat != final.turn_seat:
+            return UndoReport([], SEAT)
+        points: list[UndoPoint] = []
+        for i in range(len(self.actions) - 1, -1, -1):
+            why = self._barrier(i, seat, public)
+            if why is not None:
+                return UndoReport(points, why)
+            before = self.states[i]
+            points.append(UndoPoint(before.ply, seat, self.actions[i], before))
+        return UndoReport(points, None)
+
+
 def undo_report(start: State, actions: Sequence[Any]) -> UndoReport:
     """Play `actions` (protocol JSON or `Action`s) from `start` (left as it is) and say which plies
     the seat to act at the end may go back to. None while the game is over or while the seat to act
     is not the one whose turn it is (a defender decides: it undoes nothing of another's turn)."""
-    states = [start.clone()]
+    run = UndoRun(start.clone())
     for a in actions:
-        st = states[-1].clone()
-        st.apply(a)
-        states.append(st)
-    final = states[-1]
-    seat = final.acting_seat
-    if final.is_over() or seat != final.turn_seat:
-        return UndoReport([], SEAT)
-    points: list[UndoPoint] = []
-    hidden_after: list[Counter[tuple[str, Any]]] | None = None
-    for i in range(len(actions) - 1, -1, -1):
-        before, after = states[i], states[i + 1]
-        why = _plain_barrier(before, after, seat)
-        if why is None:
-            if hidden_after is None:
-                hidden_after = secrets(after)
-            hidden_before = secrets(before)
-            if _revealed(hidden_before, hidden_after):
-                why = REVEAL
-            hidden_after = hidden_before
-        if why is not None:
-            return UndoReport(points, why)
-        points.append(UndoPoint(before.ply, seat, actions[i], before))
-    return UndoReport(points, None)
+        run.push(a)
+    return run.report()
 
 
 def undo_points(start: State, actions: Sequence[Any]) -> list[UndoPoint]:
