@@ -5,9 +5,11 @@ still takes effect at once in the process where it happened, within `hold` secon
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
 
 from smallworld.server import accounts
@@ -21,9 +23,15 @@ PW = "correct horse battery"
 
 
 @pytest.fixture
-def web(db_url: str):  # type: ignore[no-untyped-def]
+def web(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, rate=0, socket_rate=0), base_url="http://testserver") as c:
         yield c
+
+
+def _inside(web: TestClient) -> tuple[Any, BlockingPortal]:
+    """The app's service, and the portal that runs its coroutines on the app's event loop."""
+    assert web.portal is not None
+    return web.app.state.service, web.portal  # type: ignore[attr-defined]
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -54,8 +62,7 @@ def test_acting_with_a_session_reads_it_once_a_moment_and_a_log_out_ends_it_at_o
     csrf = web.post("/api/accounts", json={"name": "Kept", "password": PW}).json()["csrf"]
     session = SessionToken(web.cookies[SESSION_COOKIE])
     gid = _rated_game(web, csrf)
-    svc = web.app.state.service  # type: ignore[attr-defined]
-    portal = web.portal  # type: ignore[attr-defined]
+    svc, portal = _inside(web)
     live = portal.call(svc.get, gid)
     svc.sessions.forget()  # what creating the game read is gone
     reads = _reads(monkeypatch)
@@ -76,8 +83,7 @@ def test_acting_with_a_session_reads_it_once_a_moment_and_a_log_out_ends_it_at_o
 def test_a_password_change_ends_the_other_sessions_kept_here_at_once(web: TestClient) -> None:
     csrf = web.post("/api/accounts", json={"name": "Changer", "password": PW}).json()["csrf"]
     gid = _rated_game(web, csrf)
-    svc = web.app.state.service  # type: ignore[attr-defined]
-    portal = web.portal  # type: ignore[attr-defined]
+    svc, portal = _inside(web)
     live = portal.call(svc.get, gid)
     with TestClient(web.app, base_url="http://testserver") as phone:
         phone.post("/api/session", json={"name": "Changer", "password": PW})
@@ -98,8 +104,7 @@ def test_an_ending_in_another_process_is_seen_within_the_hold(web: TestClient) -
     csrf = web.post("/api/accounts", json={"name": "Elsewhere", "password": PW}).json()["csrf"]
     session = SessionToken(web.cookies[SESSION_COOKIE])
     gid = _rated_game(web, csrf)
-    svc = web.app.state.service  # type: ignore[attr-defined]
-    portal = web.portal  # type: ignore[attr-defined]
+    svc, portal = _inside(web)
     live = portal.call(svc.get, gid)
     svc.sessions.hold = 0.3
     assert portal.call(svc.authorize, live, 0, session) == 0
