@@ -9,7 +9,8 @@ PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
 SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets \
-	accounts ratings pairing tournaments digest leaving chat chat_migration listing profiles
+	accounts ratings pairing tournaments digest leaving chat chat_migration listing profiles \
+	session_cache bench_ratings
 SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
 # `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,

@@ -193,23 +193,39 @@ def _bench_server(args: argparse.Namespace) -> int:
 
     out = bench_server(
         args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players,
-        engine_share=args.engine_share,
+        engine_share=args.engine_share, ratings=args.ratings,
     )
     if args.json:
         print(json.dumps(out))
-    else:
-        where = f"{out['seconds']} s ({out['db']})"
-        print(f"{out['games']} games x {out['players']} seats over WebSocket for {where}")
-        print(f"  actions:        {out['actions']}  ({out['actions_per_second']}/s)")
-        print(f"  latency:        p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms (sent to all seats updated)")
-        print(f"  errors: {out['errors']}  lost: {out['lost']}")
-        if out["server_decisions_per_action"] is not None:
-            print(
-                f"  server CPU:     {out['server_cpu_ms_per_action']} ms per action = "
-                f"{out['server_decisions_per_action']} engine decisions of "
-                f"{out['engine_cpu_ms_per_decision']} ms"
-            )
+        return 0
+    where = f"{out['seconds']} s ({out['db']})"
+    print(f"{out['games']} games x {out['players']} seats over WebSocket for {where}")
+    if args.ratings != "both":
+        _print_bench_phase(out, out["engine_cpu_ms_per_decision"])
+        return 0
+    both = out["ratings"]
+    for mode in ("off", "on"):
+        print(f" ratings {mode}:")
+        _print_bench_phase(both[mode], out["engine_cpu_ms_per_decision"])
+    print(f" actions/s with ratings on over off: {both['ratio']}")
     return 0
+
+
+def _print_bench_phase(out: dict[str, Any], per_decision: float | None) -> None:
+    print(f"  actions:        {out['actions']}  ({out['actions_per_second']}/s)")
+    print(f"  latency:        p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms (sent to all seats updated)")
+    print(f"  games:          {out['games_ended']} ended of {out['games_played']}")
+    if "ratings_updated" in out:
+        print(
+            f"  rated:          {out['rated_games_ended']} rated games ended, "
+            f"{out['ratings_updated']} ratings updated ({out['rated_games']} games rated)"
+        )
+    print(f"  errors: {out['errors']}  lost: {out['lost']}")
+    if out["server_decisions_per_action"] is not None:
+        print(
+            f"  server CPU:     {out['server_cpu_ms_per_action']} ms per action = "
+            f"{out['server_decisions_per_action']} engine decisions of {per_decision} ms"
+        )
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -293,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     bs.add_argument("--url", default=None, help="a running server instead of one started here")
     bs.add_argument("--engine-share", type=float, default=0.1,
                     help="share of one core that random engine games take through the load (the yardstick)")
+    bs.add_argument(
+        "--ratings", choices=("off", "on", "both"), default="off",
+        help="casual games (off), rated games of accounts (on), or both in alternating halves, compared",
+    )
     bs.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")

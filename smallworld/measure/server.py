@@ -4,6 +4,14 @@ G games are played at once for S seconds; every seat is its own WebSocket client
 think time (exponential, mean T ms) and then sends a random legal action. A finished game is
 replaced by a new one, so G stay live. Latency is measured from an action's send until every seat
 of its game has received the update; `lost` counts acknowledged actions missing from the store.
+
+`ratings="on"` plays rated games instead (issue 29): every simulated player is an account, signed up
+before the clock starts; the first of a game's players creates it (`"rated": true`, the others'
+seats invitations), the others join with their sessions, and every seat plays over a socket opened
+with its account's session cookie (as a quick game's players do, with no seat token), so each game's
+end rates its players. `ratings="both"` measures the two one after the other on one server, in
+alternating halves (off, on, off, on), so that the machine's noise falls on both
+(`smallworld/measure/rated.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import orjson
 from websockets.asyncio.client import connect
 
 from smallworld.measure.engine import EngineSampler
+from smallworld.measure.rated import Account, rating_counts, sign_up
 
 
 @dataclass
@@ -37,6 +46,7 @@ class Stats:
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     games: set[str] = field(default_factory=set)
+    ended: set[str] = field(default_factory=set)  # games whose end a seat saw
 
 
 def _error(stats: Stats, code: str) -> None:
@@ -111,17 +121,25 @@ async def _seat(
     url: str,
     gid: str,
     seat: int,
-    token: str,
+    who: str | Account,
     players: int,
     think: float,
     stop_at: float,
     stats: Stats,
     rng: random.Random,
 ) -> bool:
-    """One seat's client; True when its game ended (the caller starts another)."""
-    ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}&token={token}"
+    """One seat's client, opened with the seat's token or with an account's session cookie; True
+    when its game ended (the caller starts another)."""
+    ws_url = url.replace("http://", "ws://", 1) + f"/api/games/{gid}/ws?seat={seat}"
+    headers: dict[str, str] = {}
+    if isinstance(who, Account):
+        headers["Cookie"] = who.cookie
+    else:
+        ws_url += f"&token={who}"
     # A generous opening timeout: hundreds of sockets open at once on a busy machine.
-    async with connect(ws_url, max_size=2**24, compression=None, open_timeout=120) as ws:
+    async with connect(
+        ws_url, max_size=2**24, compression=None, open_timeout=120, additional_headers=headers
+    ) as ws:
         # One deadline for the whole seat (5 s past the end), not a timer for every message.
         deadline = asyncio.get_running_loop().time() + (stop_at - time.perf_counter()) + 5
         try:
@@ -162,6 +180,7 @@ async def _play(
             if n == players and key in stats.sent:
                 stats.latencies.append(now - stats.sent.pop(key))
         if msg.get("status") == "over":
+            stats.ended.add(gid)
             return True
         legal = msg.get("legal")
         ply = msg["ply"]
@@ -174,6 +193,42 @@ async def _play(
             await ws.send(json.dumps({"type": "act", "ply": ply, "action": action}))
 
 
+async def _new_game(
+    http: httpx.AsyncClient, url: str, players: int, accounts: list[Account] | None, stats: Stats
+) -> tuple[str, list[tuple[int, str | Account]]] | None:
+    """A new game and who plays each seat: its hot-seat tokens (casual), or `accounts` (rated: the
+    first creates it, the others join with their invitations). None: refused (counted)."""
+    try:
+        if accounts is None:
+            body = {"players": players, "seats": [{"kind": "creator"}] * players}
+            r = await http.post(url + "/api/games", json=body)
+        else:
+            seats = [{"kind": "creator"}] + [{"kind": "invite"}] * (players - 1)
+            body = {"players": players, "seats": seats, "rated": True}
+            r = await http.post(url + "/api/games", json=body, headers=accounts[0].headers)
+        if r.status_code != 200:
+            _error(stats, f"http {r.status_code}")
+            return None
+        g = r.json()
+        gid = str(g["game"])
+        stats.games.add(gid)
+        if accounts is None:
+            return gid, [(s["seat"], s["token"]) for s in g["seats"]]
+        mine = next(s["seat"] for s in g["seats"] if s.get("token"))
+        who: list[tuple[int, str | Account]] = [(mine, accounts[0])]
+        codes = [s["invite"] for s in g["seats"] if s.get("invite")]
+        for account, code in zip(accounts[1:], codes, strict=True):
+            j = await http.post(f"{url}/api/games/{gid}/join", json={"invite": code}, headers=account.headers)
+            if j.status_code != 200:
+                _error(stats, f"join http {j.status_code}")
+                return None
+            who.append((j.json()["seat"], account))
+        return gid, who
+    except httpx.TransportError as e:  # e.g. a kept-alive connection the server just closed
+        _error(stats, type(e).__name__)
+        return None
+
+
 async def _game_loop(
     http: httpx.AsyncClient,
     url: str,
@@ -182,28 +237,18 @@ async def _game_loop(
     stop_at: float,
     stats: Stats,
     rng: random.Random,
+    accounts: list[Account] | None = None,
 ) -> None:
     """Keep one game going until the time is up: a finished game is replaced by a new one."""
     while time.perf_counter() < stop_at:
-        try:
-            body = {"players": players, "seats": [{"kind": "creator"}] * players}
-            r = await http.post(url + "/api/games", json=body)
-        except httpx.TransportError as e:  # e.g. a kept-alive connection the server just closed
-            _error(stats, type(e).__name__)
-            await asyncio.sleep(0.1)
-            continue
-        if r.status_code != 200:
-            _error(stats, f"http {r.status_code}")
+        made = await _new_game(http, url, players, accounts, stats)
+        if made is None:
             await asyncio.sleep(0.5)
             continue
-        g = r.json()
-        gid = g["game"]
-        stats.games.add(gid)
+        gid, seats = made
         tasks = [
-            _seat(
-                url, gid, s["seat"], s["token"], players, think, stop_at, stats, random.Random(rng.random())
-            )
-            for s in g["seats"]
+            _seat(url, gid, seat, who, players, think, stop_at, stats, random.Random(rng.random()))
+            for seat, who in seats
         ]
         results = await asyncio.gather(*tasks, return_exceptions=True)
         for res in results:
@@ -220,16 +265,36 @@ def _percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def _run(url: str, games: int, think_ms: float, seconds: float, players: int, seed: int) -> Stats:
-    stats = Stats()
+async def _run(
+    url: str,
+    games: int,
+    think_ms: float,
+    seconds: float,
+    players: int,
+    seed: int,
+    accounts: list[list[Account]] | None = None,
+    stats: Stats | None = None,
+) -> Stats:
+    """G game loops for `seconds` (rated ones when `accounts`, a table of players for each loop),
+    adding to `stats`."""
+    stats = stats if stats is not None else Stats()
     rng = random.Random(seed)
     # No kept-alive connections: reusing one the server is closing fails now and then.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         stop_at = time.perf_counter() + seconds
         loops = [
-            _game_loop(http, url, players, think_ms / 1000, stop_at, stats, random.Random(rng.random()))
-            for _ in range(games)
+            _game_loop(
+                http,
+                url,
+                players,
+                think_ms / 1000,
+                stop_at,
+                stats,
+                random.Random(rng.random()),
+                accounts[i] if accounts is not None else None,
+            )
+            for i in range(games)
         ]
         await asyncio.gather(*loops)
     return stats
@@ -254,6 +319,29 @@ def _lost(stats: Stats, db: str | None, url: str) -> int:
     return sum(1 for gid, ply, action in stats.acked if stored.get((gid, ply)) != action)
 
 
+RATINGS = ("off", "on", "both")
+POOL = "warcraft/standard/turn"  # the pool of the rated games played here (default edition, variant, pace)
+
+
+@dataclass
+class Phase:
+    """One mode's measurement, summed over its halves."""
+
+    stats: Stats = field(default_factory=Stats)
+    seconds: float = 0.0
+    cpu: float | None = 0.0
+
+
+def _plan(ratings: str, seconds: float) -> list[tuple[str, float]]:
+    """The measured windows in order: one mode for `seconds`, or both for `seconds` each, in halves
+    that alternate (off, on, off, on)."""
+    if ratings not in RATINGS:
+        raise ValueError(f"ratings: one of {', '.join(RATINGS)}, got {ratings!r}")
+    if ratings != "both":
+        return [(ratings, seconds)]
+    return [("off", seconds / 2), ("on", seconds / 2)] * 2
+
+
 def bench_server(
     games: int,
     think_ms: float = 500,
@@ -263,10 +351,16 @@ def bench_server(
     players: int = 3,
     seed: int = 0,
     engine_share: float = 0.1,
+    ratings: str = "off",
 ) -> dict[str, Any]:
     """The load test (module docstring). With a server started here, its CPU per acknowledged action
     and, measured through the same load by an `EngineSampler` (`engine_share` of one core), the
-    engine's CPU per decision: their ratio is what an action costs the server in engine decisions."""
+    engine's CPU per decision: their ratio is what an action costs the server in engine decisions.
+
+    `ratings`: `off` (casual games), `on` (rated games of accounts) or `both` (each for `seconds`,
+    alternating halves; the answer's `ratings` holds each mode's figures and the ratio of their
+    actions per second, on over off)."""
+    plan = _plan(ratings, seconds)
     tmp = None
     server = None
     if url is None:
@@ -275,27 +369,40 @@ def bench_server(
             db = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
         server = LocalServer(db)
         url = server.url
-    cpu: float | None = None
-    # The client's own collector, as the server's (`app.tune_collector`): no full pass walking every
-    # socket's state in the middle of the measurement.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(700, 10, 100)
+    phases = {mode: Phase() for mode, _ in plan}
+    rated: dict[str, int] = {}
     sampler: EngineSampler | None = None
     decisions, engine_cpu = 0, 0.0
     try:
+        # Setup, not timed: the accounts of the rated games, one per simulated player.
+        accounts = asyncio.run(sign_up(url, games, players)) if "on" in phases else None
+        # The client's own collector, as the server's (`app.tune_collector`): no full pass walking
+        # every socket's state in the middle of the measurement.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(700, 10, 100)
         if server is not None and server.cpu_seconds() is not None:
             sampler = EngineSampler(players, engine_share, seed)
         t0 = time.perf_counter()
-        cpu0 = server.cpu_seconds() if server is not None else None
-        stats = asyncio.run(_run(url, games, think_ms, seconds, players, seed))
+        for i, (mode, length) in enumerate(plan):
+            phase = phases[mode]
+            cpu0 = server.cpu_seconds() if server is not None else None
+            tables = accounts if mode == "on" else None
+            asyncio.run(_run(url, games, think_ms, length, players, seed + i, tables, phase.stats))
+            cpu1 = server.cpu_seconds() if server is not None else None
+            phase.seconds += length
+            if phase.cpu is not None and cpu0 is not None and cpu1 is not None:
+                phase.cpu += cpu1 - cpu0
+            else:
+                phase.cpu = None
         elapsed = time.perf_counter() - t0
-        cpu1 = server.cpu_seconds() if server is not None else None
         if sampler is not None:
             decisions, engine_cpu = sampler.result()
-        if cpu0 is not None and cpu1 is not None:
-            cpu = cpu1 - cpu0
-        lost = _lost(stats, db, url)
+        lost = {mode: _lost(p.stats, db, url) for mode, p in phases.items()}
+        if accounts is not None:
+            ended = len(phases["on"].stats.ended)
+            everyone = [a for table in accounts for a in table]
+            rated = {"rated_games_ended": ended, **rating_counts(url, everyone, ended * players, POOL)}
     finally:
         if sampler is not None:
             sampler.close()
@@ -303,18 +410,39 @@ def bench_server(
             server.stop()
         if tmp is not None:
             tmp.cleanup()
-    actions = len(stats.acked)
-    per_action = cpu * 1000 / actions if cpu is not None and actions else None
     per_decision = engine_cpu * 1000 / decisions if decisions else None
-    return {
+    out: dict[str, Any] = {
         "games": games,
         "players": players,
         "think_ms": think_ms,
         "seconds": round(elapsed, 2),
         "db": (db or url).split(":", 1)[0],
+    }
+    figures = {
+        mode: {**_figures(p, lost[mode], per_decision), **(rated if mode == "on" else {})}
+        for mode, p in phases.items()
+    }
+    if ratings != "both":
+        out.update(figures[ratings])
+    else:
+        off, on = figures["off"]["actions_per_second"], figures["on"]["actions_per_second"]
+        out["ratings"] = {**figures, "ratio": round(on / off, 3) if off else None}
+    out["engine_cpu_ms_per_decision"] = round(per_decision, 4) if per_decision is not None else None
+    out["engine_decisions"] = decisions
+    return out
+
+
+def _figures(phase: Phase, lost: int, per_decision: float | None) -> dict[str, Any]:
+    """One mode's figures: what was acknowledged within its windows, and what it cost the server."""
+    stats = phase.stats
+    actions = len(stats.acked)
+    cpu = phase.cpu
+    per_action = cpu * 1000 / actions if cpu is not None and actions else None
+    return {
         "games_played": len(stats.games),
+        "games_ended": len(stats.ended),
         "actions": actions,
-        "actions_per_second": round(actions / seconds, 1),  # acknowledged within the window
+        "actions_per_second": round(actions / phase.seconds, 1),  # acknowledged within the windows
         "p50_ms": round(_percentile(stats.latencies, 0.50) * 1000, 2),
         "p99_ms": round(_percentile(stats.latencies, 0.99) * 1000, 2),
         "errors": stats.errors,
@@ -323,10 +451,8 @@ def bench_server(
         # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
         # actions per second of one process on one free core).
         "server_cpu_ms_per_action": round(per_action, 2) if per_action is not None else None,
-        # The engine's CPU per decision (a listing and an unchecked apply) in the benchmark's random
-        # games, measured through the load, and what one acknowledged action costs the server in them.
-        "engine_cpu_ms_per_decision": round(per_decision, 4) if per_decision is not None else None,
-        "engine_decisions": decisions,
+        # What one acknowledged action costs the server in engine decisions (a listing and an
+        # unchecked apply, measured through the load by the sampler).
         "server_decisions_per_action": (
             round(per_action / per_decision, 1) if per_action is not None and per_decision else None
         ),

@@ -389,6 +389,7 @@ class Accounts:
             raise ServerError("bad_token", "this browser is not logged in", "token")
         if p["revoked"] is None:
             await asyncio.to_thread(touch_session, self.store, p["token_hash"], revoked=time.time())
+            self.service.sessions.forget(p["id"])
         log.info(json.dumps({"event": "logged_out", "player": p["id"], "session": True}))
         return {"player": _public(p), "logged_out": True}
 
@@ -415,5 +416,6 @@ class Accounts:
             return _end_sessions(self.store, p["id"], keep=p["token_hash"] if p.get("session") else None)
 
         ended = await asyncio.to_thread(write)
+        self.service.sessions.forget(p["id"])
         log.info(json.dumps({"event": "password_changed", "player": p["id"], "sessions_ended": ended}))
         return {"player": _public(p), "sessions_ended": ended}

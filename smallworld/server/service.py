@@ -43,6 +43,7 @@ from smallworld.server.positions import settings_of as position_settings
 from smallworld.server.positions import start as position_start
 from smallworld.server.positions import stored as position_stored
 from smallworld.server.resilience import is_outage, retrying
+from smallworld.server.session_cache import SessionCache
 from smallworld.server.sockets import Message
 from smallworld.server.store import Append, Appender, NewPlayer, NewSeat, PlyTaken, SeatRow, Store
 from smallworld.server.tokens import (
@@ -154,6 +155,7 @@ class Service:
         self.bot_timeout = BOT_TIMEOUT
         self.tournaments: Any = None  # tournaments.Tournaments, told when a tournament's game ends
         self.token_idle = IDLE_DAYS * 86400  # seconds a token may go unused (`serve --token-idle`)
+        self.sessions = SessionCache()  # sessions' rows, kept a moment (session_cache.py)
         self.live: dict[str, Live] = {}
         # Finished games stay cached for their replays and late viewers, up to this many; older
         # ones nobody watches are dropped and rebuilt by replay when asked for again.
@@ -217,10 +219,11 @@ class Service:
         task.add_done_callback(self.tasks.discard)
 
     # --- players ---------------------------------------------------------------------------------
-    async def player(self, token: str | None) -> dict[str, Any] | None:
+    async def player(self, token: str | None, kept: bool = False) -> dict[str, Any] | None:
         """The player of a player token; None when the token is not one. A revoked or expired one is
-        refused (`bad_token`, saying which); a use is recorded at most once an hour."""
-        p = await self._player_row(token)
+        refused (`bad_token`, saying which); a use is recorded at most once an hour. `kept`: a
+        session's row read a moment ago will do (who may act for a seat: session_cache.py)."""
+        p = await self._player_row(token, kept)
         if p is None:
             return None
         session = bool(p.get("session"))  # a logged-in browser's session (accounts.py)
@@ -234,20 +237,30 @@ class Service:
         if now - p["used"] > USE_EVERY:
             if session:
                 await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], used=now)
+                self.sessions.used(p["token_hash"], now)
             else:
                 await asyncio.to_thread(self.store.update_player, p["id"], used=now)
         return p
 
-    async def _player_row(self, token: str | None) -> dict[str, Any] | None:
+    async def _player_row(self, token: str | None, kept: bool = False) -> dict[str, Any] | None:
         if not token:
             return None
-        p = await asyncio.to_thread(self.store.player_by_hash, token_hash(token))
+        h = token_hash(token)
+        # A session's row is kept a moment for acting (session_cache.py): a rated seat acts with it.
+        p = self.sessions.get(h) if kept else None
         if p is None:
-            p = await asyncio.to_thread(accounts.player_by_session, self.store, token_hash(token))
+            epoch = self.sessions.epoch
+            p = await asyncio.to_thread(self._read_player, h)
+            if p is not None:
+                self.sessions.keep(h, p, epoch)
         # The lookup is by hash; the comparison repeats in constant time all the same.
         if p is None or not matches(token, p["token_hash"]):
             return None
         return p
+
+    def _read_player(self, h: str) -> dict[str, Any] | None:
+        """A player token's player, else a session's (one trip to a thread for both)."""
+        return self.store.player_by_hash(h) or accounts.player_by_session(self.store, h)
 
     async def logout(self, token: str | None) -> dict[str, Any]:
         """Revoke a player token: it opens nothing any more (its player's seat tokens still work)."""
@@ -256,6 +269,7 @@ class Service:
             raise ServerError("bad_token", "a known player token is required", "token")
         if p["revoked"] is None and p.get("session"):
             await asyncio.to_thread(accounts.touch_session, self.store, p["token_hash"], revoked=time.time())
+            self.sessions.forget(p["id"])
         elif p["revoked"] is None:
             await asyncio.to_thread(self.store.update_player, p["id"], revoked=time.time())
         log.info(json.dumps({"event": "logged_out", "player": p["id"]}))
@@ -579,7 +593,7 @@ class Service:
         wrong = ServerError("wrong_seat", f"this token is not seat {seat}'s", "seat")
         if any(matches(token, s["token_hash"]) for s in live.seats):
             raise wrong
-        p = await self.player(token)
+        p = await self.player(token, kept=True)
         if p is not None:
             if p["id"] == row["player_id"]:
                 return seat
@@ -599,7 +613,7 @@ class Service:
             # A logged-in browser's cookie goes with every request: it reads as the account's one
             # seat here, else (none, several, or a session that has ended) as a spectator.
             try:
-                p = await self.player(token)
+                p = await self.player(token, kept=True)
             except ServerError:
                 return None
             mine = [int(s["seat"]) for s in live.seats if p is not None and s["player_id"] == p["id"]]
