@@ -11,7 +11,8 @@ seats invitations), the others join with their sessions, and every seat plays ov
 with its account's session cookie (as a quick game's players do, with no seat token), so each game's
 end rates its players. `ratings="both"` measures the two one after the other on one server, in
 alternating halves (off, on, off, on), so that the machine's noise falls on both
-(`smallworld/measure/rated.py`).
+(`smallworld/measure/rated.py`); there the off halves play the same games through the same accounts
+unrated and with no take-backs (`"undo": false`), so that the two differ by the rating alone.
 """
 
 from __future__ import annotations
@@ -194,17 +195,26 @@ async def _play(
 
 
 async def _new_game(
-    http: httpx.AsyncClient, url: str, players: int, accounts: list[Account] | None, stats: Stats
+    http: httpx.AsyncClient,
+    url: str,
+    players: int,
+    accounts: list[Account] | None,
+    stats: Stats,
+    rated: bool = True,
 ) -> tuple[str, list[tuple[int, str | Account]]] | None:
-    """A new game and who plays each seat: its hot-seat tokens (casual), or `accounts` (rated: the
-    first creates it, the others join with their invitations). None: refused (counted)."""
+    """A new game and who plays each seat: its hot-seat tokens (casual), or `accounts` (the first
+    creates it, the others join with their invitations): a rated game, or with `rated` false the same
+    game casual with no take-backs (so that the two differ by the rating alone). None: refused
+    (counted)."""
     try:
         if accounts is None:
             body = {"players": players, "seats": [{"kind": "creator"}] * players}
             r = await http.post(url + "/api/games", json=body)
         else:
             seats = [{"kind": "creator"}] + [{"kind": "invite"}] * (players - 1)
-            body = {"players": players, "seats": seats, "rated": True}
+            body = {"players": players, "seats": seats, "rated": True} if rated else {
+                "players": players, "seats": seats, "rated": False, "undo": False
+            }  # fmt: skip
             r = await http.post(url + "/api/games", json=body, headers=accounts[0].headers)
         if r.status_code != 200:
             _error(stats, f"http {r.status_code}")
@@ -238,10 +248,11 @@ async def _game_loop(
     stats: Stats,
     rng: random.Random,
     accounts: list[Account] | None = None,
+    rated: bool = True,
 ) -> None:
     """Keep one game going until the time is up: a finished game is replaced by a new one."""
     while time.perf_counter() < stop_at:
-        made = await _new_game(http, url, players, accounts, stats)
+        made = await _new_game(http, url, players, accounts, stats, rated)
         if made is None:
             await asyncio.sleep(0.5)
             continue
@@ -274,6 +285,7 @@ async def _run(
     seed: int,
     accounts: list[list[Account]] | None = None,
     stats: Stats | None = None,
+    rated: bool = True,
 ) -> Stats:
     """G game loops for `seconds` (rated ones when `accounts`, a table of players for each loop),
     adding to `stats`."""
@@ -293,6 +305,7 @@ async def _run(
                 stats,
                 random.Random(rng.random()),
                 accounts[i] if accounts is not None else None,
+                rated,
             )
             for i in range(games)
         ]
@@ -387,8 +400,12 @@ def bench_server(
         for i, (mode, length) in enumerate(plan):
             phase = phases[mode]
             cpu0 = server.cpu_seconds() if server is not None else None
-            tables = accounts if mode == "on" else None
-            asyncio.run(_run(url, games, think_ms, length, players, seed + i, tables, phase.stats))
+            # Measured both ways, the two modes play the same games through the same accounts, rated
+            # or not (and then with no take-backs, as a rated game has none): they differ by the
+            # rating alone. Off alone, today's casual hot-seat games, comparable with earlier runs.
+            tables = accounts if mode == "on" or ratings == "both" else None
+            on = mode == "on"
+            asyncio.run(_run(url, games, think_ms, length, players, seed + i, tables, phase.stats, on))
             cpu1 = server.cpu_seconds() if server is not None else None
             phase.seconds += length
             if phase.cpu is not None and cpu0 is not None and cpu1 is not None:

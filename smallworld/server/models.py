@@ -206,6 +206,9 @@ class CreateGame(Body):
     rated: Flag = Field(
         False, description="a rated game (docs/players.md): accounts' and bots' seats only; no undo"
     )
+    undo: Flag = Field(
+        True, description="a casual game's seats may take back their own decisions (docs/server.md, Undo)"
+    )
     seats: list[SeatSpec] = Field(json_schema_extra={"minItems": 2, "maxItems": 5})
     name: Annotated[Any, WithJsonSchema(_NAME_SCHEMA)] = Field(
         None, description="the creator's name, when the server makes a new player (no player token)"
@@ -320,6 +323,7 @@ class Summary(Answer):
     clock: ClockInfo | None
     title: str
     rated: bool = Field(False, description="a rated game: no undo; ratings move at its end (docs/players.md)")
+    undo: bool = Field(True, description="its seats may take back their own decisions (casual, if allowed)")
     acting_seat: int
     result: dict[str, Any] | None
     from_position: bool = Field(False, description="a casual game started from a position document")

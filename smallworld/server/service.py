@@ -353,6 +353,8 @@ class Service:
             meta["position"] = position
         if body.rated:
             meta["rated"] = True
+        elif not body.undo:
+            meta["undo"] = False  # a casual game with no take-backs (a rated one never has them)
         status, created, rows = await asyncio.to_thread(
             self.store.create_game, gid, public, seed, meta, seats, new
         )
@@ -791,6 +793,7 @@ class Service:
             "clock": live.meta.get("clock"),
             "title": live.meta.get("title", ""),
             "rated": bool(live.meta.get("rated")),
+            "undo": not live.meta.get("rated") and live.meta.get("undo") is not False,
             "acting_seat": st.acting_seat,
             "result": st.result,
             "from_position": "position" in live.meta,

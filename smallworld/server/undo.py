@@ -102,6 +102,8 @@ def not_offered(live: Live, seat: int | None) -> str | None:
     st = live.state
     if live.meta.get("rated"):
         return "the game is rated: decisions are final"
+    if live.meta.get("undo") is False:
+        return "take-backs are off in this game: decisions are final"
     if live.status != "playing" or st.result is not None:
         return "the game is not under way"
     if seat is None or seat != st.acting_seat or seat != st.turn_seat:

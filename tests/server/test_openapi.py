@@ -128,7 +128,7 @@ CASES: list[tuple[str, str, dict[str, Any], int, str, str | None, str]] = [
         "invalid_input",
         "alpha",
         "alpha: unknown field; known: ['clock', 'edition', 'name', 'options', 'players', 'position', 'rated',"
-        " 'seats', 'title', 'variant']",
+        " 'seats', 'title', 'undo', 'variant']",
     ),
     (
         "POST",

@@ -299,3 +299,31 @@ def test_another_process_follows_an_undo_through_the_broker(services: dict[str, 
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_casual_game_made_without_take_backs_offers_none_and_refuses_them(client: TestClient) -> None:
+    # docs/server.md, Undo: a casual game may be made with `"undo": false` (final decisions, as in a
+    # rated game); by default it offers them.
+    body: dict[str, Any] = {
+        "players": 2,
+        "name": "Ann",
+        "options": {"first_player": 0},
+        "seats": [{"kind": "creator"}, {"kind": "creator", "name": "Bob"}],
+        "undo": False,
+    }
+    made = client.post("/api/games", json=body).json()
+    gid, token = made["game"], made["seats"][0]["token"]
+    summary = client.get(f"/api/games/{gid}").json()
+    assert (summary["undo"], summary["rated"]) == (False, False)
+    _, before, after = _pick_and_conquer(client, gid, token)
+    assert after["undo_points"] == []
+    r = _undo(client, gid, token, {"seat": 0, "to_ply": before["ply"]})
+    assert (r.status_code, r.json()["code"]) == (409, "undo_refused")
+    assert "take-backs are off" in r.json()["message"]
+    assert client.get(f"/api/games/{gid}/view").json()["ply"] == after["ply"]
+    gid2, tokens = _hot_seat(client)
+    assert client.get(f"/api/games/{gid2}").json()["undo"] is True
+    _, _, offered = _pick_and_conquer(client, gid2, tokens[0])
+    assert offered["undo_points"] != []
+    bad = client.post("/api/games", json={**body, "undo": "no"})
+    assert (bad.status_code, bad.json()["code"], bad.json()["field"]) == (400, "invalid_input", "undo")

@@ -140,3 +140,27 @@ def test_a_conquest_taken_back_in_the_page_and_none_after_the_die(
     assert ply(page) == rolled["view"]["ply"]
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "undo-after-die.png"))
+
+
+def test_a_game_made_without_take_backs_offers_no_undo(page: Page, real_url: str) -> None:
+    # docs/server.md, Undo: the lobby's "take-backs allowed", unticked, makes a casual game whose
+    # decisions are final.
+    page.goto(real_url)
+    page.wait_for_selector("#lobby")
+    page.fill("#name", "Nia")
+    page.uncheck("#allow-undo")
+    page.click("#create-game")
+    page.wait_for_selector("#game")
+    gid = page.url.rsplit("/", 1)[-1]
+    with urllib.request.urlopen(f"{real_url}api/games/{gid}", timeout=20) as r:
+        assert json.loads(r.read())["undo"] is False
+    _my_turn(page)
+    assert step(page) == "pick"
+    _click_action(page, _shown(page)["legal"][0])
+    st = _shown(page)
+    while st["legal"] and not any(a["kind"] == "conquer" for a in st["legal"]):
+        _click_action(page, st["legal"][0])
+        st = _shown(page)
+    _click_action(page, next(a for a in st["legal"] if a["kind"] == "conquer"))
+    assert _shown(page)["undo_points"] == []
+    assert page.locator("#undo").count() == 0

@@ -194,7 +194,10 @@ export class Lobby {
       h("fieldset", {}, h("legend", {}, W.t("players")), ...this.seats.map(seatRow)),
       // A rated game (docs/players.md): a logged-in account's, one seat each, no undo.
       api.loggedIn() ? h("label", { class: "rated" }, h("input", { type: "checkbox", id: "rated", checked: this.form.rated,
-        onchange: (e) => { this.form.rated = e.target.checked; } }), " ", W.t("players.rated")) : null,
+        onchange: (e) => { this.form.rated = e.target.checked; this.render(); } }), " ", W.t("players.rated")) : null,
+      // Take-backs (docs/server.md, Undo): offered in a casual game unless its creator says no.
+      this.form.rated && api.loggedIn() ? null : h("label", { class: "undo-choice" }, h("input", { type: "checkbox", id: "allow-undo", checked: this.form.undo !== false,
+        onchange: (e) => { this.form.undo = e.target.checked; } }), " ", W.t("lobby.allow_undo")),
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
     // The account box and the quick game keep their state across the lobby's redraws.
     this.account = this.account || Account.box(() => { this.quick = null; this.load(); });
@@ -240,6 +243,7 @@ export class Lobby {
     const spec = { edition: document.getElementById("edition").value, variant, players: this.seats.length, clock: { kind: this.form.clock === "live" ? "live" : "turn" },
       seats: this.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "greedy" } : { kind: kind[s.kind] })) };
     if (this.form.rated && api.loggedIn()) spec.rated = true;
+    else if (this.form.undo === false) spec.undo = false;
     try {
       const r = await api.createGame(spec);
       const invites = r.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, link: `${location.origin}/#/join/${r.game}/${s.invite}` }));
