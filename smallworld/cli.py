@@ -236,11 +236,21 @@ def _serve(args: argparse.Namespace) -> int:
         open_in_browser=args.open, token_rate=args.token_rate,
         bot_games_per_player=args.bot_games_per_player, bot_games_per_address=args.bot_games_per_address,
         bot_delay=args.bot_delay, token_idle_days=args.token_idle,
-        **({"smtp": args.smtp, "site": args.site} if args.smtp else {}),
+        **({"smtp": args.smtp, "site": args.site, "digest_every": args.digest_every} if args.smtp else {}),
         # Left out when not given: the server's own defaults (smallworld/server/limits.py).
         **{k: v for k in ("sockets_per_address", "socket_queue") if (v := getattr(args, k)) is not None},
     )
     return 0
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
+    if not 0 < seconds < 1e7:
+        raise argparse.ArgumentTypeError(f"more than 0 seconds, got {text!r}")
+    return seconds
 
 
 def _idle_days(text: str) -> float:
@@ -414,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--smtp", default=None, metavar="URL",
         help="SMTP server for the daily digest of games where it is a player's turn, opted in "
         "(smtp://HOST:PORT or smtps://USER:PASSWORD@HOST:PORT; default: no e-mail)",
+    )
+    sv.add_argument(
+        "--digest-every", type=_positive_seconds, default=600.0, metavar="S",
+        help="how often the server looks for daily digests due (default 600 seconds)",
     )
     sv.add_argument(
         "--site", default="http://127.0.0.1:8000", metavar="URL",

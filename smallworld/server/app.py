@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from smallworld.server import openapi, refusals, routes
 from smallworld.server.bots import BotPool
+from smallworld.server.digest import ROUND_S as DIGEST_ROUND_S
 from smallworld.server.digest import Digest
 from smallworld.server.limits import (
     MAX_BODY,
@@ -80,6 +81,7 @@ def create_app(
     socket_queue: int = SOCKET_QUEUE,
     smtp: str | None = None,
     site: str = "http://127.0.0.1:8000",
+    digest_every: float = DIGEST_ROUND_S,
 ) -> FastAPI:
     """The app. Rate limits (0: none): `rate` requests per second per client address (up to
     `burst` at once), `socket_rate` messages per second per socket, and `token_rate` per seat or
@@ -94,7 +96,7 @@ def create_app(
     the interpreter's switch interval for a long-running server (`tune_process`).
     `token_idle_days`: a token unused this long is refused (default `tokens.IDLE_DAYS`).
     `smtp`: the SMTP server's URL for the daily digest (`digest.py`; None: no e-mail is sent), whose
-    links point at `site`."""
+    links point at `site`; it looks for digests due every `digest_every` seconds."""
     metrics = Metrics()
 
     @asynccontextmanager
@@ -107,7 +109,7 @@ def create_app(
         app.state.service = svc
         svc.tournaments = app.state.tournaments = Tournaments(svc)
         await svc.start()
-        digest = Digest(svc, smtp, site) if smtp else None
+        digest = Digest(svc, smtp, site, every=digest_every) if smtp else None
         app.state.digest = digest
         if digest is not None:
             digest.start()

@@ -120,8 +120,10 @@ def send(url: str, msgs: list[EmailMessage]) -> None:
 
 
 class Digest:
-    def __init__(self, service: Any, smtp: str, site: str, sender: str | None = None) -> None:
-        self.service, self.smtp, self.site = service, smtp, site
+    def __init__(
+        self, service: Any, smtp: str, site: str, sender: str | None = None, every: float = ROUND_S
+    ) -> None:
+        self.service, self.smtp, self.site, self.every = service, smtp, site, every
         self.sender = sender or f"smallworld@{urlsplit(site).hostname or 'localhost'}"
         self.task: asyncio.Task[None] | None = None
 
@@ -159,7 +161,7 @@ class Digest:
                     await self.run_once()
                 except Exception:
                     log.exception("the digest round failed")
-                await asyncio.sleep(ROUND_S)
+                await asyncio.sleep(self.every)
 
         self.task = asyncio.ensure_future(loop())
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -26,16 +27,15 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture(scope="session")
-def real_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real game server, as `make play` starts it: `smallworld serve` on a free port of
-    127.0.0.1 with its embedded SQLite store in a fresh folder (its bots in worker processes, its
-    WebSocket); the address is the line it prints once it listens."""
-    data = tmp_path_factory.mktemp("smallworld-data")
+@contextlib.contextmanager
+def serve(data: Path, *extra: str) -> Iterator[str]:
+    """A `smallworld serve` process on a free port of 127.0.0.1 with its SQLite store in `data` (and
+    `extra` options); yields the address it prints once it listens, and stops it after."""
     exe = str(Path(sys.executable).with_name("smallworld"))
+    args = ["--port", "0", "--data", str(data), "--rate", "0", "--log-level", "warning", *extra]
     with open(data / "server.log", "w") as log:
         proc = subprocess.Popen(
-            [exe, "serve", "--port", "0", "--data", str(data), "--rate", "0", "--log-level", "warning"],
+            [exe, "serve", *args],
             stdout=subprocess.PIPE,
             stderr=log,
             text=True,
@@ -45,13 +45,24 @@ def real_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not line.startswith("smallworld: open "):
         proc.kill()
         pytest.fail(f"smallworld serve did not start: {line!r} {(data / 'server.log').read_text()[-2000:]}")
-    yield line.split()[-1]
-    proc.terminate()
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def real_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real game server, as `make play` starts it: `smallworld serve` on a free port of
+    127.0.0.1 with its embedded SQLite store in a fresh folder (its bots in worker processes, its
+    WebSocket); the address is the line it prints once it listens."""
+    with serve(tmp_path_factory.mktemp("smallworld-data")) as url:
+        yield url
 
 
 def _context(browser: Browser, width: int, height: int) -> BrowserContext:

@@ -24,6 +24,26 @@ export function box(changed) {
   const root = el("section", { class: "panel account", id: "account", "aria-labelledby": "account-title" });
   const say = el("p", { class: "account-error", role: "alert", "aria-live": "polite" });
   const fail = (e) => { say.textContent = e && e.body && e.body.code ? W.refusal(e.body) : W.t("account.failed"); };
+  // The daily e-mail (docs/players.md): an address and the opt-in, in the reader's language.
+  const digestForm = () => {
+    const email = el("input", { id: "digest-email", type: "email", autocomplete: "email", maxlength: "254", value: known.email || "" });
+    const on = el("input", { type: "checkbox", id: "digest-on", checked: Boolean(known.digest) });
+    const said = el("p", { id: "digest-said", role: "status" });
+    const save = async () => {
+      const body = { email: email.value.trim() || null, digest: on.checked, lang: W.current() };
+      try { await api.call("POST", "/api/account/email", { body }); } catch (e) { said.textContent = ""; fail(e); return; }
+      known = { ...known, ...body };
+      say.textContent = "";
+      said.textContent = body.digest ? W.t("account.digest_saved", { email: body.email }) : W.t("account.digest_off");
+    };
+    return el("details", { class: "digest", id: "digest", open: Boolean(known.digest) || undefined },
+      el("summary", {}, W.t("account.digest_title")),
+      el("form", { id: "digest-form", onsubmit: (e) => { e.preventDefault(); save(); } },
+        el("label", { for: "digest-email" }, W.t("account.email")), email,
+        el("label", { class: "digest-choice" }, on, " ", W.t("account.digest_on")),
+        el("button", { type: "submit", id: "digest-save" }, W.t("account.save"))),
+      said);
+  };
   let drawnAs; // the account the box was last drawn for: a redraw for the same one would wipe typing
   const draw = () => {
     say.textContent = "";
@@ -36,7 +56,7 @@ export function box(changed) {
         el("button", { type: "button", id: "log-out", onclick: async () => {
           try { await api.call("POST", "/api/session/logout"); } catch (e) { fail(e); return; }
           known = null; draw(); changed();
-        } }, W.t("account.log_out")), say);
+        } }, W.t("account.log_out")), digestForm(), say);
       return;
     }
     const name = el("input", { id: "account-user", name: "username", autocomplete: "username", required: true, maxlength: "40" });
