@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_driver import create_game, phase, ply
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
@@ -73,6 +74,13 @@ def _conquest_target(page: Page) -> tuple[int, str]:
     return found
 
 
+STATE = """() => { const s = window.__sw.shown().st;
+  return { ply: s.view.ply, phase: s.view.phase, legal: s.legal.slice(0, 6) }; }"""
+
+
+KINDS = "() => window.__sw.shown().st.legal.map((a) => a.kind)"
+
+
 def _decide(page: Page, conquests: int) -> tuple[str, int]:
     """Make this seat's decision with the keyboard alone; answers its kind and the presses it took."""
     page.wait_for_load_state("networkidle")  # the page has caught up (no stale screen to act on)
@@ -107,17 +115,20 @@ def _decide(page: Page, conquests: int) -> tuple[str, int]:
             assert key.n < 30, f
             f = key("Tab")
         key("Enter")
-    elif phase(page) == "conquer":
+    elif phase(page) == "conquer" and "end" in page.evaluate(KINDS):
         kind = "end"
         key("d")
     else:
         f = key("a")
         kind = f["action"]["kind"] if f["action"] else "?"
         key("Enter")
-    page.wait_for_function(
-        "b => +document.querySelector('#game').dataset.ply > b || document.querySelector('#message.error')",
-        arg=before,
-    )
+    moved = "b => +document.querySelector('#game').dataset.ply > b"
+    moved += " || document.querySelector('#message.error')"
+    try:
+        page.wait_for_function(moved, arg=before)
+    except PlaywrightTimeout as e:
+        state = page.evaluate(STATE)
+        raise AssertionError(f"{kind} after {key.n} presses: unmoved {state}, focus {_focus(page)}") from e
     assert not page.locator("#message.error").count(), page.locator("#message").inner_text()
     return kind, key.n
 
@@ -190,6 +201,9 @@ def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str, shots:
     page.keyboard.press("Enter")
     f = _focus(page)
     assert f["action"] and f["action"]["kind"] == "pick", f
+    # An update redraws the screen (here forced): the focused decision's successor keeps the focus.
+    page.evaluate("() => window.__sw.render()")
+    assert _focus(page)["action"] == f["action"]
     # "?" lists the shortcuts; Esc closes the list and gives the focus back.
     page.keyboard.press("?")
     dialog = page.locator("#keys-help")

@@ -74,7 +74,7 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
     page.add_init_script(WATCH)
     gid = create_game(page, real_url, "Ada", ["me", "bot"])
     _first_turn(page)
-    page.wait_for_selector("#playback.playing")
+    page.wait_for_selector("#playback.playing", timeout=60000)  # the bot may wait behind other games
     page.wait_for_function(
         "() => window.__pb.steps.length >= 3 || !!document.querySelector('#playback.summary')"
     )
