@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import email
+import email.message
 import json
 import os
 import shutil
@@ -241,3 +243,14 @@ class Services:
     def close(self) -> None:
         self._run("stop")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Sink:
+    """A local SMTP server's handler (aiosmtpd's `Controller`) that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.mails: list[email.message.Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.mails.append(email.message_from_bytes(envelope.content))
+        return "250 OK"

@@ -4,7 +4,6 @@ configured SMTP server — here a local SMTP sink (aiosmtpd) on 127.0.0.1."""
 
 from __future__ import annotations
 
-import email
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -13,19 +12,10 @@ import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from server.helpers import another_browser, free_port
+from server.helpers import Sink, another_browser, free_port
 from smallworld.server.app import create_app
 
 PW = "correct horse battery"
-
-
-class Sink:
-    def __init__(self) -> None:
-        self.mails: list[email.message.Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.append(email.message_from_bytes(envelope.content))
-        return "250 OK"
 
 
 @pytest.fixture

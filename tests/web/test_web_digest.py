@@ -4,29 +4,17 @@ the turn-by-turn games where it is their turn, caught here by a local SMTP sink 
 
 from __future__ import annotations
 
-import email
-import email.message
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import serve
 from playwright.sync_api import Page, expect
-from server.helpers import free_port
+from server.helpers import Sink, free_port
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
-
-
-class Sink:
-    def __init__(self) -> None:
-        self.mails: list[email.message.Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.append(email.message_from_bytes(envelope.content))
-        return "250 OK"
 
 
 @pytest.fixture

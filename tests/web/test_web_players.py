@@ -4,12 +4,12 @@ bot moves both ratings and the leaderboard shows them; the profile charts the ra
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import Page, expect
+from web_driver import poll
 
 PW = "correct horse battery"
 
@@ -21,13 +21,7 @@ def _account(c: httpx.Client, name: str) -> dict[str, str]:
 
 
 def _wait(c: httpx.Client, path: str, done: Any, what: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 300
-    while True:
-        got = c.get(path).json()
-        if done(got):
-            return dict(got)
-        assert time.monotonic() < deadline, f"{what}: {got}"
-        time.sleep(0.2)
+    return poll(lambda: c.get(path).json(), done, what)
 
 
 def test_a_rated_game_moves_the_ratings_on_the_leaderboard_and_the_profile(

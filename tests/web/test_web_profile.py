@@ -7,12 +7,12 @@ of a logged-in browser asks no name (the account's is used); a logged-out one st
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import APIRequestContext, Page, expect
+from web_driver import poll
 
 PW = "correct horse battery"
 AXE = Axe()
@@ -25,13 +25,7 @@ def _serious(page: Page) -> list[str]:
 
 
 def _wait(req: APIRequestContext, url: str, done: Any, what: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 300
-    while True:
-        got = req.get(url).json()
-        if done(got):
-            return dict(got)
-        assert time.monotonic() < deadline, f"{what}: {got}"
-        time.sleep(0.2)
+    return poll(lambda: req.get(url).json(), done, what)
 
 
 def test_a_resign_hands_the_seat_to_a_bot_and_the_profile_counts_it(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -160,3 +161,17 @@ def record_actions(page: Page) -> Callable[[], list[dict[str, Any]]]:
         return http + over_socket
 
     return sent
+
+
+def poll(
+    get: Callable[[], Any], done: Callable[[Any], Any], what: str, seconds: float = 300
+) -> dict[str, Any]:
+    """`get()` (a JSON answer) again every 0.2 s until `done` of it; fails with `what` and the last
+    answer after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        got = get()
+        if done(got):
+            return dict(got)
+        assert time.monotonic() < deadline, f"{what}: {got}"
+        time.sleep(0.2)

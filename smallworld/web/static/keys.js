@@ -87,6 +87,7 @@ export function memo() {
     region: a.dataset ? a.dataset.region || null : null,
     row: a.closest ? a.closest("[data-plan-region]")?.dataset.planRegion || null : null,
     inSide: !!(a.closest && a.closest(".side")),
+    home: a.parentElement?.closest("[id]")?.id || null, // the part of the page it was in
   };
 }
 export function restore(m, scr) {
@@ -104,8 +105,14 @@ export function restore(m, scr) {
   const byId = m.id ? document.getElementById(m.id) : null;
   if (visible(byId) || (byId && !("disabled" in byId))) { byId.focus({ preventScroll: true }); return; }
   if (m.action) {
-    const same = [...document.querySelectorAll("button[data-action]")].find((b) => b.dataset.action === m.action && visible(b));
-    if (same) { same.focus({ preventScroll: true }); return; }
+    // The same decision may be drawn twice (its panel and the list of every decision, perhaps
+    // closed): the one in the same part of the page first, else the first that takes the focus.
+    const all = [...document.querySelectorAll("button[data-action]")].filter((b) => b.dataset.action === m.action && visible(b));
+    const near = all.filter((b) => b.parentElement?.closest("[id]")?.id === m.home);
+    for (const b of [...near, ...all]) {
+      b.focus({ preventScroll: true });
+      if (document.activeElement === b) return;
+    }
   }
   if (m.region) {
     const g = document.querySelector(`#board [data-region="${m.region}"]`);

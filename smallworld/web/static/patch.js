@@ -121,37 +121,7 @@ function patchChildren(old, neu, inside) {
 // screen (same id), else in its place.
 export function show(parent, neu) {
   const cur = parent.firstElementChild;
-  if (cur && parent.childNodes.length === 1 && cur.id && cur.id === neu.id) {
-    const focused = document.activeElement;
-    const same = focused && parent.contains(focused) ? sameAs(focused) : null;
-    const home = focused && focused.parentElement ? focused.parentElement.closest("[id]") : null;
-    const out = patch(cur, neu);
-    // A focused control that was replaced (one with listeners always is) hands the focus to its
-    // successor: a keyboard player's place survives an update or a playback step. The same
-    // decision may be drawn in two places (a panel and the list of every decision): the one in the
-    // same part of the page first, else the first that takes the focus.
-    if (same && !focused.isConnected) {
-      const all = [...parent.querySelectorAll(same)];
-      const near = home && home.id ? all.filter((e) => e.parentElement?.closest("[id]")?.id === home.id) : [];
-      for (const e of [...near, ...all]) {
-        e.focus({ preventScroll: true });
-        if (document.activeElement === e) break;
-      }
-    }
-    return out;
-  }
+  if (cur && parent.childNodes.length === 1 && cur.id && cur.id === neu.id) return patch(cur, neu);
   parent.replaceChildren(neu);
   return neu;
-}
-
-// A selector for the element that stands for `e` in a new drawing: its id, or its decision, or its
-// region, with its tag (null: none can be told).
-function sameAs(e) {
-  const tag = e.tagName.toLowerCase();
-  if (e.id) return `${tag}#${CSS.escape(e.id)}`;
-  for (const a of ["data-action", "data-region", "data-ply"]) {
-    const v = e.getAttribute(a);
-    if (v !== null) return `${tag}[${a}="${CSS.escape(v)}"]`;
-  }
-  return null;
 }
