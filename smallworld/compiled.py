@@ -71,13 +71,15 @@ def hot_modules(package: Path = PACKAGE) -> list[str]:
 
 
 def _sources(package: Path) -> Iterator[Path]:
-    for p in sorted(package.rglob("*.py")):
-        if "__pycache__" not in p.parts:
+    # Every file, not only the modules: a build is a copy of the whole package, and one kept after
+    # a catalogue, a board, an edition's data or the web client changed would serve the old ones.
+    for p in sorted(package.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".so"):
             yield p
 
 
 def digest(package: Path = PACKAGE) -> str:
-    """A hash of every module of the package (path and bytes) and of the Python that runs it."""
+    """A hash of every file of the package (path and bytes) and of the Python that runs it."""
     h = hashlib.blake2b(digest_size=12)
     h.update(f"{sys.implementation.cache_tag}\0".encode())
     for p in _sources(package):

@@ -46,7 +46,15 @@ def test_the_digest_follows_every_byte_of_the_source(tmp_path: Path) -> None:
     changed = compiled.digest(pkg)
     assert changed != first
     (pkg / "sub" / "b.py").rename(pkg / "sub" / "c.py")  # a renamed module is another source
-    assert compiled.digest(pkg) not in (first, changed)
+    renamed = compiled.digest(pkg)
+    assert renamed not in (first, changed)
+    # The build is a copy of the whole package: its data and the web client's files count too.
+    (pkg / "static").mkdir()
+    (pkg / "static" / "page.css").write_text("a { color: red; }\n")
+    styled = compiled.digest(pkg)
+    assert styled != renamed
+    (pkg / "static" / "page.css").write_text("a { color: blue; }\n")
+    assert compiled.digest(pkg) != styled
 
 
 def test_pure_when_asked(
