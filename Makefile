@@ -13,6 +13,12 @@ SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits
 	session_cache bench_ratings
 SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
+# Test workers (pytest-xdist): the server, browser and outage tests spend most of their time
+# waiting on other processes, so one more worker than CI's two cores keeps both busy. The browser
+# tests stay on one worker, in a row (tests/conftest.py). make test JOBS=0 runs in one process.
+JOBS ?= 3
+PARALLEL := $(if $(filter 0,$(JOBS)),,-n $(JOBS) --dist loadgroup)
+
 # `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,
 # Redis or browser, none of the slow server-process tests.
 FAST := not postgres and not redis and not browser and not slow
@@ -53,7 +59,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	# --durations: the slowest tests end CI's output, where the time of `make test` is watched.
-	$(BIN)/python -m pytest --durations=25
+	$(BIN)/python -m pytest $(PARALLEL) --durations=25
 	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
 	# reference and the compiled modules must agree with it. The browser tests drive the page, not
 	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
@@ -61,7 +67,7 @@ test: $(STAMP)
 	# working tree's pure Python whichever pass starts them, and those of the server's own input,
 	# limits, outages and tokens, and of its players' side (accounts, ratings, quick games,
 	# tournaments, the digest, chat, the lists), which reach no compiled path of their own.
-	$(MAKE) test-compiled ARGS="--durations=15 --ignore=tests/web $(SERVER_ONLY_TESTS)"
+	$(MAKE) test-compiled ARGS="$(PARALLEL) --durations=15 --ignore=tests/web $(SERVER_ONLY_TESTS)"
 
 # The inner loop: lint, types and the fast tests, a few minutes on two cores (README.md, "Tests").
 check: $(STAMP)
@@ -78,14 +84,15 @@ bench: $(STAMP)
 
 # The compiled build by hand (docs/engine.md, "Compiled build"): the hot modules compiled by mypyc
 # into build/compiled/, for the tests and benchmarks (play, serve and simulate make their own in the
-# user's cache). `-P` keeps the working tree (the current folder) off the front of sys.path, so the
-# compiled copy is the one imported.
+# user's cache). PYTHONSAFEPATH (`-P`, inherited by the test workers) keeps the working tree (the
+# current folder) off the front of sys.path, so the compiled copy is the one imported; the tests'
+# conftest.py checks that it is, in every worker.
 compiled: $(STAMP)
 	sh tools/build-compiled
 
 test-compiled: compiled
 	PYTHONPATH=build/compiled $(BIN)/python -P -c 'import smallworld.engine.flow.turn as m; assert m.__file__.endswith(".so"), m.__file__'
-	$(BIN)/python -P -m pytest -o pythonpath="build/compiled tests" $(ARGS)
+	SMALLWORLD_TESTS_COMPILED=1 PYTHONSAFEPATH=1 $(BIN)/python -m pytest -o pythonpath="build/compiled tests" $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build/compiled

@@ -15,6 +15,16 @@ os.environ["SMALLWORLD_BUILD"] = "pure"
 NEEDS = ("postgres", "redis", "browser")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # `make test-compiled` asks for the compiled build: every process of the run (each test worker
+    # too) must have imported it, not the working tree's modules, or the pass tests pure Python twice.
+    if os.environ.get("SMALLWORLD_TESTS_COMPILED") == "1":
+        import smallworld.engine.flow.turn as turn
+
+        if not turn.__file__ or not turn.__file__.endswith(".so"):
+            raise pytest.UsageError(f"the compiled pass imported {turn.__file__}, not the compiled build")
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     require(*(need for need in NEEDS if item.get_closest_marker(need) is not None))
 
@@ -23,3 +33,20 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     found = ", ".join(f"{n}: {(missing(n) and 'missing') or 'found'}" for n in NEEDS)
     mode = "CI=true: a missing one fails its tests" if in_ci() else "a missing one skips its tests"
     return [f"services and browser: {found} ({mode})"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `pytest -n N --dist loadgroup` (make test) the browser tests run one after the other on
+    one worker, as they would alone: each worker would start its own Chromium and `smallworld serve`,
+    and two of each at once on two cores make the page's waits a matter of luck. They are the
+    longest run of the suite, so they come first (the workers take work in this order), then the
+    slow ones, while the other workers take the rest (no test depends on the order)."""
+    browser = [
+        i for i in items if i.get_closest_marker("browser") or "browser" in getattr(i, "fixturenames", [])
+    ]
+    for item in browser:
+        item.add_marker(pytest.mark.xdist_group("browser"))
+    first = set(browser)
+    slow = [i for i in items if i not in first and i.get_closest_marker("slow")]
+    first.update(slow)
+    items[:] = browser + slow + [i for i in items if i not in first]

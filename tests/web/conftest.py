@@ -9,22 +9,54 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from needs import require
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-from web_driver import ARGS, CHROMIUM, SHOTS
+from web_driver import ARGS, CHROMIUM, CONSOLE, SHOTS
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+class _Chromium:
+    """One Chromium for the browser tests in a row, closed after the last of them (see
+    `pytest_runtest_teardown`): Playwright's sync API keeps an event loop running in this thread
+    while it is open, and the tests that follow on the same worker call `asyncio.run`."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Browser | None = None
+
+    def get(self, homes: pytest.TempPathFactory) -> Browser:
+        if self.browser is None:
+            home = homes.mktemp("chromium-home")
+            env = {
+                **os.environ,
+                "XDG_CONFIG_HOME": str(home / "config"),
+                "XDG_CACHE_HOME": str(home / "cache"),
+            }
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
+        return self.browser
+
+    def close(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.playwright.stop()
+            self.browser = self.playwright = None
+
+
+CHROME = _Chromium()
+
+
+@pytest.fixture
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Browser:
     require("browser")  # skipped without Chromium, failed under CI=true (tests/needs.py)
-    home = tmp_path_factory.mktemp("chromium-home")
-    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
-        yield b
-        b.close()
+    return CHROME.get(tmp_path_factory)
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", []):
+        CHROME.close()
 
 
 @contextlib.contextmanager
@@ -77,7 +109,10 @@ def page(browser: Browser) -> Iterator[Page]:
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    said = CONSOLE.setdefault(id(pg), [])
+    pg.on("console", lambda m: said.append(f"{m.type}: {m.text}"[:300]))
     yield pg
+    CONSOLE.pop(id(pg), None)
     ctx.close()
     assert not errors, f"script errors on the page: {errors}"
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
 
 def test_the_bot_levels_show_their_difficulty_and_ladder_rating(

@@ -11,6 +11,7 @@ from typing import Any
 
 from needs import CHROMIUM as CHROMIUM  # the browser, named once (tests/needs.py)
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ARGS = [
     "--no-sandbox",
@@ -32,14 +33,33 @@ def phase(page: Page) -> str:
     return page.locator("#game").get_attribute("data-phase") or ""
 
 
-def wait_change(page: Page, before: int, timeout: float = 15000) -> None:
-    """Until the game moves past `before` or the page shows a refusal."""
-    page.wait_for_function(
-        "b => { const g = document.querySelector('#game');"
-        " return (g && +g.dataset.ply > b) || document.querySelector('#message.error'); }",
-        arg=before,
-        timeout=timeout,
+# What each page's console said (the `page` fixture listens), for the failure of a wait.
+CONSOLE: dict[int, list[str]] = {}
+
+
+def wait_change(page: Page, before: int, timeout: float = 30000) -> None:
+    """Until the game moves past `before` or the page shows a refusal (a wait, not a limit: the
+    server answers in milliseconds, but a loaded machine can hold a page for seconds)."""
+    try:
+        page.wait_for_function(
+            "b => { const g = document.querySelector('#game');"
+            " return (g && +g.dataset.ply > b) || document.querySelector('#message.error'); }",
+            arg=before,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        raise AssertionError(f"the game did not move past ply {before}: {describe(page)}") from None
+
+
+def describe(page: Page) -> str:
+    """The page's state in a line, and its last console messages, for a failure's message."""
+    state = page.evaluate(
+        "() => { const g = document.querySelector('#game') || {dataset: {}};"
+        " const t = (s) => (document.querySelector(s) || {}).textContent || '';"
+        " return {ply: g.dataset.ply, phase: g.dataset.phase, acting: g.dataset.acting,"
+        " conn: t('#conn'), message: t('#message'), url: location.href}; }"
     )
+    return f"{state}; console: {CONSOLE.get(id(page), [])[-15:]}"
 
 
 def create_game(
