@@ -402,8 +402,10 @@ class UndoRun:
     report is asked for (a host asks at every ply: the report of a run of n decisions then costs one
     decision's work, not n). The states are the run's own: nothing may change them."""
 
-    def __init__(self, start: State) -> None:
+    def __init__(self, start: State, public: PublicView | None = None) -> None:
+        """`public`: the start's public view when the caller has it (it is only read)."""
         self.states: list[State] = [start]
+        self._start_public = public if public is not None and public.state is start else None
         self.actions: list[Any] = []
         self._why: dict[tuple[int, int], Any] = {}  # (decision, seat) -> its barrier or None
         self._hidden_parts: dict[int, list[Hidden] | None] = {}  # state -> `hidden_parts`
@@ -424,7 +426,9 @@ class UndoRun:
         got = self._hidden_parts.get(i, _UNKNOWN)
         if got is _UNKNOWN:
             st = self.states[i]
-            mine = public if public is not None and public.state is st else PublicView(st)
+            mine = public if public is not None and public.state is st else None
+            if mine is None:
+                mine = self._start_public if i == 0 and self._start_public is not None else PublicView(st)
             got = self._hidden_parts[i] = hidden_parts(mine)
             if got is None:
                 counted: list[_Leaves | None] = [*secrets(st, mine, self._memo)]
