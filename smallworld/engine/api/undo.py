@@ -36,6 +36,7 @@ from typing import Any
 from smallworld.engine.api.serialize import state_to_json
 from smallworld.engine.api.views import PublicView
 from smallworld.engine.model.state import State
+from smallworld.engine.rules.variants.base import Variant
 
 ROLL = "roll"
 REVEAL = "reveal"
@@ -280,6 +281,25 @@ def _field_pairs(full: dict[str, Any], shown: Any, out: list[tuple[Any, Any]]) -
             out.append((_MISSING, e))
 
 
+def _hook_pairs(base: dict[str, Any], view: dict[str, Any], out: list[tuple[Any, Any]]) -> bool:
+    """The pairs of the parts a `hide` replaced, added or took out of a view (False: it replaced a
+    part that `PublicView` redacts or picks per viewer, which only `secrets` can count)."""
+    for k, w in view.items():
+        if k in _PER_VIEWER or k in _NOT_SECRETS:
+            continue
+        a = base.get(k, _MISSING)
+        if w is not a:
+            if k in _REDACTED:
+                return False
+            out.append((a, w))
+    for k, a in base.items():
+        if k not in view and k not in _NOT_SECRETS:
+            if k in _REDACTED or k in _PER_VIEWER:
+                return False
+            out.append((a, _MISSING))
+    return True
+
+
 def hidden_parts(public: PublicView) -> list[Hidden] | None:
     """For the spectator and each seat, the parts of `public.state`'s JSON that its view replaced
     (`Hidden`), from what `public` says it hid, without the state's JSON or comparing whole views (a
@@ -287,6 +307,8 @@ def hidden_parts(public: PublicView) -> list[Hidden] | None:
     replaced a part that `PublicView` redacts or picks per viewer: then only `secrets` knows."""
     base = public.base
     turn = base["turn"]
+    # Without a `hide` (no unit's, the variant's the base's no-op) a view's other parts are the base's.
+    hooked = bool(public.hiders) or type(public.state.game.variant).hide is not Variant.hide
     out: list[Hidden] = []
     for viewer in (None, *range(public.n)):
         view = public.view(viewer)
@@ -305,19 +327,8 @@ def hidden_parts(public: PublicView) -> list[Hidden] | None:
                 return None
             if ext is not None:
                 _field_pairs(ext, form["ext"], own)  # (the coin totals are not counted)
-        for k, w in view.items():  # what a `hide` replaced or added
-            if k in _PER_VIEWER or k in _NOT_SECRETS:
-                continue
-            a = base.get(k, _MISSING)
-            if w is not a:
-                if k in _REDACTED:
-                    return None
-                own.append((a, w))
-        for k, a in base.items():  # what a `hide` took out
-            if k not in view and k not in _NOT_SECRETS:
-                if k in _REDACTED or k in _PER_VIEWER:
-                    return None
-                own.append((a, _MISSING))
+        if hooked and not _hook_pairs(base, view, own):
+            return None
         out.append((public.redacted, tuple(own)))
     return out
 
