@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -79,3 +81,21 @@ def test_the_routes_are_built_before_the_first_request(db_url: str, monkeypatch:
         assert c.post("/api/games", json=new).status_code == 200
         assert c.get("/api/no-such-path").status_code == 404
         assert len(built) == at_start
+
+
+def test_a_route_that_cannot_be_built_at_start_does_not_stop_the_server(db_url: str) -> None:
+    from fastapi.testclient import TestClient as Client
+    from starlette.routing import Route
+
+    from smallworld.server.app import create_app
+
+    class Odd(Route):
+        def matches(self, scope: Any) -> Any:
+            if scope["path"] == "/warm-up/none":
+                raise RuntimeError("not now")
+            return super().matches(scope)
+
+    app = create_app(db_url, rate=0, socket_rate=0)
+    app.router.routes.append(Odd("/odd", lambda request: None))
+    with Client(app) as c:
+        assert c.get("/healthz").status_code == 200
