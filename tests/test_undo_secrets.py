@@ -5,7 +5,9 @@ says: what a viewer does not see is the multiset of the state's values missing f
 decision is a barrier when something hidden from some viewer before it is not hidden after it
 (warcraft-rules.md §10.1, §6.3: a reveal or a draw from the stacks) or for the plain reasons (§6.10
 a die, §6.1 a new turn, §6.9/§6.12 another seat's decision). Random games of both editions, every
-number of players, are played decision by decision and both ways compared at every ply."""
+number of players, are played decision by decision and both ways compared at every ply. `hidden_parts`
+(what the public view replaced, no views compared, as a run of decisions uses it) counts the same as
+`secrets` at every ply of whole games, the team variant's included."""
 
 from __future__ import annotations
 
@@ -17,7 +19,16 @@ import pytest
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.serialize import state_to_json
-from smallworld.engine.api.undo import BARRIERS, REVEAL, UndoRun, _leaves, _plain_barrier, secrets
+from smallworld.engine.api.undo import (
+    BARRIERS,
+    REVEAL,
+    UndoRun,
+    _leaves,
+    _plain_barrier,
+    hidden,
+    hidden_parts,
+    secrets,
+)
 from smallworld.engine.api.views import PublicView
 from smallworld.engine.model.settings import make_settings
 from smallworld.engine.model.state import State
@@ -62,8 +73,8 @@ def _plain_report(states: list[State], actions: list[Any]) -> tuple[list[int], s
     return points, None
 
 
-def _random_game(edition: str, players: int, seed: int, plies: int) -> list[State]:
-    st = Game(make_settings(players, seed, "standard", {}, edition)).new_initial_state()
+def _random_game(edition: str, players: int, seed: int, plies: int, variant: str = "standard") -> list[State]:
+    st = Game(make_settings(players, seed, variant, {}, edition)).new_initial_state()
     rng = random.Random(seed)
     states = [st.clone()]
     while not st.is_over() and st.ply < plies:
@@ -81,17 +92,14 @@ def test_secrets_count_what_the_plain_definition_counts(edition: str, players: i
         expected = _plain_secrets(st)
         assert secrets(st) == expected, st.ply
         assert secrets(st, PublicView(st), memo) == expected, st.ply
+        assert hidden(PublicView(st)) == expected, st.ply  # from what the view hid, no comparing
         hidden_somewhere += any(expected)
     assert hidden_somewhere > 0  # the stacks' order at least: the comparison is not of empty counts
 
 
-@pytest.mark.parametrize(("edition", "players", "seed"), GAMES[:3])
-def test_a_run_of_decisions_reports_what_a_replay_from_scratch_does(
-    edition: str, players: int, seed: int
-) -> None:
+def _check_run(states: list[State]) -> Counter[str | None]:
     """Each ply's report of one `UndoRun` (pushed the live states as a server pushes them) against the
     points worked out from scratch; a new run begins where the seat to act changes."""
-    states = _random_game(edition, players, seed, 140)
     whys: Counter[str | None] = Counter()
     start = 0
     run = UndoRun(states[0])
@@ -106,3 +114,58 @@ def test_a_run_of_decisions_reports_what_a_replay_from_scratch_does(
         assert all(p.before is states[p.ply] for p in report.points)
         whys[report.stop] += 1
     assert set(whys) <= {*BARRIERS, None} and len(whys) >= 2
+    return whys
+
+
+@pytest.mark.parametrize(
+    ("edition", "players", "seed", "variant"),
+    [(*g, "standard") for g in GAMES] + [("warcraft", 4, 7, "team")],
+)
+def test_a_run_of_decisions_reports_what_a_replay_from_scratch_does(
+    edition: str, players: int, seed: int, variant: str
+) -> None:
+    _check_run(_random_game(edition, players, seed, 140, variant))
+
+
+def test_a_hide_replacing_a_redacted_part_is_compared_as_views_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a variant's `hide` replaces a part that `PublicView` redacts itself, `hidden_parts` says
+    nothing (None) and a run compares the views instead (`secrets`): the same reports, still."""
+    states = _random_game("warcraft", 3, 11, 80)
+    variant = type(states[0].game.variant)
+
+    def hide(self: Any, view: dict[str, Any], seat: int | None) -> None:
+        view["race_stack"] = {"count": view["race_stack"]["count"], "seen_by": seat}
+
+    monkeypatch.setattr(variant, "hide", hide)
+    assert hidden_parts(PublicView(states[-1])) is None
+    assert REVEAL in _check_run(states)
+
+
+@pytest.mark.parametrize(
+    ("edition", "variant", "players"),
+    [
+        ("warcraft", "standard", 3),
+        ("warcraft", "standard", 4),
+        ("warcraft", "team", 4),
+        ("classic", "standard", 3),
+    ],
+)
+def test_what_a_view_hid_counts_what_comparing_views_counts(edition: str, variant: str, players: int) -> None:
+    """`hidden` (from what `PublicView` hid, no view compared) against `secrets` (the views compared
+    with the state's JSON, itself checked against the plain definition above) at every ply of many
+    random games, whole games; and the parts beyond the stacks (face-down markers, a unit's secret
+    fields in a seat, the team game's offer) are among those compared."""
+    seen = Counter[str]()
+    for seed in range(12):
+        for st in _random_game(edition, players, 100 + seed, 400, variant):
+            public = PublicView(st)
+            assert hidden(public) == secrets(st), (seed, st.ply)
+            seen["marker"] += any(b is None and a is not None for a, b in public.redacted)
+            seen["seat"] += any(e is not None for e in public.seat_ext)
+            seen["offer"] += "offer" in public.base
+            seen["over"] += st.is_over()
+    assert seen["over"], seen
+    if edition == "warcraft":  # (the classic edition has neither)
+        assert seen["marker"] and seen["seat"], seen
+    if variant == "team":
+        assert seen["offer"], seen

@@ -43,39 +43,59 @@ STOPS = {
 
 
 class _Starts:
-    """The state at the first ply of a seat's run of decisions, per game (the most recent games'):
-    a run's first ply never changes once the run has begun, whatever is undone after it."""
+    """The state at the first ply of a seat's run of decisions, per game (the most recent games'), with
+    its public view when the server made one: a run's first ply never changes once the run has begun,
+    whatever is undone after it."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.states: OrderedDict[str, tuple[Game, int, State]] = OrderedDict()
+        self.states: OrderedDict[str, tuple[Game, int, State, PublicView | None]] = OrderedDict()
 
-    def at(self, live: Live, ply: int) -> State:
-        """The game's state at `ply` (a state of its own), replayed from the start when not kept."""
+    def _kept(self, live: Live, ply: int) -> tuple[State, PublicView | None] | None:
         kept = self.states.get(live.id)
         # (A held live state that a catch-up moved on in place no longer has the ply it was kept at.)
         if kept is not None and kept[0] is live.game and kept[1] == ply and kept[2].ply == ply:
             self.states.move_to_end(live.id)
-            return kept[2].clone()
-        st = first_state(live.game, live.meta)  # a game from a position starts there
-        for m in live.moves[:ply]:
-            st.apply(m.action, seat=m.seat)
-        self.states[live.id] = (live.game, ply, st.clone())
+            return kept[2], kept[3]
+        return None
+
+    def _keep(self, live: Live, ply: int, st: State, public: PublicView | None) -> None:
+        self.states[live.id] = (live.game, ply, st, public)
         self.states.move_to_end(live.id)
         while len(self.states) > self.size:
             self.states.popitem(last=False)
+
+    def at(self, live: Live, ply: int) -> State:
+        """The game's state at `ply` (a state of its own), replayed from the start when not kept."""
+        kept = self._kept(live, ply)
+        if kept is not None:
+            return kept[0].clone()
+        st = self._replayed(live, ply)
+        return st.clone()
+
+    def start(self, live: Live, ply: int) -> tuple[State, PublicView | None]:
+        """The game's state at `ply` and its public view when kept (the kept state itself, which
+        nothing may change: an `UndoRun`'s start), else replayed from the start (and kept)."""
+        kept = self._kept(live, ply)
+        return kept if kept is not None else (self._replayed(live, ply), None)
+
+    def _replayed(self, live: Live, ply: int) -> State:
+        st = first_state(live.game, live.meta)  # a game from a position starts there
+        for m in live.moves[:ply]:
+            st.apply(m.action, seat=m.seat)
+        self._keep(live, ply, st, None)
         return st
 
-    def hold(self, live: Live) -> None:
+    def hold(self, live: Live, public: PublicView | None = None) -> None:
         """Keep the live state as the game's state at its ply, as it is (a live state is replaced,
-        never changed, but by a catch-up: `at` finds that by its ply): the start of the run of
-        decisions that the seat to act begins now, which `at` then needs no replay for."""
+        never changed, but by a catch-up: `_kept` finds that by its ply), with its public view
+        (`public`, when made): the start of the run of decisions that the seat to act begins now,
+        which then needs no replay, no copy and no second public view."""
         ply = len(live.moves)
         if live.state.ply == ply:
-            self.states[live.id] = (live.game, ply, live.state)
-            self.states.move_to_end(live.id)
-            while len(self.states) > self.size:
-                self.states.popitem(last=False)
+            self._keep(
+                live, ply, live.state, public if public is not None and public.state is live.state else None
+            )
 
     def forget_after(self, live: Live, ply: int) -> None:
         """Drop the game's kept state when it lies after `ply` (its log was cut there)."""
@@ -133,11 +153,12 @@ class _Runs:
             if (
                 len(done) > len(moves) - k
                 or any(m is not moves[k + j] for j, m in enumerate(done))
-                or run.states[-1].ply != run.states[0].ply + len(done)  # a held live state moved on
+                or run.states[0].ply != k
+                or run.states[-1].ply != k + len(done)  # a held live state moved on (a catch-up)
             ):
                 run = None
         if run is None:
-            done, run = [], UndoRun(STARTS.at(live, k))
+            done, run = [], UndoRun(*STARTS.start(live, k))
         for m in moves[k + len(done) :]:
             # The live state after the last move is held as it is: a live state is replaced, never
             # changed, but by a catch-up, which the check above finds (its ply moves on).
@@ -159,7 +180,6 @@ def _report(live: Live, public: PublicView | None = None) -> tuple[list[UndoPoin
     seat = st.acting_seat
     k = run_start(live, seat)
     if k == len(live.moves):
-        STARTS.hold(live)  # where the seat's run will begin
         return [], "seat" if k else None
     report = RUNS.at(live, k).report(public)
     stop = report.stop if report.stop is not None or k == 0 else "seat"
@@ -169,9 +189,15 @@ def _report(live: Live, public: PublicView | None = None) -> tuple[list[UndoPoin
 def points(svc: Service, live: Live, seat: int | None) -> tuple[list[UndoPoint], str | None]:
     """`seat`'s undo points now, latest first, and what stops going further back (worked out once
     per ply, `Service._cache`)."""
+    cache = svc._cache(live)
+    if "start" not in cache:  # once per ply, whoever asks: where the seat to act's run begins
+        cache["start"] = run_start(live, live.state.acting_seat) == len(live.moves)
+        if cache["start"]:
+            # Kept even where no undo is offered now: a defender's decision in another's turn
+            # begins the run of its own turn that follows (then found by `_plain_barrier`).
+            STARTS.hold(live, cache.get("public"))
     if not_offered(live, seat) is not None:
         return [], None
-    cache = svc._cache(live)
     got = cache.get("undo")
     if got is None:
         try:

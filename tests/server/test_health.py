@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -49,3 +51,51 @@ def test_bench_server_small() -> None:
     cpu, decision = out["server_cpu_ms_per_action"], out["engine_cpu_ms_per_decision"]
     assert cpu > 0 and decision > 0 and out["engine_decisions"] > 0
     assert abs(out["server_decisions_per_action"] - cpu / decision) <= 0.01 * cpu / decision + 0.1
+
+
+def test_the_routes_are_built_before_the_first_request(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FastAPI builds each route's dependencies and models on the first request that reaches its
+    router; the app does it at start (`app.warm_routes`), so the first request builds none."""
+    from fastapi import routing
+
+    context = getattr(routing, "_EffectiveRouteContext", None)
+    if context is None:
+        pytest.skip("this FastAPI builds its routes when they are added")
+    built: list[object] = []
+    build = context.from_api_route.__func__
+
+    def counted(cls: type, *args: object, **kwargs: object) -> object:
+        built.append(kwargs.get("original_route"))
+        return build(cls, *args, **kwargs)
+
+    monkeypatch.setattr(context, "from_api_route", classmethod(counted))
+    from fastapi.testclient import TestClient as Client
+
+    from smallworld.server.app import create_app
+
+    with Client(create_app(db_url, rate=0, socket_rate=0)) as c:
+        at_start = len(built)
+        assert at_start > 0
+        assert c.get("/healthz").status_code == 200
+        new = {"players": 2, "seats": [{"kind": "creator"}] * 2}
+        assert c.post("/api/games", json=new).status_code == 200
+        assert c.get("/api/no-such-path").status_code == 404
+        assert len(built) == at_start
+
+
+def test_a_route_that_cannot_be_built_at_start_does_not_stop_the_server(db_url: str) -> None:
+    from fastapi.testclient import TestClient as Client
+    from starlette.routing import Route
+
+    from smallworld.server.app import create_app
+
+    class Odd(Route):
+        def matches(self, scope: Any) -> Any:
+            if scope["path"] == "/warm-up/none":
+                raise RuntimeError("not now")
+            return super().matches(scope)
+
+    app = create_app(db_url, rate=0, socket_rate=0)
+    app.router.routes.append(Odd("/odd", lambda request: None))
+    with Client(app) as c:
+        assert c.get("/healthz").status_code == 200

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from smallworld.engine.api.undo import undo_report
@@ -35,7 +36,9 @@ def _expected(live: Live) -> list[dict[str, Any]]:
     return [{"ply": p.ply, "action": p.action} for p in report.points]
 
 
-def test_the_kept_run_gives_the_points_a_replay_gives_through_moves_and_undos(client: TestClient) -> None:
+def test_the_kept_run_gives_the_points_a_replay_gives_through_moves_and_undos(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     r = client.post(
         "/api/games",
         json={
@@ -48,6 +51,14 @@ def test_the_kept_run_gives_the_points_a_replay_gives_through_moves_and_undos(cl
     g = r.json()
     gid, tokens = g["game"], {s["seat"]: s["token"] for s in g["seats"]}
     svc = client.app.state.service  # type: ignore[attr-defined]
+    replayed: list[int] = []  # the plies a run's start was replayed to (not kept)
+    replay = undo.STARTS._replayed
+
+    def counted(live: Live, ply: int) -> Any:
+        replayed.append(ply)
+        return replay(live, ply)
+
+    monkeypatch.setattr(undo.STARTS, "_replayed", counted)
     rng = random.Random(7)
     undone = offered = 0
     for _ in range(160):
@@ -72,3 +83,6 @@ def test_the_kept_run_gives_the_points_a_replay_gives_through_moves_and_undos(cl
         )
         assert r.status_code == 200, r.text
     assert offered > 10 and undone > 3  # the comparison covered points offered and undos taken
+    # Every run began at a state the server held (the live state of its first ply, a defender's
+    # decision in another's turn included), so none was replayed from the start, undos or not.
+    assert replayed == []

@@ -11,8 +11,12 @@ when it and every later decision are the acting seat's own and none of them is a
 - `REVEAL`: something hidden from a viewer became known to that viewer or left the game: a
   face-down marker turned up by a race entering its region (§10.1), the next banner and badge
   drawn from the stacks onto the row by a pick (§6.3, classic §5.1), a hidden bomb resolved. Found
-  by comparing, for the spectator and for every seat, what the state holds and that viewer's view
-  does not (`views.PublicView`): the same rules of secrecy as every view, with no list of units;
+  from what, for the spectator and for every seat, the state holds and that viewer's view does not
+  (`views.PublicView`): the same rules of secrecy as every view, with no list of units. The parts
+  that the public view replaced (`hidden_parts`: the stacks, face-down markers, units' secret
+  fields, what a `hide` replaced) are compared between the two states first; only where they
+  differ are their values counted (`secrets` compares whole views: the reference, and the way
+  when a `hide` replaced a part that the public view redacts);
 - `SEAT`: it was another seat's decision (a defender's regroup or withdrawn redeployment, §6.9,
   §6.12; a prompt answered by another seat);
 - `TURN`: a turn began with it (§6.1): nothing before the start of the turn is ever undone.
@@ -32,6 +36,7 @@ from typing import Any
 from smallworld.engine.api.serialize import state_to_json
 from smallworld.engine.api.views import PublicView
 from smallworld.engine.model.state import State
+from smallworld.engine.rules.variants.base import Variant
 
 ROLL = "roll"
 REVEAL = "reveal"
@@ -237,6 +242,123 @@ def secrets(
     return _hidden_from(full, views, {} if memo is None else memo)
 
 
+# The parts of a view that `PublicView.view` picks per viewer (the others are `PublicView.base`'s),
+# and the parts that `PublicView` itself redacts (`PublicView.redacted`).
+_PER_VIEWER = frozenset({"seats", "turn", "pending", "events", "viewer"})
+_REDACTED = frozenset({"race_stack", "power_stack", "spare_markers", "markers", "regions"})
+
+# What one viewer does not see of a state, as the parts of the state's JSON a view replaced: the
+# pairs (the state's part, the view's) hidden from every viewer (`PublicView.redacted`, one list for
+# all), then this viewer's own pairs (a seat's or the turn's secret fields, what a `hide` replaced;
+# `_MISSING` on the side that lacks the part). Equal parts, equal secrets: comparing the parts of two
+# states (in C) tells most often, without counting, that a decision revealed nothing to the viewer.
+Hidden = tuple[list[tuple[Any, Any]], tuple[tuple[Any, Any], ...]]
+
+
+def _field_pairs(full: dict[str, Any], shown: Any, out: list[tuple[Any, Any]]) -> None:
+    """The pairs (the state's, the view's) of the fields of units' data (`{unit: {field: value}}`)
+    that a view replaced: `PublicView` copies each unit's data and replaces its secret fields, so the
+    others are the state's own values (the same objects)."""
+    if not isinstance(shown, dict):
+        out.append((full, shown))
+        return
+    for u, d in full.items():
+        e = shown.get(u, _MISSING)
+        if e is d:
+            continue
+        if not isinstance(d, dict) or not isinstance(e, dict):
+            out.append((d, e))
+            continue
+        for k, x in d.items():
+            y = e.get(k, _MISSING)
+            if y is not x:
+                out.append((x, y))
+        for k, y in e.items():
+            if k not in d:
+                out.append((_MISSING, y))
+    for u, e in shown.items():
+        if u not in full:
+            out.append((_MISSING, e))
+
+
+def _hook_pairs(base: dict[str, Any], view: dict[str, Any], out: list[tuple[Any, Any]]) -> bool:
+    """The pairs of the parts a `hide` replaced, added or took out of a view (False: it replaced a
+    part that `PublicView` redacts or picks per viewer, which only `secrets` can count)."""
+    for k, w in view.items():
+        if k in _PER_VIEWER or k in _NOT_SECRETS:
+            continue
+        a = base.get(k, _MISSING)
+        if w is not a:
+            if k in _REDACTED:
+                return False
+            out.append((a, w))
+    for k, a in base.items():
+        if k not in view and k not in _NOT_SECRETS:
+            if k in _REDACTED or k in _PER_VIEWER:
+                return False
+            out.append((a, _MISSING))
+    return True
+
+
+def hidden_parts(public: PublicView) -> list[Hidden] | None:
+    """For the spectator and each seat, the parts of `public.state`'s JSON that its view replaced
+    (`Hidden`), from what `public` says it hid, without the state's JSON or comparing whole views (a
+    view is the state's JSON with those parts replaced). None when a unit's or variant's `hide`
+    replaced a part that `PublicView` redacts or picks per viewer: then only `secrets` knows."""
+    base = public.base
+    turn = base["turn"]
+    # Without a `hide` (no unit's, the variant's the base's no-op) a view's other parts are the base's.
+    hooked = bool(public.hiders) or type(public.state.game.variant).hide is not Variant.hide
+    out: list[Hidden] = []
+    for viewer in (None, *range(public.n)):
+        view = public.view(viewer)
+        own: list[tuple[Any, Any]] = []
+        form = view["turn"]
+        if form is not turn:
+            if form is not public.turn_mine and form is not public.turn_other:
+                return None
+            _field_pairs(turn["data"], form["data"], own)  # (the rest of the turn is the state's)
+        seats = view["seats"]
+        if len(seats) != public.n:
+            return None
+        for i, ext in enumerate(public.seat_ext):
+            form = seats[i]
+            if form is not public.shown[i] and form is not public.hidden[i]:
+                return None
+            if ext is not None:
+                _field_pairs(ext, form["ext"], own)  # (the coin totals are not counted)
+        if hooked and not _hook_pairs(base, view, own):
+            return None
+        out.append((public.redacted, tuple(own)))
+    return out
+
+
+def _count_pairs(pairs: Sequence[tuple[Any, Any]], only_a: _Leaves, only_b: _Leaves) -> None:
+    for a, b in pairs:
+        if a is _MISSING:
+            _leaves(b, only_b)
+        elif b is _MISSING:
+            _leaves(a, only_a)
+        else:
+            _diff(a, b, only_a, only_b)
+
+
+def count_hidden(parts: Hidden) -> _Leaves:
+    """`secrets` of one viewer from its `Hidden` parts: the same multiset, since the leaves of the
+    parts a view left as they are count the same on both sides."""
+    only_a: _Leaves = Counter()
+    only_b: _Leaves = Counter()
+    _count_pairs(parts[0], only_a, only_b)
+    _count_pairs(parts[1], only_a, only_b)
+    return _minus(only_a, only_b)
+
+
+def hidden(public: PublicView) -> list[_Leaves] | None:
+    """`secrets(public.state)` from `hidden_parts` (None where those are None)."""
+    parts = hidden_parts(public)
+    return None if parts is None else [count_hidden(p) for p in parts]
+
+
 def _plain_barrier(before: State, after: State, seat: int) -> str | None:
     """The barriers that need no view: another seat's decision, a new turn, randomness."""
     if before.acting_seat != seat or before.turn_seat != seat:
@@ -256,9 +378,11 @@ def _revealed(
     hidden_before: list[Counter[tuple[str, Any]]], hidden_after: list[Counter[tuple[str, Any]]]
 ) -> bool:
     """Whether something hidden from some viewer before is no longer hidden from it (or is gone)."""
-    # `b - a` not empty, without making it: some value more often in `b` than in `a`.
+    # `b - a` not empty, without making it: some value more often in `b` than in `a` (equal counts,
+    # the usual case, compared in C first: the counts hold no zeros).
     return any(
-        n > a.get(v, 0) for b, a in zip(hidden_before, hidden_after, strict=True) for v, n in b.items()
+        not dict.__eq__(b, a) and any(n > a.get(v, 0) for v, n in b.items())
+        for b, a in zip(hidden_before, hidden_after, strict=True)
     )
 
 
@@ -289,11 +413,14 @@ class UndoRun:
     report is asked for (a host asks at every ply: the report of a run of n decisions then costs one
     decision's work, not n). The states are the run's own: nothing may change them."""
 
-    def __init__(self, start: State) -> None:
+    def __init__(self, start: State, public: PublicView | None = None) -> None:
+        """`public`: the start's public view when the caller has it (it is only read)."""
         self.states: list[State] = [start]
+        self._start_public = public if public is not None and public.state is start else None
         self.actions: list[Any] = []
         self._why: dict[tuple[int, int], Any] = {}  # (decision, seat) -> its barrier or None
-        self._hidden: dict[int, list[Counter[tuple[str, Any]]]] = {}  # state -> `secrets`
+        self._hidden_parts: dict[int, list[Hidden] | None] = {}  # state -> `hidden_parts`
+        self._hidden: dict[int, list[_Leaves | None]] = {}  # state -> `secrets` as worked out, per viewer
         self._memo: _Memo = {}  # the counts of the parts of the run's states' views (`secrets`)
 
     def push(self, action: Any, after: State | None = None) -> None:
@@ -305,20 +432,51 @@ class UndoRun:
         self.actions.append(action)
         self.states.append(after)
 
-    def _secrets(self, i: int, public: PublicView | None) -> list[Counter[tuple[str, Any]]]:
-        got = self._hidden.get(i)
-        if got is None:
+    def _parts(self, i: int, public: PublicView | None) -> list[Hidden] | None:
+        """The state's `hidden_parts` (None: they say nothing, `_counts` compares views)."""
+        got = self._hidden_parts.get(i, _UNKNOWN)
+        if got is _UNKNOWN:
             st = self.states[i]
             mine = public if public is not None and public.state is st else None
-            got = self._hidden[i] = secrets(st, mine, self._memo)
-        return got
+            if mine is None:
+                mine = self._start_public if i == 0 and self._start_public is not None else PublicView(st)
+            got = self._hidden_parts[i] = hidden_parts(mine)
+            if got is None:
+                counted: list[_Leaves | None] = [*secrets(st, mine, self._memo)]
+                self._hidden[i] = counted
+        return got  # type: ignore[return-value]  # (not _UNKNOWN: that is never kept)
+
+    def _counts(self, i: int, viewer: int) -> Counter[tuple[str, Any]]:
+        """What the viewer (0: the spectator, then each seat) does not see of state `i`, counted."""
+        got = self._hidden.get(i)
+        if got is None:
+            got = self._hidden[i] = [None] * (self.states[i].game.players + 1)
+        c = got[viewer]
+        if c is None:
+            parts = self._hidden_parts[i]
+            assert parts is not None  # (else `_parts` counted them all)
+            c = got[viewer] = count_hidden(parts[viewer])
+        return c
+
+    def _reveals(self, i: int, public: PublicView | None) -> bool:
+        """Whether the decision from state `i` made known something hidden from some viewer: counted
+        only for a viewer whose hidden parts differ between the two states (equal parts hide the same
+        values; the parts of one field hold values of one JSON type, so `1 == True` never meets)."""
+        before, after = self._parts(i, None), self._parts(i + 1, public)
+        for v in range(self.states[i].game.players + 1):
+            if before is not None and after is not None and before[v] == after[v]:
+                continue  # the same parts hidden: the same secrets
+            b, a = self._counts(i, v), self._counts(i + 1, v)
+            if not dict.__eq__(b, a) and any(n > a.get(x, 0) for x, n in b.items()):
+                return True
+        return False
 
     def _barrier(self, i: int, seat: int, public: PublicView | None) -> str | None:
         why = self._why.get((i, seat), _UNKNOWN)
         if why is _UNKNOWN:
             before, after = self.states[i], self.states[i + 1]
             why = _plain_barrier(before, after, seat)
-            if why is None and _revealed(self._secrets(i, public), self._secrets(i + 1, public)):
+            if why is None and self._reveals(i, public):
                 why = REVEAL
             self._why[i, seat] = why
         return why

@@ -49,15 +49,23 @@ class PublicView:
         over = st.result is not None
         units = game.units
         n = len(v["seats"])
+        # What the views hide, kept for `undo.hidden_parts` (which finds a viewer's secrets from these
+        # alone, without comparing views with the state's JSON): each part hidden from every viewer
+        # as a pair (the state's JSON of it, what every view has instead), and each seat's `ext` as
+        # the state holds it (None: not redacted). References, not copies; the state's JSON of the
+        # turn stays in `base`.
+        self.redacted: list[tuple[Any, Any]] = []
+        self.seat_ext: list[dict[str, Any] | None] = [None] * n
         # Each seat as its allies see it and as everyone else does (the same once the game is over).
         self.shown: list[dict[str, Any]] = v["seats"]
         self.hidden: list[dict[str, Any]] = v["seats"]
         if not over:
             self.shown, self.hidden = [], []
-            for s in v["seats"]:
+            for i, s in enumerate(v["seats"]):
                 ext = s["ext"]
                 mine, other = s, {**s, "coins": None}
                 if ext:
+                    self.seat_ext[i] = ext
                     mine["ext"] = {u: _redact(units[u].seat_fields, d, True) for u, d in ext.items()}
                     other["ext"] = {u: _redact(units[u].seat_fields, d, False) for u, d in ext.items()}
                 self.shown.append(mine)
@@ -83,15 +91,19 @@ class PublicView:
             for entry in v["regions"].values():
                 for kind, tags in entry.get("tags", {}).items():
                     fields = game.pieces[kind].tag_fields
-                    entry["tags"][kind] = [_redact(fields, t, False) for t in tags]
-        v["race_stack"] = {"count": len(st.race_stack)}
-        v["power_stack"] = {"count": len(st.power_stack)}
+                    entry["tags"][kind] = shown_tags = [_redact(fields, t, False) for t in tags]
+                    self.redacted.append((tags, shown_tags))
+        for key, count in (("race_stack", len(st.race_stack)), ("power_stack", len(st.power_stack))):
+            self.redacted.append((v[key], {"count": count}))
+            v[key] = self.redacted[-1][1]
         # §3.2 step 7, §10.1: face-down markers and the markers left out of the game stay unseen.
         for here in v["markers"].values():
             for m in here:
                 if not m["face_up"]:
+                    self.redacted.append((m["id"], None))
                     m["id"] = None
-        v["spare_markers"] = {"count": len(st.spare_markers)}
+        self.redacted.append((v["spare_markers"], {"count": len(st.spare_markers)}))
+        v["spare_markers"] = self.redacted[-1][1]
         del v["rng"]
         del v["rolls"]
         v["viewer"] = None
