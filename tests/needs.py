@@ -16,6 +16,7 @@ import importlib.util
 import os
 import pwd
 import shutil
+from typing import Any
 
 import pytest
 
@@ -75,3 +76,9 @@ def require(*needs: str) -> None:
     if in_ci():
         pytest.fail(f"CI=true and this test cannot run: {text}", pytrace=False)
     pytest.skip(text)
+
+
+def uses_browser(item: Any) -> bool:
+    """A test that drives Chromium: marked `browser`, or taking the `browser` fixture (`page` and
+    `new_page` take it too)."""
+    return item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", [])

@@ -9,34 +9,38 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from needs import require
+from needs import require, uses_browser
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from web_driver import ARGS, CHROMIUM, CONSOLE, SHOTS
 
 
 class _Chromium:
-    """One Chromium for the browser tests in a row, closed after the last of them (see
-    `pytest_runtest_teardown`): Playwright's sync API keeps an event loop running in this thread
-    while it is open, and the tests that follow on the same worker call `asyncio.run`."""
+    """Chromium for the browser tests in a row, launched by the first and closed after the last of
+    them (`pytest_runtest_teardown`): Playwright's sync API keeps an event loop running in this
+    thread while it is open, and the tests that come after on the same worker call `asyncio.run`.
+    The `browser` fixture is this object, which stands for the Chromium running now."""
 
     def __init__(self) -> None:
+        self.homes: pytest.TempPathFactory | None = None
         self.playwright: Any = None
         self.browser: Browser | None = None
 
-    def get(self, homes: pytest.TempPathFactory) -> Browser:
+    def launch(self) -> Browser:
         if self.browser is None:
-            home = homes.mktemp("chromium-home")
-            env = {
-                **os.environ,
-                "XDG_CONFIG_HOME": str(home / "config"),
-                "XDG_CACHE_HOME": str(home / "cache"),
-            }
+            assert self.homes is not None, "the browser fixture launches Chromium"
+            home = self.homes.mktemp("chromium-home")
+            xdg = {"XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache")}
             self.playwright = sync_playwright().start()
-            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
+            self.browser = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=ARGS, env={**os.environ, **xdg}
+            )
         return self.browser
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.launch(), name)
 
     def close(self) -> None:
         if self.browser is not None:
@@ -48,15 +52,21 @@ class _Chromium:
 CHROME = _Chromium()
 
 
-@pytest.fixture
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Browser:
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     require("browser")  # skipped without Chromium, failed under CI=true (tests/needs.py)
-    return CHROME.get(tmp_path_factory)
+    CHROME.homes = tmp_path_factory
+    yield cast(Browser, CHROME)
+    CHROME.close()
 
 
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", []):
-        CHROME.close()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    try:
+        return (yield)  # the test's own teardown first: its pages are closed with their browser
+    finally:
+        if nextitem is None or not uses_browser(nextitem):
+            CHROME.close()
 
 
 @contextlib.contextmanager
