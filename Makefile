@@ -13,11 +13,10 @@ SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits
 	session_cache bench_ratings
 SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
 
-# Test workers (pytest-xdist): the server, browser and outage tests spend most of their time
-# waiting on other processes, so one more worker than CI's two cores keeps both busy. The browser
-# tests stay on one worker, in a row (tests/conftest.py). make test JOBS=0 runs in one process.
-JOBS ?= 3
-PARALLEL := $(if $(filter 0,$(JOBS)),,-n $(JOBS) --dist loadgroup)
+# Test workers (pytest-xdist) beside the browser tests (tools/test-pure): the server and outage
+# tests spend much of their time waiting on other processes. make test JOBS=0 runs in one process.
+JOBS ?= 2
+PARALLEL := $(if $(filter 0,$(JOBS)),,-n $(JOBS))
 
 # `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,
 # Redis or browser, none of the slow server-process tests.
@@ -59,7 +58,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	# --durations: the slowest tests end CI's output, where the time of `make test` is watched.
-	$(BIN)/python -m pytest $(PARALLEL) --durations=25
+	JOBS=$(JOBS) PY=$(BIN)/python tools/test-pure
 	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
 	# reference and the compiled modules must agree with it. The browser tests drive the page, not
 	# the engine's compiled paths: once is enough for them. So are the server tests that only drive

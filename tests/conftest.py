@@ -4,7 +4,6 @@ on a machine that lacks it, and fails instead under CI=true (tests/needs.py)."""
 from __future__ import annotations
 
 import os
-from typing import Any
 
 import pytest
 from needs import in_ci, missing, require, uses_browser
@@ -38,28 +37,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests first, then the slow ones, then the rest (no test depends on the order):
-    under `make test`'s workers the longest runs start at once (`pytest_xdist_make_scheduler`)."""
+    the test workers take work in this order (`make test`, tools/test-pure), so the longest tests
+    start at once rather than last."""
     browser = [i for i in items if uses_browser(i)]
     first = set(browser)
     slow = [i for i in items if i not in first and i.get_closest_marker("slow")]
     first.update(slow)
     items[:] = browser + slow + [i for i in items if i not in first]
-
-
-@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: `pytest -n N --dist loadgroup` (make test)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """Each test is a unit of work of its own, but the browser tests (tests/web) are one: they run
-    in a row on one worker, as they would alone, while the other workers take the rest. Each worker
-    would otherwise start its own Chromium and `smallworld serve`, and several of each at once on
-    two cores make the pages' waits a matter of luck. They are the suite's longest unit, so a
-    worker takes it first. (xdist's own `xdist_group` marks are lost under pytest 9.2, which no
-    longer reads the node id xdist rewrites.)"""
-    if config.getoption("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class BrowserInARow(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return "tests/web" if nodeid.startswith("tests/web/") else nodeid
-
-    return BrowserInARow(config, log)

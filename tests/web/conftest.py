@@ -121,6 +121,15 @@ def page(browser: Browser) -> Iterator[Page]:
     pg.on("pageerror", lambda e: errors.append(str(e)))
     said = CONSOLE.setdefault(id(pg), [])
     pg.on("console", lambda m: said.append(f"{m.type}: {m.text}"[:300]))
+    # The socket's frames too, each cut short: which decision went out and what came back.
+    pg.on(
+        "websocket",
+        lambda ws: (
+            ws.on("framesent", lambda f: said.append(f"sent: {f}"[:160])),
+            ws.on("framereceived", lambda f: said.append(f"received: {f}"[:160])),
+            ws.on("close", lambda _: said.append("socket closed")),
+        ),
+    )
     yield pg
     CONSOLE.pop(id(pg), None)
     ctx.close()

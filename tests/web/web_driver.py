@@ -52,14 +52,15 @@ def wait_change(page: Page, before: int, timeout: float = 30000) -> None:
 
 
 def describe(page: Page) -> str:
-    """The page's state in a line, and its last console messages, for a failure's message."""
+    """The page's state in a line, and its last console messages and socket frames, for a failure's
+    message."""
     state = page.evaluate(
         "() => { const g = document.querySelector('#game') || {dataset: {}};"
         " const t = (s) => (document.querySelector(s) || {}).textContent || '';"
         " return {ply: g.dataset.ply, phase: g.dataset.phase, acting: g.dataset.acting,"
         " conn: t('#conn'), message: t('#message'), url: location.href}; }"
     )
-    return f"{state}; console: {CONSOLE.get(id(page), [])[-15:]}"
+    return f"{state}; console and socket, last 20: {CONSOLE.get(id(page), [])[-20:]}"
 
 
 def create_game(
