@@ -230,7 +230,8 @@ const OFFSETS = (() => {
   return out.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
 })();
 // The offset [dx, dy, fit] for a block of `boxes` in region `poly` (none where nothing is covered);
-// fit 2: clear and inside the region, 1: clear, its middle inside, 0: the least covering.
+// fit 2: clear and inside the region, 1: clear, its middle inside, 0.5: clear, its middle past the
+// region's edge (a region too crowded for both: a name covered is worse), 0: the least covering.
 export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
   if (!boxes.length) return [0, 0, 2];
   const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
@@ -239,20 +240,26 @@ export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
   // Best of all clear with its corners in the region too; else the nearest clear one with its
   // middle inside; else (a crowded region) the one that covers least.
   let clear = null;
+  let past = null;
   let least = null;
   const corners = [[all.x0, all.y0], [all.x1, all.y0], [all.x0, all.y1], [all.x1, all.y1]];
   for (const [dx, dy] of OFFSETS) {
-    if (!inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy)) continue;
+    const middle = inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy);
+    if (!middle && (clear || past)) continue;
     let covered = 0;
     const add = (s, o) => { if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0)); };
     for (const b of boxes) { const s = shift(b, dx, dy); for (const o of near) add(s, o); }
     if (disc) { const s = shift(disc, dx, dy); for (const o of others) add(s, o); }
+    if (!middle) {
+      if (covered === 0) past = [dx, dy, 0.5];
+      continue;
+    }
     if (covered === 0) {
       if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy, 2];
       if (!clear) clear = [dx, dy, 1];
     } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy, 0] };
   }
-  return clear || (least ? least.at : [0, 0, 0]);
+  return clear || past || (least ? least.at : [0, 0, 0]);
 }
 
 // A side's title sits above its coast, where no region is (the classic maps fill their square).
@@ -326,7 +333,8 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         tries.push({ scale, boxes, disc, dx, dy, fit });
         if (fit === 2) break;
       }
-      const best = tries.find((t) => t.fit === 2) || tries.find((t) => t.fit === 1) || tries[tries.length - 1];
+      const best = tries.find((t) => t.fit === 2) || tries.find((t) => t.fit === 1)
+        || tries.find((t) => t.fit === 0.5) || tries[tries.length - 1];
       Object.assign(l, { dx: best.dx, dy: best.dy, scale: best.scale });
       if (best.scale !== 1) stackBoxes(l, best.scale); // the chips' widths of the size drawn
       for (const b of [...best.boxes, ...(best.disc ? [best.disc] : [])]) stacks.push(shift(b, best.dx, best.dy));
