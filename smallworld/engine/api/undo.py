@@ -378,12 +378,13 @@ def _revealed(
     hidden_before: list[Counter[tuple[str, Any]]], hidden_after: list[Counter[tuple[str, Any]]]
 ) -> bool:
     """Whether something hidden from some viewer before is no longer hidden from it (or is gone)."""
-    # `b - a` not empty, without making it: some value more often in `b` than in `a` (equal counts,
-    # the usual case, compared in C first: the counts hold no zeros).
-    return any(
-        not dict.__eq__(b, a) and any(n > a.get(v, 0) for v, n in b.items())
-        for b, a in zip(hidden_before, hidden_after, strict=True)
-    )
+    return any(_fewer(b, a) for b, a in zip(hidden_before, hidden_after, strict=True))
+
+
+def _fewer(before: Counter[tuple[str, Any]], after: Counter[tuple[str, Any]]) -> bool:
+    """Whether `before - after` is not empty, without making it: some value more often before (equal
+    counts, the usual case, compared in C first: the counts hold no zeros)."""
+    return not dict.__eq__(before, after) and any(n > after.get(v, 0) for v, n in before.items())
 
 
 def barrier(before: State, after: State, seat: int) -> str | None:
@@ -466,8 +467,7 @@ class UndoRun:
         for v in range(self.states[i].game.players + 1):
             if before is not None and after is not None and before[v] == after[v]:
                 continue  # the same parts hidden: the same secrets
-            b, a = self._counts(i, v), self._counts(i + 1, v)
-            if not dict.__eq__(b, a) and any(n > a.get(x, 0) for x, n in b.items()):
+            if _fewer(self._counts(i, v), self._counts(i + 1, v)):
                 return True
         return False
 
