@@ -61,19 +61,24 @@ def _ladder(args: argparse.Namespace) -> int:
         options = {"seconds": args.seconds, "playouts": None}
     elif args.playouts is not None:
         options = {"playouts": args.playouts}
+    fixed = [[b.strip() for b in t.split(",") if b.strip()] for t in args.table or []]
+    # With --table, the round robin of --bots / --players is played only where they are given.
+    bots_arg = args.bots if args.bots is not None else ("" if fixed else "random,greedy,mcts")
+    players_arg = args.players if args.players is not None else ("" if fixed else "2")
     try:
-        players = [int(p) for p in args.players.split(",")]
-        if not players or any(p not in (2, 3, 4, 5) for p in players):
+        players = [int(p) for p in players_arg.split(",") if p.strip()]
+        if (not players and not fixed) or any(p not in (2, 3, 4, 5) for p in players):
             raise ValueError
     except ValueError:
-        print(f"smallworld ladder: --players takes 2..5, comma-separated: {args.players!r}", file=sys.stderr)
+        print(f"smallworld ladder: --players takes 2..5, comma-separated: {players_arg!r}", file=sys.stderr)
         return 2
     try:
         summary = run_ladder(
-            [b.strip() for b in args.bots.split(",") if b.strip()], players, args.games, args.out,
+            [b.strip() for b in bots_arg.split(",") if b.strip()], players, args.games, args.out,
             seed=args.seed, options=options, workers=args.workers, edition=args.edition,
             merge=args.merge or (), progress=not args.no_progress,
             command="smallworld ladder " + " ".join(shlex.quote(a) for a in sys.argv[1:][1:]),
+            fixed=fixed,
         )  # fmt: skip
     except SimulationError as e:
         print(f"smallworld ladder: {e}", file=sys.stderr)
@@ -83,7 +88,7 @@ def _ladder(args: argparse.Namespace) -> int:
         from smallworld.server.bots import LEVELS
 
         budget = ", ".join(f"{k} {v}" for k, v in sorted(options.items()) if v is not None)
-        source = f"smallworld ladder --bots {args.bots} --players {args.players}"
+        source = f"smallworld ladder --bots {bots_arg} --players {players_arg}"
         source += f" ({budget or 'default budget'}; docs/ladder.md)"
         levels = from_ladder(summary, LEVELS, source)
         args.levels.write_text(json.dumps(levels, indent=1) + "\n", encoding="utf-8")
@@ -356,9 +361,14 @@ def build_parser() -> argparse.ArgumentParser:
     lad = sub.add_parser(
         "ladder", help="rate bots on duplicate deals, every seating, resumable (docs/ladder.md)"
     )
-    lad.add_argument("--bots", default="random,greedy,mcts", help="comma-separated bot names (at least two)")
+    lad.add_argument("--bots", default=None,
+                     help="comma-separated bot names (at least two; random,greedy,mcts without --table)")
     lad.add_argument("--games", type=int, default=10, help="deals (seeds) per table, each in every seating")
-    lad.add_argument("--players", default="2", help="player counts, comma-separated: 2,4")
+    lad.add_argument("--players", default=None,
+                     help="player counts, comma-separated: 2,4 (2 without --table)")
+    lad.add_argument("--table", action="append", metavar="BOTS",
+                     help="a table to play instead of the round robin for its player count, one bot a"
+                     " seat: --table mcts,greedy,greedy,greedy (repeatable)")
     lad.add_argument("--seed", type=int, default=0, help="deal i uses seed S+i")
     lad_budget = lad.add_mutually_exclusive_group()
     lad_budget.add_argument("--seconds", type=float, default=None, help="search bots: time per decision")

@@ -12,7 +12,18 @@ from pathlib import Path
 import pytest
 
 from smallworld.cli import main
-from smallworld.sim.ladder import RESULTS, game_key, ladder_jobs, ranks, rate, read_results, run_ladder
+from smallworld.sim import runner
+from smallworld.sim.ladder import (
+    RESULTS,
+    game_key,
+    ladder_jobs,
+    ranks,
+    rate,
+    read_results,
+    run_ladder,
+    table_name,
+    table_rates,
+)
 from smallworld.sim.runner import SimulationError
 
 
@@ -97,3 +108,58 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["ladder", "--bots", "random", "--out", str(tmp_path)]) == 2
     assert "at least two different bots" in capsys.readouterr().err
     assert main(["ladder", "--players", "2,7", "--out", str(tmp_path)]) == 2
+
+
+def test_a_fixed_table_replaces_the_round_robin_and_seats_each_bot_everywhere() -> None:
+    table = ["mcts", "greedy", "greedy", "greedy"]
+    jobs = ladder_jobs(["random", "greedy", "mcts"], 4, deals=2, seed=7, options={}, edition="warcraft",
+                       fixed=[table, ["random", "greedy"]])  # fmt: skip
+    assert len(jobs) == 2 * 4 and len({k for k, _ in jobs}) == 8  # the 2-seat table is for 2 players
+    for seed in (7, 8):
+        assert sorted(j.bots.index("mcts") for _, j in jobs if j.seed == seed) == [0, 1, 2, 3]
+        assert all(sorted(j.bots) == sorted(table) for _, j in jobs)
+    assert table_name(("greedy", "greedy", "greedy", "mcts")) == "greedy ×3, mcts"
+
+
+def test_a_table_counts_the_games_each_bot_won_with_any_of_its_seats() -> None:
+    def game(bots: list[str], winners: list[int], seed: int) -> dict:
+        return {"key": f"{seed}", "seed": seed, "bots": bots, "scores": [1] * len(bots), "winners": winners,
+                "decisions": 1}  # fmt: skip
+
+    g = {"0": game(["mcts", "greedy", "greedy", "greedy"], [0], 0),
+         "1": game(["greedy", "mcts", "greedy", "greedy"], [2], 1),
+         "2": game(["greedy", "greedy", "mcts", "greedy"], [2, 3], 2),  # a shared win counts for both
+         "3": game(["greedy", "greedy", "greedy", "mcts"], [0], 3),
+         "4": game(["mcts", "greedy"], [0], 4)}  # fmt: skip
+    rows = {r["bot"]: r for r in table_rates(g)}  # the 2-player game is head to head's, not a table's
+    assert (rows["mcts"]["wins"], rows["mcts"]["games"], rows["mcts"]["chance"]) == (2, 4, 0.25)
+    assert (rows["greedy"]["wins"], rows["greedy"]["games"], rows["greedy"]["chance"]) == (3, 4, 0.75)
+    assert rows["mcts"]["low"] < 0.5 < rows["mcts"]["high"]
+
+
+def test_each_game_is_kept_as_soon_as_it_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = runner.play_game
+
+    def stops_at_the_third(job: runner.GameJob) -> dict:
+        if job.index == 2:
+            raise KeyboardInterrupt  # the run stopped in the middle of its third game
+        return real(job)
+
+    monkeypatch.setattr(runner, "play_game", stops_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        run_ladder(["random", "greedy"], [2], deals=2, out_dir=tmp_path, seed=5, progress=False)
+    kept = read_results([tmp_path / RESULTS])
+    assert len(kept) == 2 and all(len(g["scores"]) == 2 for g in kept.values())
+    monkeypatch.setattr(runner, "play_game", real)
+    again = run_ladder(["random", "greedy"], [2], deals=2, out_dir=tmp_path, seed=5, progress=False)
+    assert again["run"]["played"] == 2 and again["games"] == 4
+
+
+def test_the_command_with_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--table", "random,greedy,greedy", "--games", "1", "--out", str(tmp_path),
+                 "--no-progress"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "3 players: 3 games" in out and "random at (greedy ×2, random): 0/3" in out
+    assert "| greedy ×2, random | greedy | 3/3 |" in (tmp_path / "ladder.md").read_text()
+    assert main(["ladder", "--table", "greedy,greedy", "--out", str(tmp_path / "x")]) == 2
+    assert "at least two different bots" in capsys.readouterr().err

@@ -26,7 +26,7 @@ from typing import Any
 
 from smallworld.bots import BOT_NAMES, SEARCH_BOTS
 from smallworld.compiled import running
-from smallworld.sim.runner import GameJob, SimulationError, run_jobs
+from smallworld.sim.runner import GameJob, SimulationError, iter_jobs
 from smallworld.sim.stats import wilson
 
 RESULTS = "results.jsonl"
@@ -36,20 +36,28 @@ def game_key(players: int, table: Sequence[str], seating: int, seed: int) -> str
     return f"{players}|{','.join(table)}|{seating}|{seed}"
 
 
-def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+def tables(
+    bots: Sequence[str], players: int, fixed: Sequence[Sequence[str]] = ()
+) -> list[tuple[str, ...]]:
     """The round robin's tables: every set of `players` distinct bots (in the order given); with
-    fewer bots than seats, the bots fill the table in turn."""
+    fewer bots than seats, the bots fill the table in turn. `fixed` tables (one bot a seat, a bot
+    named more than once where it plays several seats: "mcts against three greedy") replace the
+    round robin for their player count."""
+    chosen = [tuple(t) for t in fixed if len(t) == players]
+    if chosen:
+        return chosen
     if len(bots) >= players:
         return list(itertools.combinations(bots, players))
     return [tuple(bots[i % len(bots)] for i in range(players))]
 
 
 def ladder_jobs(
-    bots: Sequence[str], players: int, deals: int, seed: int, options: dict[str, Any], edition: str
+    bots: Sequence[str], players: int, deals: int, seed: int, options: dict[str, Any], edition: str,
+    fixed: Sequence[Sequence[str]] = (),
 ) -> list[tuple[str, GameJob]]:
     """Every game of the ladder with its key: each table, each deal, each seating (rotation)."""
     out: list[tuple[str, GameJob]] = []
-    for table in tables(bots, players):
+    for table in tables(bots, players, fixed):
         for d in range(deals):
             for rot in range(players):
                 seated = tuple(table[(s + rot) % players] for s in range(players))
@@ -135,11 +143,41 @@ def head_to_head(games: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def table_rates(games: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each table of 3 or more seats (by the bots at it, whatever the seating) and each bot at
+    it: the games won by one of its seats (a shared win counts), with a Wilson interval; against
+    `chance`, its seats' share of the table."""
+    tally: dict[tuple[str, ...], dict[str, list[int]]] = {}
+    for g in games.values():
+        if len(g["bots"]) < 3:
+            continue
+        table = tuple(sorted(g["bots"]))
+        won = {g["bots"][w] for w in g["winners"]}
+        for b in dict.fromkeys(table):
+            t = tally.setdefault(table, {}).setdefault(b, [0, 0])
+            t[0] += 1 if b in won else 0
+            t[1] += 1
+    out = []
+    for table, per_bot in sorted(tally.items()):
+        for b, (wins, n) in per_bot.items():
+            lo, hi = wilson(wins, n)
+            out.append({"table": list(table), "bot": b, "wins": wins, "games": n, "rate": wins / n,
+                        "low": lo, "high": hi, "chance": table.count(b) / len(table)})  # fmt: skip
+    return out
+
+
+def table_name(table: Sequence[str]) -> str:
+    """"greedy ×3, mcts": each bot once, with how many seats it has."""
+    return ", ".join(b if table.count(b) == 1 else f"{b} ×{table.count(b)}" for b in dict.fromkeys(table))
+
+
 def summary(games: dict[str, dict[str, Any]]) -> dict[str, Any]:
     by_players: dict[int, dict[str, dict[str, Any]]] = {}
     for k, g in games.items():
         by_players.setdefault(len(g["bots"]), {})[k] = g
-    out: dict[str, Any] = {"games": len(games), "build": running(), "by_players": {}}
+    # The builds that played the games (results written before rows said so count as this process's).
+    builds = sorted({str(g.get("build") or running()) for g in games.values()}) or [running()]
+    out: dict[str, Any] = {"games": len(games), "build": " and ".join(builds), "by_players": {}}
     for p, gs in sorted(by_players.items()):
         seeds = sorted({g["seed"] for g in gs.values()})
         out["by_players"][str(p)] = {
@@ -147,6 +185,7 @@ def summary(games: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "seeds": [seeds[0], seeds[-1]] if seeds else [],
             "ratings": dict(sorted(rate(gs).items(), key=lambda kv: -kv[1]["conservative"])),
             "head_to_head": head_to_head(gs),
+            "tables": table_rates(gs),
         }
     return out
 
@@ -166,6 +205,11 @@ def format_summary(s: dict[str, Any]) -> str:
                 f"  {h['bot']} vs {h['against']}: {h['wins']}/{h['games']} = {h['rate']:.1%}"
                 f" (95% {h['low']:.1%}..{h['high']:.1%})"
             )
+        for t in part.get("tables", []):
+            lines.append(
+                f"  {t['bot']} at ({table_name(t['table'])}): {t['wins']}/{t['games']} = {t['rate']:.1%}"
+                f" (95% {t['low']:.1%}..{t['high']:.1%}; its seats' share {t['chance']:.0%})"
+            )
     return "\n".join(lines)
 
 
@@ -181,9 +225,18 @@ def run_ladder(
     merge: Sequence[Path] = (),
     progress: bool = True,
     command: str = "smallworld ladder",
+    fixed: Sequence[Sequence[str]] = (),
 ) -> dict[str, Any]:
     """Play the games of the ladder not yet in `out_dir`'s results (after merging `merge` into
-    them), append each to the results as it ends, and return the summary of all of them."""
+    them), append each to the results as it ends, and return the summary of all of them. `fixed`
+    tables replace the round robin for their player count (`tables`)."""
+    for t in fixed:
+        if not 2 <= len(t) <= 5:
+            raise SimulationError(f"a table seats 2 to 5 bots: {','.join(t)!r}")
+        if len(set(t)) < 2:
+            raise SimulationError(f"a table needs at least two different bots: {','.join(t)!r}")
+    bots = list(dict.fromkeys([*bots, *(b for t in fixed for b in t)]))
+    players = sorted({*players, *(len(t) for t in fixed)})
     for b in bots:
         if b not in BOT_NAMES:
             raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
@@ -204,22 +257,22 @@ def run_ladder(
     _write(path, games.values())  # the merged ones kept, each once
     todo = [
         (k, j) for p in players
-        for k, j in ladder_jobs(bots, p, deals, seed, options or {}, edition) if k not in games
+        for k, j in ladder_jobs(bots, p, deals, seed, options or {}, edition, fixed) if k not in games
     ]  # fmt: skip
     uses_search = any(b in SEARCH_BOTS for b in bots)
     t0 = time.perf_counter()
-    # In chunks, each appended as soon as it is played: a stopped run loses at most one chunk.
-    step = max(1, workers * 4)
-    for i in range(0, len(todo), step):
-        chunk = todo[i : i + step]
-        results = run_jobs([j for _, j in chunk], workers=workers, progress=progress and not uses_search)
-        with path.open("a", encoding="utf-8") as f:
-            for (key, _job), res in zip(chunk, results, strict=True):
-                row = {"key": key, **{k: res[k] for k in ("seed", "bots", "scores", "winners", "decisions")}}
-                row["search"] = res["search"]
-                row["options"] = options or {}
-                games[key] = row
-                f.write(json.dumps(row) + "\n")
+    # Each game appended as soon as it ends: a stopped run loses only the games still in play.
+    keys = {job.index: key for key, job in todo}
+    with path.open("a", encoding="utf-8") as f:
+        for res in iter_jobs([j for _, j in todo], workers=workers, progress=progress and not uses_search):
+            key = keys[res["index"]]
+            row = {"key": key, **{k: res[k] for k in ("seed", "bots", "scores", "winners", "decisions")}}
+            row["search"] = res["search"]
+            row["build"] = res["build"]
+            row["options"] = options or {}
+            games[key] = row
+            f.write(json.dumps(row) + "\n")
+            f.flush()
     s = summary(games)
     s["run"] = {"played": len(todo), "seconds": round(time.perf_counter() - t0, 1), "workers": workers,
                 "options": options or {}, "edition": edition}  # fmt: skip
@@ -254,6 +307,14 @@ def write_report(out_dir: Path, s: dict[str, Any], command: str) -> list[Path]:
                 lines.append(
                     f"| {h['bot']} vs {h['against']} | {h['wins']}/{h['games']} | {h['rate']:.1%}"
                     f" | {h['low']:.1%} to {h['high']:.1%} |"
+                )
+        if part.get("tables"):
+            lines += ["", "| table | bot | games won | rate | 95% interval | its seats' share |",
+                      "|---|---|---:|---:|---:|---:|"]  # fmt: skip
+            for t in part["tables"]:
+                lines.append(
+                    f"| {table_name(t['table'])} | {t['bot']} | {t['wins']}/{t['games']} | {t['rate']:.1%}"
+                    f" | {t['low']:.1%} to {t['high']:.1%} | {t['chance']:.0%} |"
                 )
         lines.append("")
     written = [out_dir / "ladder.md"]
