@@ -8,15 +8,19 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 TUI_STAMP := $(VENV)/.installed-tui
 ARGS ?=
+# The tests `make test` runs on pure Python only (below, at `test`): those that reach no compiled path
+# of their own.
 SERVER_ONLY := outages processes migrations fuzz_openapi malformed client_limits resilience secrets \
 	accounts ratings pairing tournaments digest leaving chat chat_migration listing profiles \
-	session_cache bench_ratings
-SERVER_ONLY_TESTS := $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py)
+	session_cache bench_ratings clocks openapi serve_command errors health store
+PURE_ONLY := architecture code_map docs readme_commands needs words refusal_words templates tui \
+	schema loader ladder mcts_study content_cli
+COMPILED_SKIP := --ignore=tests/web $(foreach t,cli render render_save validate,--ignore=tests/boards/test_board_$(t).py) $(foreach t,$(SERVER_ONLY),--ignore=tests/server/test_$(t).py) \
+	$(foreach t,$(PURE_ONLY),--ignore=tests/test_$(t).py)
 
 # Test workers (pytest-xdist) beside the browser tests (tools/test-pure): the server and outage
 # tests spend much of their time waiting on other processes. make test JOBS=0 runs in one process.
 JOBS ?= 2
-PARALLEL := $(if $(filter 0,$(JOBS)),,-n $(JOBS))
 
 # `make check` runs the tests marked none of these (pyproject.toml, tests/needs.py): no PostgreSQL,
 # Redis or browser, none of the slow server-process tests.
@@ -49,24 +53,21 @@ play: $(PLAY_STAMP)
 tui: $(TUI_STAMP)
 	$(BIN)/smallworld play $(ARGS)
 
-# The full gate (CI's, through .ci/run): every test, on pure Python and then on the compiled build.
-# It installs the browser and the services when they are missing; a test whose service is still
-# missing is skipped with the reason, and fails under CI=true (tests/needs.py).
+# The full gate (CI's, through .ci/run): every test, on pure Python and then on the optional compiled
+# build (docs/engine.md), by tools/test-all, which runs side by side what can share the cores (the
+# compiled build beside the installations, lint and types) and times each part. It installs the
+# browser and the services when they are missing; a test whose service is still missing is skipped
+# with the reason, and fails under CI=true (tests/needs.py).
+# Pure Python is the reference and the compiled modules must agree with it. The browser tests drive
+# the page, not the engine's compiled paths: once is enough for them. So are the server tests that
+# only drive `smallworld serve` processes (outages, several processes, migrations, the fuzz), which
+# run the working tree's pure Python whichever pass starts them, and those of the server's own input,
+# limits, outages, clocks and tokens, and of its players' side (accounts, ratings, quick games,
+# tournaments, the digest, chat, the lists), which reach no compiled path of their own; nor do the
+# boards' data and drawing, the words, the terminal game, the docs and the code's own layout, the
+# position files' schema and loader, and the ladder's and studies' bookkeeping (PURE_ONLY).
 test: $(STAMP)
-	sh tools/install-chromium.sh
-	bash tools/test-services.sh install
-	$(BIN)/ruff check .
-	$(BIN)/mypy
-	# --durations: the slowest tests end CI's output, where the time of `make test` is watched.
-	JOBS=$(JOBS) PY=$(BIN)/python tools/test-pure
-	# The same tests again on the optional compiled build (docs/engine.md): pure Python is the
-	# reference and the compiled modules must agree with it. The browser tests drive the page, not
-	# the engine's compiled paths: once is enough for them. So are the server tests that only drive
-	# `smallworld serve` processes (outages, several processes, migrations, the fuzz), which run the
-	# working tree's pure Python whichever pass starts them, and those of the server's own input,
-	# limits, outages and tokens, and of its players' side (accounts, ratings, quick games,
-	# tournaments, the digest, chat, the lists), which reach no compiled path of their own.
-	$(MAKE) test-compiled ARGS="$(PARALLEL) --durations=15 --ignore=tests/web $(SERVER_ONLY_TESTS)"
+	JOBS=$(JOBS) PY=$(BIN)/python COMPILED_SKIP="$(COMPILED_SKIP)" tools/test-all $(ARGS)
 
 # The inner loop: lint, types and the fast tests, a few minutes on two cores (README.md, "Tests").
 check: $(STAMP)
