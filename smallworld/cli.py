@@ -85,12 +85,12 @@ def _ladder(args: argparse.Namespace) -> int:
         return 2
     if args.levels is not None:
         from smallworld.bots.levels import from_ladder
-        from smallworld.server.bots import LEVELS
+        from smallworld.server.bots import RATED_LEVELS
 
         budget = ", ".join(f"{k} {v}" for k, v in sorted(options.items()) if v is not None)
         source = f"smallworld ladder --bots {bots_arg} --players {players_arg}"
         source += f" ({budget or 'default budget'}; docs/ladder.md)"
-        levels = from_ladder(summary, LEVELS, source)
+        levels = from_ladder(summary, RATED_LEVELS, source)
         args.levels.write_text(json.dumps(levels, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=1) if args.json else format_summary(summary))
     return 0

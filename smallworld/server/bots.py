@@ -25,6 +25,10 @@ from smallworld.engine.model.settings import Settings
 # random, greedy, mcts (and openspiel-mcts): the learned bot is not offered in the lobby while the
 # ladder rates it below the MCTS (docs/bots.md, the bots: learned).
 LEVELS = tuple(b for b in BOT_NAMES if b != "learned")
+# The levels given a difficulty from the ladder (`smallworld ladder --levels`): the bots every server
+# runs. openspiel-mcts needs the optional open-spiel package (the rl extra), so it is offered after
+# them, unrated (routes/levels.py), though the ladder rates it (docs/ladder.md).
+RATED_LEVELS = ("random", "greedy", "mcts")
 
 # Per worker process: the public game of each settings text, and each (game, seat)'s bot, so a bot
 # keeps its memory across the decisions of a turn when the same worker serves them.

@@ -74,7 +74,7 @@ function resultLine(g, mine, names) {
 let botLevels = null;
 const PLAIN_LEVELS = ["random", "greedy", "mcts"].map((level) => ({ level, ratings: {} }));
 
-// "Medium: Greedy · ladder 1747": the level's difficulty, its bot and its rating at the table size
+// "Medium: Greedy · ladder 1886": the level's difficulty, its bot and its rating at the table size
 // the ladder played nearest to this game's.
 function levelLabel(lv, players) {
   const name = W.t(`level.${lv.level}`);
