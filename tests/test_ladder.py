@@ -163,3 +163,14 @@ def test_the_command_with_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "| greedy ×2, random | greedy | 3/3 |" in (tmp_path / "ladder.md").read_text()
     assert main(["ladder", "--table", "greedy,greedy", "--out", str(tmp_path / "x")]) == 2
     assert "at least two different bots" in capsys.readouterr().err
+
+
+def test_two_player_counts_in_one_run_keep_each_game_under_its_own_key(tmp_path: Path) -> None:
+    s = run_ladder(["random", "greedy"], [2], deals=1, out_dir=tmp_path, seed=3, progress=False,
+                   fixed=[["random", "greedy", "greedy"]])  # fmt: skip
+    assert s["games"] == 2 + 3
+    for key, g in read_results([tmp_path / RESULTS]).items():
+        players, table, seating, seed = key.split("|")
+        assert int(players) == len(g["bots"]) and int(seed) == g["seed"] == 3
+        seats = table.split(",")
+        assert g["bots"] == [seats[(i + int(seating)) % len(seats)] for i in range(len(seats))]

@@ -16,6 +16,7 @@ targets of docs/bots.md are stated in.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -261,11 +262,13 @@ def run_ladder(
     ]  # fmt: skip
     uses_search = any(b in SEARCH_BOTS for b in bots)
     t0 = time.perf_counter()
-    # Each game appended as soon as it ends: a stopped run loses only the games still in play.
-    keys = {job.index: key for key, job in todo}
+    # Each game appended as soon as it ends: a stopped run loses only the games still in play. Results
+    # come back in the order games end, matched by index: numbered afresh here, since each player
+    # count's jobs count from 0.
+    jobs = [dataclasses.replace(job, index=i) for i, (_, job) in enumerate(todo)]
     with path.open("a", encoding="utf-8") as f:
-        for res in iter_jobs([j for _, j in todo], workers=workers, progress=progress and not uses_search):
-            key = keys[res["index"]]
+        for res in iter_jobs(jobs, workers=workers, progress=progress and not uses_search):
+            key = todo[res["index"]][0]
             row = {"key": key, **{k: res[k] for k in ("seed", "bots", "scores", "winners", "decisions")}}
             row["search"] = res["search"]
             row["build"] = res["build"]
