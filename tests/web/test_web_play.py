@@ -73,8 +73,10 @@ def test_a_region_that_cannot_be_attacked_shows_the_reason_and_sends_nothing(
     sent = record_actions(page)
     before = ply(page)
     # A region not offered and with a refusal in the engine's explain: a water region or one far away.
+    # (A region can have a refusal and still be offered something else: a power's or a relic's move.)
     refused = page.evaluate(
-        "() => Object.entries(window.__sw.shown().st.explain).find(([r, e]) => e.reasons.length)[0]"
+        """() => Object.entries(window.__sw.shown().st.explain).find(([r, e]) => e.reasons.length
+            && !document.querySelector(`#board .region.offered[data-region='${r}']`))[0]"""
     )
     page.locator(f"#board [data-region='{refused}']").click()
     box = page.locator("#explain.refused")
