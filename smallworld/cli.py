@@ -198,7 +198,7 @@ def _bench_server(args: argparse.Namespace) -> int:
 
     out = bench_server(
         args.server_games, args.think_ms, args.seconds, args.db, args.url, args.server_players,
-        engine_share=args.engine_share, ratings=args.ratings,
+        engine_share=args.engine_share, ratings=args.ratings, min_ended=args.min_ended,
     )
     if args.json:
         print(json.dumps(out))
@@ -328,6 +328,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--ratings", choices=("off", "on", "both"), default="off",
         help="casual games (off), rated games of accounts (on), or both in alternating halves, compared",
     )
+    bs.add_argument("--min-ended", type=int, default=0, metavar="N",
+                    help="each measured window lasts until N games have ended in it (a loaded machine)")
     bs.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")

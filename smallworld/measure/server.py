@@ -50,6 +50,42 @@ class Stats:
     ended: set[str] = field(default_factory=set)  # games whose end a seat saw
 
 
+@dataclass
+class Window:
+    """A measured window: it closes at `stop_at`, or, with `min_ended`, once that many games have also
+    ended in it (so that a loaded machine still gives each window finished games to count)."""
+
+    stats: Stats
+    stop_at: float
+    min_ended: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    closed: float | None = None
+    ended0: int = field(init=False, default=0)
+    # The seats' deadlines: when the window closes late, each is brought forward to 5 s past then.
+    seats: set[asyncio.Timeout] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.ended0 = len(self.stats.ended)
+
+    def over(self) -> bool:
+        if self.closed is None:
+            now = time.perf_counter()
+            if now >= self.stop_at and len(self.stats.ended) - self.ended0 >= self.min_ended:
+                self.closed = now
+                for seat in self.seats:
+                    when = asyncio.get_running_loop().time() + 5
+                    seat.reschedule(min(seat.when() or when, when))
+        return self.closed is not None
+
+    def grace(self) -> float:
+        """How long a seat may wait for a message: to the planned end and 5 s more, or, while the
+        window waits for games to end, for as long as a slow machine may take to finish one."""
+        return self.stop_at - time.perf_counter() + (300 if self.min_ended else 5)
+
+    def seconds(self) -> float:
+        return (self.closed if self.closed is not None else time.perf_counter()) - self.started
+
+
 def _error(stats: Stats, code: str) -> None:
     stats.errors += 1
     stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
@@ -125,7 +161,7 @@ async def _seat(
     who: str | Account,
     players: int,
     think: float,
-    stop_at: float,
+    window: Window,
     stats: Stats,
     rng: random.Random,
 ) -> bool:
@@ -141,11 +177,15 @@ async def _seat(
     async with connect(
         ws_url, max_size=2**24, compression=None, open_timeout=120, additional_headers=headers
     ) as ws:
-        # One deadline for the whole seat (5 s past the end), not a timer for every message.
-        deadline = asyncio.get_running_loop().time() + (stop_at - time.perf_counter()) + 5
+        # One deadline for the whole seat (past the window's end), not a timer for every message.
+        deadline = asyncio.get_running_loop().time() + window.grace()
         try:
-            async with asyncio.timeout_at(deadline):
-                return await _play(ws, gid, players, think, stop_at, stats, rng)
+            async with asyncio.timeout_at(deadline) as timeout:
+                window.seats.add(timeout)
+                try:
+                    return await _play(ws, gid, players, think, window, stats, rng)
+                finally:
+                    window.seats.discard(timeout)
         except TimeoutError:
             return False
 
@@ -155,7 +195,7 @@ async def _play(
     gid: str,
     players: int,
     think: float,
-    stop_at: float,
+    window: Window,
     stats: Stats,
     rng: random.Random,
 ) -> bool:
@@ -163,7 +203,7 @@ async def _play(
     view that offers legal actions: wait the think time, then send one of them at random."""
     acted: set[int] = set()
     while True:
-        if time.perf_counter() >= stop_at:
+        if window.over():
             return False
         raw = await ws.recv()
         now = time.perf_counter()
@@ -185,7 +225,7 @@ async def _play(
             return True
         legal = msg.get("legal")
         ply = msg["ply"]
-        if legal and ply not in acted and time.perf_counter() < stop_at:
+        if legal and ply not in acted and not window.over():
             acted.add(ply)
             if think > 0:
                 await asyncio.sleep(rng.expovariate(1 / think))
@@ -244,21 +284,21 @@ async def _game_loop(
     url: str,
     players: int,
     think: float,
-    stop_at: float,
+    window: Window,
     stats: Stats,
     rng: random.Random,
     accounts: list[Account] | None = None,
     rated: bool = True,
 ) -> None:
-    """Keep one game going until the time is up: a finished game is replaced by a new one."""
-    while time.perf_counter() < stop_at:
+    """Keep one game going until the window closes: a finished game is replaced by a new one."""
+    while not window.over():
         made = await _new_game(http, url, players, accounts, stats, rated)
         if made is None:
             await asyncio.sleep(0.5)
             continue
         gid, seats = made
         tasks = [
-            _seat(url, gid, seat, who, players, think, stop_at, stats, random.Random(rng.random()))
+            _seat(url, gid, seat, who, players, think, window, stats, random.Random(rng.random()))
             for seat, who in seats
         ]
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -286,22 +326,23 @@ async def _run(
     accounts: list[list[Account]] | None = None,
     stats: Stats | None = None,
     rated: bool = True,
-) -> Stats:
-    """G game loops for `seconds` (rated ones when `accounts`, a table of players for each loop),
-    adding to `stats`."""
+    min_ended: int = 0,
+) -> float:
+    """G game loops for `seconds` (rated ones when `accounts`, a table of players for each loop) and,
+    with `min_ended`, until that many games have ended, adding to `stats`; the window's length."""
     stats = stats if stats is not None else Stats()
     rng = random.Random(seed)
     # No kept-alive connections: reusing one the server is closing fails now and then.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-        stop_at = time.perf_counter() + seconds
+        window = Window(stats, time.perf_counter() + seconds, min_ended)
         loops = [
             _game_loop(
                 http,
                 url,
                 players,
                 think_ms / 1000,
-                stop_at,
+                window,
                 stats,
                 random.Random(rng.random()),
                 accounts[i] if accounts is not None else None,
@@ -310,7 +351,7 @@ async def _run(
             for i in range(games)
         ]
         await asyncio.gather(*loops)
-    return stats
+    return window.seconds()
 
 
 def _lost(stats: Stats, db: str | None, url: str) -> int:
@@ -365,6 +406,7 @@ def bench_server(
     seed: int = 0,
     engine_share: float = 0.1,
     ratings: str = "off",
+    min_ended: int = 0,
 ) -> dict[str, Any]:
     """The load test (module docstring). With a server started here, its CPU per acknowledged action
     and, measured through the same load by an `EngineSampler` (`engine_share` of one core), the
@@ -372,7 +414,8 @@ def bench_server(
 
     `ratings`: `off` (casual games), `on` (rated games of accounts) or `both` (each for `seconds`,
     alternating halves; the answer's `ratings` holds each mode's figures and the ratio of their
-    actions per second, on over off)."""
+    actions per second, on over off). `min_ended`: each window lasts past its planned length until
+    that many games have ended in it (the figures are then over the windows' real lengths)."""
     plan = _plan(ratings, seconds)
     tmp = None
     server = None
@@ -405,9 +448,11 @@ def bench_server(
             # rating alone. Off alone, today's casual hot-seat games, comparable with earlier runs.
             tables = accounts if mode == "on" or ratings == "both" else None
             on = mode == "on"
-            asyncio.run(_run(url, games, think_ms, length, players, seed + i, tables, phase.stats, on))
+            took = asyncio.run(
+                _run(url, games, think_ms, length, players, seed + i, tables, phase.stats, on, min_ended)
+            )
             cpu1 = server.cpu_seconds() if server is not None else None
-            phase.seconds += length
+            phase.seconds += took if min_ended else length
             if phase.cpu is not None and cpu0 is not None and cpu1 is not None:
                 phase.cpu += cpu1 - cpu0
             else:

@@ -5,13 +5,14 @@ asserted: that is the benchmark's business (docs/players.md, "Load check")."""
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from smallworld.cli import build_parser
-from smallworld.measure.server import POOL, LocalServer, _plan, bench_server
+from smallworld.measure.server import POOL, LocalServer, Stats, Window, _plan, bench_server
 from smallworld.server import ratings
 
 
@@ -23,10 +24,25 @@ def test_both_alternates_halves_of_each_mode() -> None:
         _plan("sometimes", 10)
 
 
+def test_a_window_with_min_ended_stays_open_past_its_time_until_games_end() -> None:
+    stats = Stats(ended={"a"})  # a game that ended before the window opened counts for none
+    window = Window(stats, time.perf_counter() - 1, min_ended=2)
+    assert not window.over()
+    stats.ended.add("b")
+    assert not window.over()
+    stats.ended.add("c")
+    assert window.over()
+    length = window.seconds()
+    assert window.over() and window.seconds() == length  # closed once, its length kept
+    assert Window(Stats(), time.perf_counter() - 1).over()  # without min_ended: the clock alone
+
+
 def test_the_command_takes_ratings_off_by_default() -> None:
     parse = build_parser().parse_args
     assert parse(["bench", "server"]).ratings == "off"
     assert parse(["bench", "server", "--ratings", "both"]).ratings == "both"
+    assert parse(["bench", "server"]).min_ended == 0
+    assert parse(["bench", "server", "--min-ended", "3"]).min_ended == 3
     with pytest.raises(SystemExit):
         parse(["bench", "server", "--ratings", "maybe"])
 
@@ -36,7 +52,15 @@ def test_bench_server_ratings_both_rates_the_games_that_end() -> None:
     with tempfile.TemporaryDirectory(prefix="sw-bench-test-") as tmp:
         server = LocalServer(f"sqlite:///{Path(tmp) / 'bench.db'}")
         try:
-            out = bench_server(games=2, think_ms=0, seconds=8, url=server.url, players=2, ratings="both")
+            out = bench_server(
+                games=2,
+                think_ms=0,
+                seconds=4,
+                url=server.url,
+                players=2,
+                ratings="both",
+                min_ended=1,
+            )
             board = httpx.get(server.url + "/api/ratings", params={"pool": POOL, "limit": 50}).json()
         finally:
             server.stop()
