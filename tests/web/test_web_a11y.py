@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
-from web_driver import create_game, play_until
+from web_driver import create_game, play_until, ply, wait_change
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -118,8 +118,12 @@ def test_a_tapped_region_opens_its_panel_beside_the_tap_on_a_phone(
         page.wait_for_selector("#game[data-acting='yes'] #combos button[data-action]")
         small = page.evaluate(SMALL_TARGETS)
         assert small == [], f"game: {small}"
+        before = ply(page)
         page.locator("#combos button[data-action]").first.tap()
-        page.wait_for_selector("#game[data-phase='conquer'][data-acting='yes'] #board .region.offered")
+        wait_change(page, before)  # (a loaded machine can take seconds to answer: a wait, not a limit)
+        page.wait_for_selector(
+            "#game[data-phase='conquer'][data-acting='yes'] #board .region.offered", timeout=30_000
+        )
         # A region far down the board: its panel opens by it, not ~1,000 px further down the page.
         regions = page.locator("#board .region.offered")
         target = regions.nth(regions.count() - 1)

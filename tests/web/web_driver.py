@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from needs import CHROMIUM as CHROMIUM  # the browser, named once (tests/needs.py)
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -191,7 +192,14 @@ def poll(
     answer after `seconds`."""
     deadline = time.monotonic() + seconds
     while True:
-        got = get()
+        try:
+            got = get()
+        except PlaywrightError as e:
+            # A kept-alive connection that the server closed as it was reused: a browser sends such
+            # a GET again, and so does this (any other error fails the test).
+            if "ECONNRESET" not in str(e) or time.monotonic() >= deadline:
+                raise
+            continue
         if done(got):
             return dict(got)
         assert time.monotonic() < deadline, f"{what}: {got}"
