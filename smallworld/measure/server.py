@@ -72,9 +72,11 @@ class Window:
             now = time.perf_counter()
             if now >= self.stop_at and len(self.stats.ended) - self.ended0 >= self.min_ended:
                 self.closed = now
+                # The seats that still wait (for an update of an action in flight) get 5 s more, 1 s
+                # when the window ran late: its games then have ended, or wait on a seat that stopped.
+                later = asyncio.get_running_loop().time() + (1 if self.min_ended else 5) if self.seats else 0
                 for seat in self.seats:
-                    when = asyncio.get_running_loop().time() + 5
-                    seat.reschedule(min(seat.when() or when, when))
+                    seat.reschedule(min(seat.when() or later, later))
         return self.closed is not None
 
     def grace(self) -> float:

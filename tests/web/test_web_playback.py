@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
-from web_driver import create_game, my_turn, step
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from web_driver import create_game, describe, my_turn, step
 from web_positions import api, open_in_page
 
 from smallworld.engine.api.game import Game
@@ -90,7 +91,22 @@ def test_the_bots_turn_is_played_back_step_by_step(page: Page, real_url: str, sh
         }"""
     )
     assert covered == []
-    page.wait_for_selector("#game[data-acting='yes'] #playback.summary", timeout=60000)
+    try:
+        page.wait_for_selector("#game[data-acting='yes'] #playback.summary", timeout=60000)
+    except PlaywrightTimeout:
+        # (it failed now and then in whole runs, never alone: what the page and the game were at)
+        bar = page.evaluate(
+            "() => { const b = document.querySelector('#playback'); const s = window.__pb.steps;"
+            " return {bar: b ? {...b.dataset, class: b.className} : null, steps: s.length,"
+            " last: s.slice(-2).map((x) => ({n: x.n, of: x.of, ply: x.ply, seat: x.seat}))}; }"
+        )
+        game = _get(f"{real_url}api/games/{gid}")
+        moves = _get(f"{real_url}api/games/{gid}/moves?since=0")["moves"]
+        tail = [(m["ply"], m["seat"], m["action"].get("kind")) for m in moves[-6:]]
+        raise AssertionError(
+            f"no summary on this seat's turn: {describe(page)}; playback {bar}; game {game.get('status')},"
+            f" seats {game.get('seats')}; last moves {tail}"
+        ) from None
     steps = page.evaluate("() => window.__pb.steps")
     # The moves the bot made, as the server tells them, and those the page played back.
     moves = [m for m in _get(f"{real_url}api/games/{gid}/moves?since=0")["moves"] if m["seat"] == 1]
