@@ -102,3 +102,41 @@ def test_the_lobby_lists_my_games_the_games_to_watch_and_to_replay(
     phone.screenshot(path=str(shots / "lobby-phone.png"))
     phone.locator("#watch-games").scroll_into_view_if_needed()
     phone.screenshot(path=str(shots / "lobby-phone-lists.png"))
+
+
+WORDS = json.loads((Path(__file__).resolve().parents[2] / "smallworld" / "web" / "words.json").read_text())
+
+
+def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_boxes(
+    page: Page, real_url: str
+) -> None:
+    """Every word in the reader's language (issue 28's one voice): the account box and the quick game
+    box are kept across the lobby's redraws, and a language switched draws them again in its words,
+    keeping what was typed and chosen."""
+    page.goto(real_url)
+    page.wait_for_selector("#lobby #account-form")
+    page.fill("#account-user", "Ingrid")
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    de = WORDS["de"]
+    assert page.locator("#account-title").inner_text() == de["account.title"]
+    assert page.locator("label[for=account-user]").inner_text() == de["account.name"]
+    assert page.locator("#log-in").inner_text() == de["account.log_in"]
+    assert page.locator("#account-user").input_value() == "Ingrid"  # what was typed stays
+    assert page.locator("#quick-title").inner_text() == de["players.quick"]
+    assert de["players.quick_login"] in page.locator("#quick").inner_text()
+    # Logged in, the quick game's choices stay through a switch.
+    r = page.request.post(real_url + "api/accounts", data={"name": "Ingrid", "password": "correct horse battery"})
+    assert r.ok, r.text()
+    page.goto(real_url)
+    page.wait_for_selector("#lobby #quick-form")
+    page.select_option("#quick-form select[name=players]", "4")
+    page.select_option("#lang", "pt")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    pt = WORDS["pt"]
+    assert page.locator("#quick-title").inner_text() == pt["players.quick"]
+    assert page.locator("#quick-go").inner_text() == pt["players.find"]
+    assert page.locator("#quick-form select[name=players]").input_value() == "4"
+    assert page.locator("#account-title").inner_text() == pt["account.title"]
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")

@@ -81,6 +81,18 @@ export function box(changed) {
       el("p", { class: "hint" }, W.t("account.why")), say);
   };
   draw();
+  // A language switched (the lobby asks): the box again in the new words, what was typed kept.
+  root.relabel = () => {
+    const typed = [...root.querySelectorAll("input[id]")].map((i) => [i.id, i.type === "checkbox" ? i.checked : i.value]);
+    const open = root.querySelector("details")?.open;
+    draw();
+    for (const [id, v] of typed) {
+      const i = root.querySelector(`#${id}`);
+      if (i && i.type === "checkbox") i.checked = v; else if (i) i.value = v;
+    }
+    const details = root.querySelector("details");
+    if (details && open !== undefined) details.open = open;
+  };
   // The session is learnt after the box is shown: redraw only if it is another account (a redraw of
   // the same form would replace the inputs someone may already be typing into).
   refresh().then(() => { if ((loggedIn() ? known.player.id : null) !== drawnAs) draw(); });

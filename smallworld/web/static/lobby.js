@@ -199,7 +199,13 @@ export class Lobby {
       this.form.rated && api.loggedIn() ? null : h("label", { class: "undo-choice" }, h("input", { type: "checkbox", id: "allow-undo", checked: this.form.undo !== false,
         onchange: (e) => { this.form.undo = e.target.checked; } }), " ", W.t("lobby.allow_undo")),
       h("button", { type: "submit", id: "create-game", class: "primary" }, W.t("create")));
-    // The account box and the quick game keep their state across the lobby's redraws.
+    // The account box and the quick game keep their state across the lobby's redraws; a language
+    // switched draws them again in its words.
+    if (this.wordsIn !== W.current()) {
+      this.account?.relabel();
+      this.quick?.relabel();
+      this.wordsIn = W.current();
+    }
     this.account = this.account || Account.box(() => { this.quick = null; this.load(); });
     this.quick = this.quick || quickBox(api.loggedIn());
     app.replaceChildren(h("div", { class: "lobby", id: "lobby" },

@@ -210,10 +210,27 @@ export function quickBox(loggedIn) {
     say.textContent = ticket.status === "waiting" ? W.t("players.waiting", { s: Math.round(ticket.waited_s), rating: ticket.rating }) : W.t("players.cancelled");
     if (ticket.status === "waiting") timer = setTimeout(async () => { try { wait(await api.call("GET", `/api/quick/${ticket.ticket}`)); } catch (e) { say.textContent = said(e); } }, 1000);
   };
-  if (!loggedIn) {
-    root.append(el("h2", { id: "quick-title" }, W.t("players.quick")), el("p", {}, W.t("players.quick_login")));
-    return root;
-  }
+  // Drawn again when the language switches (the lobby asks: `relabel`), the choices kept; a search
+  // under way goes on, its status in the new words from its next second.
+  const draw = () => {
+    const old = root.querySelector("#quick-form");
+    const chosen = old ? [...new FormData(old).entries()] : [];
+    if (!loggedIn) {
+      root.replaceChildren(el("h2", { id: "quick-title" }, W.t("players.quick")), el("p", {}, W.t("players.quick_login")));
+      return;
+    }
+    const form = quickForm(wait, say);
+    for (const [k, v] of chosen) if (form.elements[k]) form.elements[k].value = v;
+    root.replaceChildren(el("h2", { id: "quick-title" }, W.t("players.quick")), form, say,
+      el("p", {}, el("a", { href: "#/leaderboard" }, W.t("players.leaderboard")), " · ", el("a", { href: "#/tournaments" }, W.t("players.tournaments"))));
+  };
+  draw();
+  root.relabel = draw;
+  return root;
+}
+
+// The quick game's choices; sending them starts the search (`wait` follows it, `say` tells its refusal).
+function quickForm(wait, say) {
   const form = el("form", { id: "quick-form", onsubmit: async (e) => {
     e.preventDefault();
     const f = new FormData(form);
@@ -227,9 +244,7 @@ export function quickBox(loggedIn) {
     el("label", {}, W.t("players.pace"), " ", el("select", { name: "pace" }, ...["turn", "live"].map((p) => el("option", { value: p }, W.t(`players.pace.${p}`))))),
     el("label", {}, W.t("players.bots_after"), " ", el("select", { name: "bots" }, ...["30", "120", "600", "never"].map((s) => el("option", { value: s }, W.t(`players.after.${s}`))))),
     el("button", { type: "submit", class: "primary", id: "quick-go" }, W.t("players.find")));
-  root.append(el("h2", { id: "quick-title" }, W.t("players.quick")), form, say,
-    el("p", {}, el("a", { href: "#/leaderboard" }, W.t("players.leaderboard")), " · ", el("a", { href: "#/tournaments" }, W.t("players.tournaments"))));
-  return root;
+  return form;
 }
 
 // --- tournaments --------------------------------------------------------------------------------
