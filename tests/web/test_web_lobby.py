@@ -126,7 +126,8 @@ def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_box
     assert page.locator("#quick-title").inner_text() == de["players.quick"]
     assert de["players.quick_login"] in page.locator("#quick").inner_text()
     # Logged in, the quick game's choices stay through a switch.
-    r = page.request.post(real_url + "api/accounts", data={"name": "Ingrid", "password": "correct horse battery"})
+    account = {"name": "Ingrid", "password": "correct horse battery"}
+    r = page.request.post(real_url + "api/accounts", data=account)
     assert r.ok, r.text()
     page.goto(real_url)
     page.wait_for_selector("#lobby #quick-form")
@@ -140,3 +141,16 @@ def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_box
     assert page.locator("#account-title").inner_text() == pt["account.title"]
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+
+def test_the_connections_state_is_said_again_in_a_language_switched_to(page: Page, real_url: str) -> None:
+    """The header's word for the game's connection ("Online") was set when the state changed only,
+    so a language switched left it in the one before."""
+    create_game(page, real_url, "Ines", ["me", "bot"])
+    page.wait_for_selector("#conn[data-status='online']")
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert page.locator("#conn").inner_text() == WORDS["de"]["live.online"]
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.locator("#conn").inner_text() == WORDS["en"]["live.online"]

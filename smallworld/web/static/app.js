@@ -164,7 +164,7 @@ class GameScreen {
     const c = document.getElementById("conn");
     if (c.dataset.status === status) return;
     c.dataset.status = status;
-    c.textContent = status === "lost" ? W.t("connection_lost") : W.t(`live.${status}`);
+    c.textContent = connWords(status);
     if (status === "online" && this.message && this.message.network) { this.message = null; this.render(); }
   }
   primaryKey() { return this.heldSeats().length ? this.heldSeats()[0] : "spectator"; }
@@ -678,8 +678,13 @@ function route() {
   else screen = playersScreen(parts) || new Lobby(); // players.js: leaderboard, profiles, tournaments
 }
 
+// The connection's state, as the header says it.
+const connWords = (status) => (status === "lost" ? W.t("connection_lost") : W.t(`live.${status}`));
+
 function relabel() {
   document.documentElement.lang = W.current();
+  const conn = document.getElementById("conn");
+  if (conn.dataset.status) conn.textContent = connWords(conn.dataset.status);
   document.getElementById("lang").value = W.current();
   document.getElementById("lang-label").textContent = W.t("language");
   // The edition being shown names the page (the lobby's is the server's default, Warcraft).
