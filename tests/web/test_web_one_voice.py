@@ -1,0 +1,88 @@
+"""One voice (issue 28): once the reader switches the language, no screen shows a phrase of the web
+catalogue in English where the chosen language says it otherwise. Screens keep parts across their
+redraws (the lobby's account box, the header's connection state): each such part must be drawn
+again in the new words. Checked on every screen, for German and Portuguese, on the real server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+from web_driver import create_game, my_turn, step
+
+pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
+
+WORDS = json.loads((Path(__file__).resolve().parents[2] / "smallworld" / "web" / "words.json").read_text())
+
+# What a person sees that is a whole phrase of the catalogue: visible text, and the names and hints
+# a screen reader or a hover gives.
+ENGLISH_LEFT = """(english) => {
+  const seen = (e) => e && !e.closest("[hidden]") && e.getClientRects().length > 0;
+  const out = new Set();
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const t = walk.currentNode.textContent.trim();
+    if (t && english.includes(t) && seen(walk.currentNode.parentElement)) out.add(t);
+  }
+  for (const e of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const a of ["aria-label", "title", "placeholder"]) {
+      const t = (e.getAttribute(a) || "").trim();
+      if (t && english.includes(t) && seen(e)) out.add(`${a}: ${t}`);
+    }
+  }
+  return [...out];
+}"""
+
+
+def _english_in(lang: str) -> list[str]:
+    """The catalogue's English phrases that `lang` says otherwise (whole phrases with no blanks)."""
+    en, other = WORDS["en"], WORDS[lang]
+    phrases = {v.strip() for k, v in en.items() if isinstance(v, str) and "{" not in v and v != other.get(k)}
+    return sorted(p for p in phrases if len(p) > 3)
+
+
+def _left_after_switching(page: Page, ready: str) -> dict[str, list[str]]:
+    """The English phrases left on the screen after switching to each language (and back)."""
+    page.wait_for_selector(ready)
+    left = {}
+    for lang in ("de", "pt"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.wait_for_timeout(300)  # (a screen that loads its words first draws again once they are in)
+        left[lang] = page.evaluate(ENGLISH_LEFT, _english_in(lang))
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    return {lang: phrases for lang, phrases in left.items() if phrases}
+
+
+def test_no_screen_keeps_english_words_once_another_language_is_chosen(page: Page, real_url: str) -> None:
+    bad: dict[str, dict[str, list[str]]] = {}
+    page.goto(real_url)
+    bad["lobby"] = _left_after_switching(page, "#lobby #account-form")
+    gid = create_game(page, real_url, "Vera", ["me", "bot"])
+    page.wait_for_selector("#game[data-acting='yes']")
+    for _ in range(4):  # a few decisions: the log, the scores and the board have something to say
+        if my_turn(page):
+            step(page)
+    bad["game"] = _left_after_switching(page, "#conn[data-status='online']")
+    for where, ready in (
+        ("#/leaderboard", "#leaderboard"),
+        ("#/tournaments", "#tournaments"),
+        ("#/rules", "#rules"),
+        ("#/tutorial", "#tutorial"),
+    ):
+        page.goto(real_url + where)
+        bad[where] = _left_after_switching(page, ready)
+    # Logged in: the lobby's account and quick game boxes, and the profile.
+    account = {"name": "Vera Voice", "password": "correct horse battery"}
+    r = page.request.post(real_url + "api/accounts", data=account)
+    assert r.ok, r.text()
+    page.goto(real_url)
+    bad["lobby, logged in"] = _left_after_switching(page, "#lobby #quick-form")
+    page.goto(real_url + f"#/player/{r.json()['player']['id']}")
+    bad["profile"] = _left_after_switching(page, "#profile")
+    assert gid
+    bad = {where: left for where, left in bad.items() if left}
+    assert bad == {}, bad
