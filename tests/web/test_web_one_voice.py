@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
+from test_web_a11y import _all_bot_game
 from web_driver import create_game, my_turn, step
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
@@ -37,10 +38,12 @@ ENGLISH_LEFT = """(english) => {
 
 
 def _english_in(lang: str) -> list[str]:
-    """The catalogue's English phrases that `lang` says otherwise (whole phrases with no blanks)."""
+    """The catalogue's English phrases that `lang` says otherwise (whole phrases with no blanks), less
+    those that are also its own words ("Start" is German too)."""
     en, other = WORDS["en"], WORDS[lang]
     phrases = {v.strip() for k, v in en.items() if isinstance(v, str) and "{" not in v and v != other.get(k)}
-    return sorted(p for p in phrases if len(p) > 3)
+    own = {v.strip() for v in other.values() if isinstance(v, str)}
+    return sorted(p for p in phrases - own if len(p) > 3)
 
 
 def _left_after_switching(page: Page, ready: str) -> dict[str, list[str]]:
@@ -75,6 +78,12 @@ def test_no_screen_keeps_english_words_once_another_language_is_chosen(page: Pag
     ):
         page.goto(real_url + where)
         bad[where] = _left_after_switching(page, ready)
+    # A game of bots that has ended: its end screen, and its replay.
+    over = _all_bot_game(real_url)
+    page.goto(f"{real_url}#/game/{over}")
+    bad["end screen"] = _left_after_switching(page, "#end-screen")
+    page.click("#open-replay")
+    bad["replay"] = _left_after_switching(page, "#replay")
     # Logged in: the lobby's account and quick game boxes, and the profile.
     account = {"name": "Vera Voice", "password": "correct horse battery"}
     r = page.request.post(real_url + "api/accounts", data=account)
