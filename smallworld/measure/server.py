@@ -61,7 +61,7 @@ class Window:
     started: float = field(default_factory=time.perf_counter)
     closed: float | None = None
     ended0: int = field(init=False, default=0)
-    # The seats' deadlines: when the window closes late, each is brought forward to 5 s past then.
+    # The seats' deadlines, brought forward when the window closes (`over`).
     seats: set[asyncio.Timeout] = field(default_factory=set)
 
     def __post_init__(self) -> None:
