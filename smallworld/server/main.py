@@ -110,9 +110,6 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-KEEP_ALIVE_S = 75
-
-
 def _server(config: uvicorn.Config, on_ready: Callable[[int], None]) -> uvicorn.Server:
     import uvicorn
 
@@ -169,10 +166,6 @@ def serve(
         ws_max_size=MAX_BODY,
         ws_per_message_deflate=False,
         ws=websocket_protocol(),  # drops a client that does not read, instead of waiting on it
-        # An idle kept-alive connection is closed after this long. uvicorn's 5 s lets a client that
-        # reuses one just as it is closed get a reset (browsers retry such a GET; scripts and
-        # proxies often do not), and a proxy in front should close its idle ones first (60 s is usual).
-        timeout_keep_alive=KEEP_ALIVE_S,
         log_config=None,
         log_level=log_level,
     )

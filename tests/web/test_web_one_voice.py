@@ -53,8 +53,13 @@ def _left_after_switching(page: Page, ready: str) -> dict[str, list[str]]:
     for lang in ("de", "pt"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        page.wait_for_timeout(300)  # (a screen that loads its words first draws again once they are in)
-        left[lang] = page.evaluate(ENGLISH_LEFT, _english_in(lang))
+        # (a screen that loads its words first draws again once they are in: up to 5 s for that)
+        english = _english_in(lang)
+        for _ in range(10):
+            left[lang] = page.evaluate(ENGLISH_LEFT, english)
+            if not left[lang]:
+                break
+            page.wait_for_timeout(500)
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     return {lang: phrases for lang, phrases in left.items() if phrases}
