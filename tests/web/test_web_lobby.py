@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 from test_web_end import _post
-from web_driver import create_game
+from web_driver import WORDS, create_game, set_lang
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -104,9 +104,6 @@ def test_the_lobby_lists_my_games_the_games_to_watch_and_to_replay(
     phone.screenshot(path=str(shots / "lobby-phone-lists.png"))
 
 
-WORDS = json.loads((Path(__file__).resolve().parents[2] / "smallworld" / "web" / "words.json").read_text())
-
-
 def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_boxes(
     page: Page, real_url: str
 ) -> None:
@@ -116,8 +113,7 @@ def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_box
     page.goto(real_url)
     page.wait_for_selector("#lobby #account-form")
     page.fill("#account-user", "Ingrid")
-    page.select_option("#lang", "de")
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    set_lang(page, "de")
     de = WORDS["de"]
     assert page.locator("#account-title").inner_text() == de["account.title"]
     assert page.locator("label[for=account-user]").inner_text() == de["account.name"]
@@ -132,15 +128,13 @@ def test_a_language_switched_in_the_lobby_redraws_the_account_and_quick_game_box
     page.goto(real_url)
     page.wait_for_selector("#lobby #quick-form")
     page.select_option("#quick-form select[name=players]", "4")
-    page.select_option("#lang", "pt")
-    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    set_lang(page, "pt")
     pt = WORDS["pt"]
     assert page.locator("#quick-title").inner_text() == pt["players.quick"]
     assert page.locator("#quick-go").inner_text() == pt["players.find"]
     assert page.locator("#quick-form select[name=players]").input_value() == "4"
     assert page.locator("#account-title").inner_text() == pt["account.title"]
-    page.select_option("#lang", "en")
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    set_lang(page, "en")
 
 
 def test_the_connections_state_is_said_again_in_a_language_switched_to(page: Page, real_url: str) -> None:
@@ -148,9 +142,7 @@ def test_the_connections_state_is_said_again_in_a_language_switched_to(page: Pag
     so a language switched left it in the one before."""
     create_game(page, real_url, "Ines", ["me", "bot"])
     page.wait_for_selector("#conn[data-status='online']")
-    page.select_option("#lang", "de")
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    set_lang(page, "de")
     assert page.locator("#conn").inner_text() == WORDS["de"]["live.online"]
-    page.select_option("#lang", "en")
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    set_lang(page, "en")
     assert page.locator("#conn").inner_text() == WORDS["en"]["live.online"]

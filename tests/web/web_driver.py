@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from needs import CHROMIUM as CHROMIUM  # the browser, named once (tests/needs.py)
@@ -23,6 +24,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# The web client's catalogue, every language's words (smallworld/web/words.json).
+_CATALOGUE = Path(__file__).resolve().parents[2] / "smallworld" / "web" / "words.json"
+WORDS = json.loads(_CATALOGUE.read_text("utf-8"))
 SHOTS = os.environ.get("SMALLWORLD_SHOTS") or os.path.join(tempfile.gettempdir(), "smallworld-web-shots")
 
 
@@ -87,6 +91,12 @@ def create_game(
     page.click("#create-game")
     page.wait_for_selector("#game")
     return page.url.rsplit("/", 1)[-1]
+
+
+def set_lang(page: Page, lang: str) -> None:
+    """Choose the page's language from the header, and wait until the page has switched."""
+    page.select_option("#lang", lang)
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
 
 
 def my_turn(page: Page) -> bool:
