@@ -34,6 +34,8 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 def _bench(args: argparse.Namespace) -> int:
     if getattr(args, "bench_command", None) == "server":
         return _bench_server(args)
+    if getattr(args, "bench_command", None) == "service":
+        return _bench_service(args)
     from smallworld.measure.engine import bench
 
     out = bench(args.players, args.games, args.seed, args.variant, _overrides(args), args.edition)
@@ -216,6 +218,21 @@ def _bench_server(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_service(args: argparse.Namespace) -> int:
+    from smallworld.measure.service import bench_service
+
+    out = bench_service(args.service_games, args.actions, args.service_players, args.seed)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    where = f"{out['games']} games x {out['players']} seats, in process ({out['build']})"
+    print(f"{out['actions']} actions round {where}")
+    print(f"  service CPU:    {out['service_cpu_ms_per_action']} ms per action = "
+          f"{out['service_decisions_per_action']} engine decisions of {out['engine_cpu_ms_per_decision']} ms")
+    print(f"  updates:        {out['updates']}  games ended: {out['games_ended']}")
+    return 0
+
+
 def _print_bench_phase(out: dict[str, Any], per_decision: float | None) -> None:
     print(f"  actions:        {out['actions']}  ({out['actions_per_second']}/s)")
     print(f"  latency:        p50 {out['p50_ms']} ms, p99 {out['p99_ms']} ms (sent to all seats updated)")
@@ -230,6 +247,7 @@ def _print_bench_phase(out: dict[str, Any], per_decision: float | None) -> None:
         print(
             f"  server CPU:     {out['server_cpu_ms_per_action']} ms per action = "
             f"{out['server_decisions_per_action']} engine decisions of {per_decision} ms"
+            f" ({out['server_system_ms_per_action']} ms in the kernel)"
         )
 
 
@@ -331,6 +349,14 @@ def build_parser() -> argparse.ArgumentParser:
     bs.add_argument("--min-ended", type=int, default=0, metavar="N",
                     help="each measured window lasts until N games have ended in it (a loaded machine)")
     bs.add_argument("--json", action="store_true")
+    bv = bsub.add_parser(
+        "service", help="the game server's own CPU per action, in process: no HTTP, sockets or client"
+    )
+    bv.add_argument("--games", dest="service_games", metavar="G", type=int, default=200, help="games at once")
+    bv.add_argument("--players", dest="service_players", metavar="N", type=int, default=3,
+                    choices=(2, 3, 4, 5))
+    bv.add_argument("--actions", type=int, default=20000, help="actions measured, round the games")
+    bv.add_argument("--json", action="store_true")
 
     sim = sub.add_parser("simulate", help="bot-versus-bot games in parallel: win rates, scores, picks, plots")
     sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5))

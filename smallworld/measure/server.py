@@ -139,13 +139,19 @@ class LocalServer:
 
     def cpu_seconds(self) -> float | None:
         """The server process's CPU time so far (Linux /proc; None elsewhere)."""
+        split = self.cpu_split()
+        return None if split is None else split[0] + split[1]
+
+    def cpu_split(self) -> tuple[float, float] | None:
+        """The server process's CPU time so far, (user, system) (Linux /proc; None elsewhere)."""
         import os
 
         try:
             fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -386,6 +392,7 @@ class Phase:
     stats: Stats = field(default_factory=Stats)
     seconds: float = 0.0
     cpu: float | None = 0.0
+    system: float = 0.0  # the part of `cpu` spent in the kernel
 
 
 def _plan(ratings: str, seconds: float) -> list[tuple[str, float]]:
@@ -444,7 +451,7 @@ def bench_server(
         t0 = time.perf_counter()
         for i, (mode, length) in enumerate(plan):
             phase = phases[mode]
-            cpu0 = server.cpu_seconds() if server is not None else None
+            cpu0 = server.cpu_split() if server is not None else None
             # Measured both ways, the two modes play the same games through the same accounts, rated
             # or not (and then with no take-backs, as a rated game has none): they differ by the
             # rating alone. Off alone, today's casual hot-seat games, comparable with earlier runs.
@@ -453,10 +460,11 @@ def bench_server(
             took = asyncio.run(
                 _run(url, games, think_ms, length, players, seed + i, tables, phase.stats, on, min_ended)
             )
-            cpu1 = server.cpu_seconds() if server is not None else None
+            cpu1 = server.cpu_split() if server is not None else None
             phase.seconds += took if min_ended else length
             if phase.cpu is not None and cpu0 is not None and cpu1 is not None:
-                phase.cpu += cpu1 - cpu0
+                phase.cpu += cpu1[0] + cpu1[1] - cpu0[0] - cpu0[1]
+                phase.system += cpu1[1] - cpu0[1]
             else:
                 phase.cpu = None
         elapsed = time.perf_counter() - t0
@@ -515,6 +523,11 @@ def _figures(phase: Phase, lost: int, per_decision: float | None) -> dict[str, A
         # The server's own CPU per acknowledged action (one event loop: 1000 / this bounds the
         # actions per second of one process on one free core).
         "server_cpu_ms_per_action": round(per_action, 2) if per_action is not None else None,
+        # Of which in the kernel: mostly the sockets' writes, which on loopback also carry the
+        # receiving client's side of TCP (on a network that part is the client machine's).
+        "server_system_ms_per_action": (
+            round(phase.system * 1000 / actions, 3) if per_action is not None else None
+        ),
         # What one acknowledged action costs the server in engine decisions (a listing and an
         # unchecked apply, measured through the load by the sampler).
         "server_decisions_per_action": (

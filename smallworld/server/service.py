@@ -1186,14 +1186,18 @@ class Service:
     async def sync_from_store(self) -> None:
         """Catch up every unfinished game this process holds whose stored ply is ahead of its own
         (one query for all of them)."""
-        ids = [gid for gid, live in self.live.items() if live.status != "over"]
-        if not ids:
+        held = {g: (live, live.state, live.status) for g, live in self.live.items() if live.status != "over"}
+        if not held:
             return
-        stored = await asyncio.to_thread(self.store.plies, ids)
+        stored = await asyncio.to_thread(self.store.plies, list(held))
         for gid, (ply, status) in stored.items():
-            live = self.live.get(gid)
-            if live is not None and (ply != live.state.ply or status != live.status):
-                await self._refresh(live, rewound=ply < live.state.ply)  # behind: an undo elsewhere
+            live, state, was = held[gid]
+            if live.state is not state or live.status != was or self.live.get(gid) is not live:
+                # Moved here while the store was read (a move is made once it is committed): the
+                # answer may predate it, which is no difference. The next round compares it again.
+                continue
+            if ply != state.ply or status != was:
+                await self._refresh(live, rewound=ply < state.ply)  # behind: an undo elsewhere
 
     async def resync(self) -> None:
         """After a Redis outage: every game this process serves is read again from the store (moves

@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from smallworld.measure.server import bench_server
+from smallworld.measure.service import bench_service
 
 
 def test_healthz_and_metrics_count_actions_and_refusals(client: TestClient) -> None:
@@ -52,6 +53,19 @@ def test_bench_server_small() -> None:
     cpu, decision = out["server_cpu_ms_per_action"], out["engine_cpu_ms_per_decision"]
     assert cpu > 0 and decision > 0 and out["engine_decisions"] > 0
     assert abs(out["server_decisions_per_action"] - cpu / decision) <= 0.01 * cpu / decision + 0.1
+    assert 0 <= out["server_system_ms_per_action"] <= cpu  # the kernel's part of it
+
+
+def test_bench_service_drives_every_seat_of_every_game() -> None:
+    """`bench service`: the service in process, every action acknowledged and each seat's update
+    queued (one per seat per action, whatever games ended and were replaced), and the ratio of the
+    two CPU figures."""
+    out = bench_service(games=2, actions=400, players=2, seed=4)
+    assert out["actions"] == 400 and out["games_ended"] >= 1
+    assert out["updates"] == 2 * 400
+    cpu, decision = out["service_cpu_ms_per_action"], out["engine_cpu_ms_per_decision"]
+    assert cpu > 0 and decision > 0 and out["engine_decisions"] > 0
+    assert abs(out["service_decisions_per_action"] - cpu / decision) <= 0.01 * cpu / decision + 0.1
 
 
 def test_the_routes_are_built_before_the_first_request(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -240,3 +240,55 @@ def test_bot_decisions_are_served_round_robin_across_owners(monkeypatch: pytest.
     assert order == ["a1", "b1", "a2", "b2", "a3", "a4"]
     assert all(r == ({"kind": "end"}, 0.05) for r in results)
     pool._pool.shutdown()  # type: ignore[union-attr]
+
+
+def test_a_game_that_moves_while_the_watchdog_reads_the_store_is_not_refreshed(client: TestClient) -> None:
+    """The watchdog's comparison with the store (`sync_from_store`) reads every game's ply in a
+    thread while the event loop goes on. A move made here meanwhile is committed before it is made,
+    so an answer read before it is no difference: the game is neither read again nor sent to its
+    sockets again (each socket would get the whole view a second time, with no move), and the next
+    round finds it as the store has it. A game the store holds ahead is still caught up."""
+    svc: Any = client.app.state.service  # type: ignore[attr-defined]
+    g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "creator"}] * 2}).json()
+    gid, tokens = g["game"], {s["seat"]: s["token"] for s in g["seats"]}
+
+    def move() -> None:
+        v = client.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+        seat = v["acting_seat"]
+        v = client.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        r = client.post(
+            f"/api/games/{gid}/act",
+            json={"seat": seat, "ply": v["ply"], "action": v["legal"][0]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert r.status_code == 200, r.text
+
+    move()
+    refreshed: list[tuple[str, bool]] = []
+    refresh = svc._refresh
+
+    async def counted(live: Any, rewound: bool = False) -> None:
+        refreshed.append((live.id, rewound))
+        await refresh(live, rewound)
+
+    svc._refresh = counted
+    plies = svc.store.plies
+
+    def read_then_move(ids: list[str]) -> dict[str, tuple[int, str]]:
+        got = plies(ids)  # the store's answer, read before the move below
+        move()  # (through the app's event loop, which waits on this thread meanwhile)
+        return got  # type: ignore[no-any-return]
+
+    svc.store.plies = read_then_move
+    client.portal.call(svc.sync_from_store)  # type: ignore[union-attr]
+    assert refreshed == []
+    svc.store.plies = plies
+    client.portal.call(svc.sync_from_store)  # type: ignore[union-attr]
+    assert refreshed == []  # the next round: the same ply on both sides
+    stored_ply = svc.store.game(gid)["ply"]
+    live = svc.live[gid]
+    live.state = replayed(svc.store, gid, stored_ply - 1)  # this process one move behind
+    del live.moves[stored_ply - 1 :]
+    client.portal.call(svc.sync_from_store)  # type: ignore[union-attr]
+    assert refreshed == [(gid, False)]
+    assert live.state.ply == len(live.moves) == stored_ply
