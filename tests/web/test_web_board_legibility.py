@@ -130,3 +130,24 @@ def test_a_click_leaves_no_tooltip_over_the_board(page: Page, real_url: str) -> 
     page.mouse.move(5, 5)
     page.locator("#board .region").nth(5).hover()
     page.wait_for_selector("#tooltip:not([hidden])")  # a real move shows it again
+
+
+def test_a_size_icon_is_named_with_its_letter(page: Page, real_url: str) -> None:
+    """A region printed with its board's size icon (the spot of the board's face-down marker at
+    setup, rules §2.3) says which: the glyph shows the letter, and its title and the region's facts
+    name it with that letter ("size icon S"), not "size icon" alone."""
+    token = _call(real_url, "POST", "api/players", {"name": "Ida"})["player_token"]
+    gid = _call(real_url, "POST", "api/games", {"players": 2, "seats": [{"kind": "creator"}] * 2}, token)[
+        "game"
+    ]
+    page.goto(f"{real_url}#/game/{gid}")
+    page.wait_for_selector("#board .region")
+    glyphs = page.locator("#board .feature-Size")
+    assert glyphs.count() > 0
+    letter = glyphs.first.locator("text").text_content()
+    assert letter in ("S", "M", "L")
+    assert glyphs.first.locator("title").text_content() == f"size icon {letter}"
+    ref = glyphs.first.evaluate("g => g.closest('[data-marks-of]').dataset.marksOf")
+    page.locator(f'#board .region[data-region="{ref}"]').hover()
+    page.wait_for_selector("#tooltip:not([hidden])")
+    assert f"size icon {letter}" in (page.locator("#tooltip").text_content() or "")

@@ -394,7 +394,7 @@ class GameScreen {
       : W.t("nobody");
     return {
       title: `${r.n} ${r.name}`,
-      terrain: [W.terrain(r.terrain), ...r.features.map((f) => W.feature(f).trim())].join(", "),
+      terrain: [W.terrain(r.terrain), ...r.features.map((f) => W.feature(f, r.side.size).trim())].join(", "),
       neighbours: r.adjacent.map((a) => this.index[a].name).join(", "),
       holder,
     };

@@ -364,7 +364,7 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
         el("circle", { cx: gx, cy: gy, r: 1.6, class: "glyph-disc" }, fg);
         const tx = el("text", { x: gx, y: gy + 0.65, "text-anchor": "middle", class: "glyph" }, fg);
         tx.textContent = f === "Mountain" ? "▲" : (f === "Size" ? side.size : FEATURE_GLYPH[f] || "?");
-        el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f);
+        el("title", {}, fg).textContent = f === "Mountain" ? W.text("edition", "piece.mountain", { n: 1 }) : W.feature(f, side.size);
       });
       // The stack and its chips, moved (dx, dy) off any name they would cover, at `scale`.
       const sx = lx + dx;

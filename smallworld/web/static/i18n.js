@@ -100,7 +100,8 @@ export const t = (key, params) => text("web", key, params);
 export const unitName = (uid) => (uid ? text(uid, "name") : "");
 export const card = (uid) => (uid ? text(uid, "card") : "");
 export const terrain = (name) => text("edition", `terrain.${name}`);
-export const feature = (name) => text("edition", `feature.${name}`, { size: "" });
+// A region's feature in words; `size`: the letter of its board's size icon (the Size feature's).
+export const feature = (name, size = "") => text("edition", `feature.${name}`, { size });
 export const phase = (name) => text("core", `phase.${name}`);
 export const faction = (name) => text("edition", `faction.${name}`);
 export function seatName(seat, viewer) {
