@@ -42,7 +42,8 @@ WATCH = """{
         return d ? [[g.dataset.region, { delta: +d.dataset.delta, text: d.textContent }]] : [];
       })),
       // (this seat's own redeployment, being edited meanwhile, shows its plan on its regions)
-      redeploy: !!document.querySelector("#redeploy") };
+      redeploy: !!document.querySelector("#redeploy"),
+      lines: [...bar.querySelectorAll(".pb-lines li")].map((li) => li.textContent) };
     const last = window.__pb.steps[window.__pb.steps.length - 1];
     // A step as it stands when the page settles (the last look while it is shown).
     if (last && last.n === n && last.ply === +bar.dataset.ply) {
@@ -298,6 +299,11 @@ def test_a_redeployment_is_played_back_with_the_counts_changing(
     planned = next(s for s in steps if second in s["deltas"])
     assert planned["stacks"][second] == current[second] + hand - 1, planned
     assert planned["deltas"][second] == {"delta": hand - 1, "text": f"+{hand - 1}"}, planned
+    # Each step is told by its action in words (a deployment sets off no event; the plan's, its
+    # forts and the turn's score, come after).
+    label = page.locator(f"#board .region[data-region='{first}']").get_attribute("aria-label") or ""
+    assert any(t.endswith(f" places a token in {label.split(',')[0]}") for t in deployed["lines"]), deployed
+    assert planned["lines"][0].endswith(" redeploys") and len(planned["lines"]) > 1, planned["lines"]
     # The plan's other regions keep their counts: no change is shown under them.
     assert set(planned["deltas"]) == {second}, planned
     assert planned["stacks"][first] == current[first] + 1, planned

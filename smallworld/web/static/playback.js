@@ -251,10 +251,25 @@ export class Playback {
       marks.appendChild(t);
     }
   }
+  // What a move's events do not tell (a token deployed, a redeployment, troops readied: most of
+  // them set off none), its action in words, told before them (null: the events tell it all).
+  actionLine(move) {
+    const a = move.action || {};
+    const who = N.mark(move.seat);
+    const r = typeof a.region === "string" && this.screen.index ? this.screen.index[a.region] : null;
+    if (a.kind === "deploy" && r) {
+      const none = a.arg === null || a.arg === undefined;
+      const key = none ? "pb.deploy" : a.arg === "all" ? "pb.deploy_all" : "pb.deploy_piece";
+      return W.t(key, { who, region: `${r.n} ${r.name}` });
+    }
+    if (a.kind === "plan") return W.t("pb.plan", { who });
+    if (a.kind === "expand") return W.t("pb.expand", { who });
+    return null;
+  }
   bar() {
     const s = this.step;
     if (s) {
-      const lines = W.pick(s.move.texts || {}) || [];
+      const lines = [this.actionLine(s.move), ...(W.pick(s.move.texts || {}) || [])].filter((t) => t);
       return el("div", { id: "playback", class: "playback playing", role: "status", "aria-live": "polite",
         "data-step": s.n, "data-steps": this.total, "data-seat": s.move.seat, "data-ply": s.move.ply },
       el("div", { class: "pb-head" },
