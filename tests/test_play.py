@@ -461,7 +461,7 @@ def test_the_champion_kept_by_readying_is_picked_up_and_conquers_again(tmp_path:
     assert "✗ Harbor holds no troop to take into hand" in text
     assert "You take the Champion in 1 Knoll into hand; a token from hand takes its place" in text
     assert "You: the Champion conquers 2 Ridge for free" in text
-    assert "You conquer 2 Ridge with 1 Tauren token and 1 Champion" in text  # not "with 0 ... tokens"
+    assert "You conquer 2 Ridge with 1 token of the Tauren and 1 Champion" in text  # not "with 0 ... tokens"
     assert st.race[2] == "tauren" and st.pieces[2] == {"champion": 1} and st.tokens[1] == 2
 
 
