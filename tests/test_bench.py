@@ -63,6 +63,19 @@ def test_bench_compare_same_commit_has_same_decisions() -> None:
     assert isinstance(row["ratio"], float) and row["ratio"] > 0
 
 
+def test_bench_compare_measures_the_game_service_in_both_trees() -> None:
+    """The `service2` workload: the server's own work (`Service.act`) in process, the same actions
+    in both trees, and a ratio that was measured."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench-compare"), "HEAD", "--workloads", "service2",
+         "--runs", "1", "--size", "60", "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    (row,) = json.loads(out.stdout)
+    assert row["unit"] == "actions/s" and row["ref_decisions"] == row["work_decisions"] == 60
+    assert isinstance(row["ratio"], float) and row["ratio"] > 0
+
+
 def test_bench_compare_refuses_an_unknown_commit() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "bench-compare"), "no-such-commit-xyz"],

@@ -16,6 +16,9 @@ Workloads (each reports a rate; higher is better):
                count is printed too, since the same seeds must give the same games
   mctsP        MCTS playouts/s on the decisions of a fixed random P-player game (200 playouts each)
   determinize  determinisations of a seat's view per second (Determinizer.sample)
+  serviceP     the game server's own work (`smallworld bench service`): actions per CPU-second of
+               `Service.act` on P-player games round 20 tables, in process (no HTTP, no socket),
+               the games' seeds and the actions picked the same in both trees
 """
 
 from __future__ import annotations
@@ -106,18 +109,68 @@ elif kind == "determinize":
             n += 1
     dt = time.perf_counter() - t0
     print(json.dumps({"rate": n / dt, "unit": "samples/s", "decisions": n}))
+elif kind == "service":
+    import asyncio, gc, secrets, tempfile
+    from smallworld.server.store import Store
+    from smallworld.server.service import Service
+    from smallworld.server.models import CreateGame
+    draws = random.Random(seed)
+    secrets.randbits = draws.getrandbits  # the games' seeds, the same in both trees
+
+    async def measure():
+        svc = Service(Store(f"sqlite:///{tempfile.mkdtemp()}/bench.db"))
+        await svc.start()
+        body = CreateGame.model_validate({"players": players, "seats": [{"kind": "creator"}] * players})
+        rnd = random.Random(seed)
+
+        async def table():
+            made = await svc.create(body, None)
+            live = await svc.get(made["game"])
+            queues = [asyncio.Queue() for _ in range(players)]
+            for s, q in enumerate(queues):
+                svc.subscribe(live, s, q)
+            return made["game"], {s["seat"]: s["token"] for s in made["seats"]}, queues
+
+        tables = [await table() for _ in range(20)]
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(10_000, 10, 100)  # the server's (server/app.py)
+        done = k = 0
+        cpu = 0.0
+        while done < size:
+            gid, tokens, queues = tables[k % len(tables)]
+            k += 1
+            for q in queues:
+                while not q.empty():
+                    q.get_nowait()
+            live = await svc.get(gid)
+            if live.status == "over":
+                tables[(k - 1) % len(tables)] = await table()
+                continue
+            st = live.state
+            legal = svc.legal(live)
+            action = legal[rnd.randrange(len(legal))]
+            c0 = time.process_time()
+            await svc.act(gid, st.acting_seat, tokens[st.acting_seat], st.ply, action)
+            cpu += time.process_time() - c0
+            done += 1
+        await svc.close()
+        return cpu
+
+    cpu = asyncio.run(measure())
+    print(json.dumps({"rate": size / cpu, "unit": "actions/s", "decisions": size}))
 '''
 
-SIZES = {"random": 60, "mcts": 12, "determinize": 100}
+SIZES = {"random": 60, "mcts": 12, "determinize": 100, "service": 4000}
 
 
 def parse_workload(w: str) -> tuple[str, int]:
-    for kind in ("random", "mcts"):
+    for kind in ("random", "mcts", "service"):
         if w.startswith(kind) and w[len(kind):].isdigit():
             return kind, int(w[len(kind):])
     if w == "determinize":
         return w, 3
-    raise SystemExit(f"bench-compare: unknown workload {w!r} (randomP, mctsP, determinize)")
+    raise SystemExit(f"bench-compare: unknown workload {w!r} (randomP, mctsP, determinize, serviceP)")
 
 
 def run(tree: Path, kind: str, players: int, size: int, seed: int) -> dict[str, float]:
