@@ -37,7 +37,8 @@ def _three_bots_game(url: str) -> str:
     """A 3-player game of random bots, played by the server to its end (a few seconds)."""
 
     def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        auth = {"Authorization": f"Bearer {token}"} if token else {}
+        headers = {"Content-Type": "application/json", **auth}
         data = json.dumps(body).encode() if body is not None else None
         with urllib.request.urlopen(
             urllib.request.Request(url + path, method=method, data=data, headers=headers), timeout=20
