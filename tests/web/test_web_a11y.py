@@ -43,8 +43,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('button, a, input, select
   .filter((t) => t.w < 24 || t.h < 24)"""
 
 
-def _all_bot_game(url: str) -> str:
-    """A 2-player game of two bots, played by the server to its end (about a second)."""
+def _all_bot_game(url: str, players: int = 2) -> str:
+    """A game of random bots (2 by default), played by the server to its end (a second or a few)."""
 
     def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         headers = {
@@ -57,10 +57,9 @@ def _all_bot_game(url: str) -> str:
             return json.loads(r.read())
 
     token = call("POST", "api/players", {"name": "Axe"})["player_token"]
-    bots = [{"kind": "bot", "level": "random"}] * 2
-    gid: str = call("POST", "api/games", {"players": 2, "seats": bots, "clock": {"kind": "turn"}}, token)[
-        "game"
-    ]
+    bots = [{"kind": "bot", "level": "random"}] * players
+    spec = {"players": players, "seats": bots, "clock": {"kind": "turn"}}
+    gid: str = call("POST", "api/games", spec, token)["game"]
     deadline = time.monotonic() + 120
     while call("GET", f"api/games/{gid}")["status"] != "over":
         assert time.monotonic() < deadline, "the bots' game did not end"

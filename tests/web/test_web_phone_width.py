@@ -5,14 +5,12 @@ lobby, the leaderboard and the end screen scroll sideways; a wide table now scro
 
 from __future__ import annotations
 
-import json
-import time
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
+from test_web_a11y import _all_bot_game
 from web_driver import create_game, set_lang
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
@@ -34,33 +32,11 @@ WIDER = """() => {
 }"""
 
 
-def _three_bots_game(url: str) -> str:
-    """A 3-player game of random bots, played by the server to its end (a few seconds)."""
-
-    def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        auth = {"Authorization": f"Bearer {token}"} if token else {}
-        headers = {"Content-Type": "application/json", **auth}
-        data = json.dumps(body).encode() if body is not None else None
-        with urllib.request.urlopen(
-            urllib.request.Request(url + path, method=method, data=data, headers=headers), timeout=20
-        ) as r:
-            return json.loads(r.read())
-
-    token = call("POST", "api/players", {"name": "Pia"})["player_token"]
-    bots = [{"kind": "bot", "level": "random"}] * 3
-    gid: str = call("POST", "api/games", {"players": 3, "seats": bots}, token)["game"]
-    deadline = time.monotonic() + 120
-    while call("GET", f"api/games/{gid}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.5)
-    return gid
-
-
 def test_no_screen_is_wider_than_a_phone_in_any_language(
     new_page: Callable[..., Page], real_url: str
 ) -> None:
     page = new_page(PHONE, 844)
-    over = _three_bots_game(real_url)
+    over = _all_bot_game(real_url, players=3)
     screens = [
         ("lobby", "", "#lobby #account-form"),
         ("leaderboard", "#/leaderboard", "#leaderboard tr.leader"),
