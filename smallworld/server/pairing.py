@@ -94,8 +94,12 @@ def _enter(store: Store, ticket: dict[str, Any]) -> None:
 
 
 def _ticket(store: Store, tid: str) -> dict[str, Any] | None:
+    """The ticket's row, with `made`: whether the game it is claimed for is stored yet (a group's
+    tickets are claimed first, then their game is made: `Pairing._seat`)."""
+    made = t.games.c.id.label("made")
+    joined = t.tickets.outerjoin(t.games, t.games.c.id == t.tickets.c.game_id)
     with store.engine.connect() as c:
-        r = c.execute(select(t.tickets).where(t.tickets.c.id == tid)).first()
+        r = c.execute(select(t.tickets, made).select_from(joined).where(t.tickets.c.id == tid)).first()
     return dict(r._mapping) if r else None
 
 
@@ -179,7 +183,10 @@ class Pairing:
         row = await asyncio.to_thread(_ticket, self.store, tid)
         if row is None or row["player_id"] != p["id"]:
             raise ServerError("not_found", "no such ticket of yours", "ticket")
-        state = "cancelled" if row["cancelled"] else "seated" if row["game_id"] else "waiting"
+        # Seated once the game exists: a ticket claimed for a game still being made waits a moment
+        # more (its player would open a game the server does not know yet).
+        seated = row["game_id"] is not None and row["made"] is not None
+        state = "cancelled" if row["cancelled"] else "seated" if seated else "waiting"
         if state == "waiting":
             self.wake()
         out: dict[str, Any] = {
@@ -191,7 +198,7 @@ class Pairing:
             "waited_s": round(time.time() - row["since"], 1),
             "bots_after_s": row["bots_after"],
         }
-        if row["game_id"]:
+        if seated:
             out.update({"game": row["game_id"], "seat": row["seat"]})
         return out
 

@@ -4,6 +4,7 @@ and no ticket is ever seated twice."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
 from server.helpers import ON_BOTH_STORES, browser_of
+from smallworld.server import pairing as pairing_module
 from smallworld.server import schema as t
 from smallworld.server.app import create_app
 from smallworld.server.pairing import WIDEN, WINDOW
@@ -71,6 +73,46 @@ def test_two_waiting_players_are_seated_together_in_a_rated_game(server: TestCli
         v = bob.get(f"/api/games/{sa['game']}/view", params={"seat": sb["seat"]})
         assert v.status_code == 200 and v.json()["view"]["viewer"] == sb["seat"]
         assert bob.get(f"/api/games/{sa['game']}/view", params={"seat": sa["seat"]}).status_code == 403
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_ticket_reads_seated_only_once_its_game_exists(
+    server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group's tickets are claimed for a game first, then the game is made. A player who asked
+    meanwhile read "seated" with the id of a game the server did not know yet (404: a CI run failed
+    on it). Made slow here, the game's making shows its tickets as waiting, with no game, until the
+    game is there."""
+    real = pairing_module.create_seated
+    making: list[bool] = []
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        making.append(True)
+        await asyncio.sleep(1.0)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pairing_module, "create_seated", slow)
+    ann, h1 = _browser(server, "Ann")
+    bob, h2 = _browser(server, "Bob")
+    try:
+        want = {"edition": "warcraft", "variant": "standard", "players": 2, "pace": "turn"}
+        a = ann.post("/api/quick", json=want, headers=h1).json()
+        bob.post("/api/quick", json=want, headers=h2)
+        asked_while_making = 0
+        deadline = time.monotonic() + 30
+        while True:
+            r = ann.get(f"/api/quick/{a['ticket']}").json()
+            if r["status"] == "seated":
+                g = ann.get(f"/api/games/{r['game']}")
+                assert g.status_code == 200 and g.json()["rated"] is True, g.text
+                break
+            assert r["status"] == "waiting" and "game" not in r, r
+            asked_while_making += bool(making)
+            assert time.monotonic() < deadline, r
+            time.sleep(0.05)
+        assert asked_while_making > 0  # the ticket was read while its game was being made
     finally:
         ann.close()
         bob.close()
