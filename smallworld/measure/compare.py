@@ -138,14 +138,15 @@ elif kind == "service":
         done = k = 0
         cpu = 0.0
         while done < size:
-            gid, tokens, queues = tables[k % len(tables)]
+            i = k % len(tables)
             k += 1
+            gid, tokens, queues = tables[i]
             for q in queues:
                 while not q.empty():
                     q.get_nowait()
             live = await svc.get(gid)
             if live.status == "over":
-                tables[(k - 1) % len(tables)] = await table()
+                tables[i] = await table()
                 continue
             st = live.state
             legal = svc.legal(live)

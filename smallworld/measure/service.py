@@ -91,15 +91,15 @@ async def _bench(games: int, actions: int, players: int, seed: int, db: str) -> 
     try:
         k = 0
         while done < actions:
-            t = tables[k % games]
+            i = k % games
             k += 1
+            t = tables[i]
             live = await svc.get(t.gid)
-            if live.status == "over":
-                updates += t.drain()
-                ended += 1
-                tables[(k - 1) % games] = await table()
-                continue
             updates += t.drain()
+            if live.status == "over":
+                ended += 1
+                tables[i] = await table()
+                continue
             st = live.state
             seat = st.acting_seat
             legal = svc.legal(live)
