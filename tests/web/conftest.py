@@ -133,6 +133,11 @@ def page(browser: Browser) -> Iterator[Page]:
             ws.on("close", lambda _: said.append("socket closed")),
         ),
     )
+    # And each request that is not a read, with its answer's status (an undo, a plan sent by HTTP).
+    pg.on(
+        "requestfinished",
+        lambda r: r.method != "GET" and said.append(f"{r.method} {r.url.split('/api/')[-1]}"[:160]),
+    )
     yield pg
     CONSOLE.pop(id(pg), None)
     ctx.close()

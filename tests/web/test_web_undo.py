@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from web_driver import create_game, ply, step, wait_change
+from web_driver import create_game, ply, step, wait_change, wait_ply
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -86,7 +86,7 @@ def test_a_conquest_taken_back_in_the_page_and_none_after_the_die(
     # The `u` key takes the conquest back: the region as it was, the tokens back in hand.
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("u")
-    page.wait_for_selector(f"#game[data-ply='{before['view']['ply']}']")
+    wait_ply(page, before["view"]["ply"])
     back = _shown(page)
     assert back["view"]["regions"].get(region) == before["view"]["regions"].get(region)
     assert back["view"]["seats"][seat]["hand"] == hand
@@ -112,7 +112,7 @@ def test_a_conquest_taken_back_in_the_page_and_none_after_the_die(
         page.mouse.move(0, 0)
         page.locator("#undo").screenshot(path=str(DOCS / "undo.png"))
         page.locator(f"#undo-more button[data-ply='{points[-1]['ply']}']").click()
-        page.wait_for_selector(f"#game[data-ply='{points[-1]['ply']}']")
+        wait_ply(page, points[-1]["ply"])
         assert _shown(page)["view"]["seats"][seat]["hand"] == hand
 
     # Conquer until the final attempt is offered, then roll the die (§6.10).

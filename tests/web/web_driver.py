@@ -56,6 +56,14 @@ def wait_change(page: Page, before: int, timeout: float = 30000) -> None:
         raise AssertionError(f"the game did not move past ply {before}: {describe(page)}") from None
 
 
+def wait_ply(page: Page, target: int, timeout: float = 30000) -> None:
+    """Until the page shows ply `target` (an undo's), with the page's state in the failure."""
+    try:
+        page.wait_for_selector(f"#game[data-ply='{target}']", timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page never showed ply {target}: {describe(page)}") from None
+
+
 def describe(page: Page) -> str:
     """The page's state in a line, and its last console messages and socket frames, for a failure's
     message."""

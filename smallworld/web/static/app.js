@@ -82,6 +82,7 @@ class GameScreen {
     this.info = null;
     this.tokens = api.seatTokens(gameId); // {seat: token}
     this.states = {}; // per held seat (or "spectator") the latest view answer
+    this.rewoundTo = {}; // per key, the ply the game went back to (undo.js): an answer there is taken
     this.log = []; // [{ply, texts: {lang: [...]}}], one entry per move
     this.logPly = 0;
     this.scores = {}; // seat -> the last `score` event, in words
@@ -170,6 +171,12 @@ class GameScreen {
   primaryKey() { return this.heldSeats().length ? this.heldSeats()[0] : "spectator"; }
   receive(key, answer, moves) {
     const prev = this.states[key];
+    // An answer older than the one shown is one overtaken by a newer, unless the game went back
+    // (an undo) and it is the first at or after the ply it went back to.
+    const back = this.rewoundTo[key];
+    const taken = back !== undefined && answer.view.ply >= back;
+    if (taken) delete this.rewoundTo[key];
+    const stale = Boolean(prev) && answer.view.ply < prev.view.ply && !taken;
     if (key === this.primaryKey()) {
       // Moves of seats this browser does not hold, after the first answer: played back (playback.js).
       const held = new Set(this.heldSeats());
@@ -186,15 +193,15 @@ class GameScreen {
         });
       }
       // (the state first: the playback draws on it)
-      this.states[key] = prev && answer.view.ply < prev.view.ply ? prev : answer;
-      if (prev && answer.view.ply >= prev.view.ply) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
+      if (!stale) this.states[key] = answer;
+      if (prev && !stale) this.playback.enqueue(others, this.playback.regions ? null : prev.view);
       this.playback.settle();
     }
-    if (prev && answer.view.ply < prev.view.ply) return; // an answer overtaken by a newer one
+    if (stale) return;
     // A message about the last state (a refusal, a lost send) goes once the game has moved on.
     if (this.message && answer.view.ply > (this.message.ply ?? prev?.view.ply ?? Infinity)) this.message = null;
     if (answer.seats) this.info = { ...this.info, seats: answer.seats, status: answer.status };
-    if (!prev || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
+    if (!prev || taken || answer.view.ply > prev.view.ply || (prev.legal.length === 0) !== (answer.legal.length === 0)) {
       this.plan = null;
       this.planHistory = [];
     }

@@ -7,20 +7,11 @@
 // The game screen (app.js) calls `install(screen)` once it has started and `panel(screen, st, key)`
 // in its render: nothing else of the screen knows about undo.
 import * as api from "./api.js";
+// The one element maker: an element with listeners is replaced, never kept, when the page is
+// patched (patch.js), so a menu's button never calls back with the index it was first drawn with.
+import { h } from "./app.js";
 import * as W from "./i18n.js";
 import * as N from "./names.js";
-
-function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "dataset") { for (const [dk, dv] of Object.entries(v)) e.dataset[dk] = dv; }
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
 
 // The undo points the shown answer offers (none in a rated game: the server offers none there).
 function offered(st) {
@@ -36,15 +27,15 @@ function words(screen, p) {
 }
 
 // The page goes back to `ply` for the seat `key`: the log loses the moves from there on, and the
-// answer kept for the seat is marked as at `ply`, so that the answer about to come (older than
-// the one shown) is taken.
+// answer about to come (older than the one shown) is taken (app.js `receive`). Until it comes the
+// page shows the position it had, with its own ply: never the old position under the new ply.
 export function rewound(screen, key, ply) {
   if (String(key) === String(screen.primaryKey())) {
     screen.log = screen.log.filter((m) => m.ply < ply);
     screen.logPly = Math.min(screen.logPly, ply);
   }
   const prev = screen.states[key];
-  if (prev && prev.view.ply > ply) screen.states[key] = { ...prev, view: { ...prev.view, ply } };
+  if (prev && prev.view.ply > ply) screen.rewoundTo[key] = Math.min(screen.rewoundTo[key] ?? ply, ply);
   screen.plan = null;
   screen.planHistory = [];
 }
