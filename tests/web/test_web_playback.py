@@ -316,57 +316,148 @@ def test_a_redeployment_is_played_back_with_the_counts_changing(
     assert stacks[first] == final[first]["tokens"] and stacks[second] == final[second]["tokens"], stacks
 
 
+# The page's Playback module run step by step on prepared moves, outside any game: each step's
+# regions, pulses and change badges (its timer stopped: the test moves it on).
+PLAY_PREPARED = """async ([before, final, moves]) => {
+    const { Playback } = await import("/static/playback.js");
+    const pb = new Playback({ render() {}, rich: (t) => [t], actingSeat: () => 0,
+                              shown: () => ({ st: { view: final } }) });
+    pb.enqueue(moves, before);
+    const out = [];
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    const refs = new Set([...Object.keys(before.regions), ...Object.keys(final.regions)]);
+    for (const ref of refs) {
+        const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+        g.dataset.region = ref;
+        const m = document.createElementNS("http://www.w3.org/2000/svg", "g");
+        m.dataset.marksOf = ref;
+        svg.append(g, m);
+    }
+    while (pb.step && !pb.waiting) {
+        svg.querySelectorAll(".pb-badge").forEach((b) => b.remove());
+        pb.decorate(svg);
+        out.push({ ply: pb.step.move.ply, regions: JSON.parse(JSON.stringify(pb.regions)),
+            markers: JSON.parse(JSON.stringify(pb.view(final).markers || {})),
+            pulse: [...svg.querySelectorAll(".pulse")].map((g) => g.dataset.region).sort(),
+            badges: Object.fromEntries([...svg.querySelectorAll(".pb-delta")].map(
+                (b) => [b.closest("[data-marks-of]").dataset.marksOf, b.textContent])) });
+        svg.querySelectorAll(".pulse").forEach((g) => g.classList.remove("pulse"));
+        clearTimeout(pb.timer);
+        pb.next();
+    }
+    pb.close();
+    return out;
+}"""
+
+
+def _play_prepared(page: Page, url: str, before: Any, final: Any, moves: list[Any]) -> list[dict[str, Any]]:
+    page.goto(url)
+    page.wait_for_selector("#lobby")
+    seen: list[dict[str, Any]] = page.evaluate(PLAY_PREPARED, [before, final, moves])
+    return seen
+
+
 def test_an_abandon_a_swap_and_a_deployment_change_the_counts_step_by_step(page: Page, real_url: str) -> None:
     """Moves that are not conquests, played back through the page's module from prepared moves:
     an abandoned region (§6.2) empties with "−3"; a Portal Mage swap (§9.17) moves the stack from
     one region to the other ("−1", "+1"); a token deployed (§6.12) adds "+1"; each step's board is
     the regions as that move left them, and the last is the view the moves lead to."""
-    page.goto(real_url)
-    page.wait_for_selector("#lobby")
-    seen = page.evaluate(
-        """async () => {
-            const { Playback } = await import("/static/playback.js");
-            const before = { regions: { "L1:1": { race: "orcs", tokens: 3 },
-                "L1:2": { race: "orcs", tokens: 1 }, "L1:3": { race: "humans", tokens: 2 } } };
-            const final = { regions: { "L1:3": { race: "humans", tokens: 2 },
-                "L1:4": { race: "orcs", tokens: 2 } }, seats: [{}, { active: "orcs" }] };
-            const pb = new Playback({ render() {}, rich: (t) => [t], actingSeat: () => 0,
-                                      shown: () => ({ st: { view: final } }) });
-            const moves = [
-                { ply: 5, seat: 1, action: { kind: "abandon", region: "L1:1" },
-                  events: [{ type: "abandon", seat: 1, region: "L1:1" }], texts: {} },
-                { ply: 6, seat: 1, action: { kind: "portal", region: "L1:2", arg: "L1:4" },
-                  events: [{ type: "portal", seat: 1, regions: ["L1:2", "L1:4"] }], texts: {} },
-                { ply: 7, seat: 1, action: { kind: "deploy", region: "L1:4" }, events: [], texts: {} },
-            ];
-            pb.enqueue(moves, before);
-            const out = [];
-            const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-            for (const ref of ["L1:1", "L1:2", "L1:3", "L1:4"]) {
-                const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
-                g.dataset.region = ref;
-                const m = document.createElementNS("http://www.w3.org/2000/svg", "g");
-                m.dataset.marksOf = ref;
-                svg.append(g, m);
-            }
-            while (pb.step && !pb.waiting) {
-                svg.querySelectorAll(".pb-badge").forEach((b) => b.remove());
-                pb.decorate(svg);
-                out.push({ ply: pb.step.move.ply, regions: JSON.parse(JSON.stringify(pb.regions)),
-                    pulse: [...svg.querySelectorAll(".pulse")].map((g) => g.dataset.region).sort(),
-                    badges: Object.fromEntries([...svg.querySelectorAll(".pb-delta")].map(
-                        (b) => [b.closest("[data-marks-of]").dataset.marksOf, b.textContent])) });
-                svg.querySelectorAll(".pulse").forEach((g) => g.classList.remove("pulse"));
-                clearTimeout(pb.timer);
-                pb.next();
-            }
-            pb.close();
-            return out;
-        }"""
-    )
+    before = {
+        "regions": {
+            "L1:1": {"race": "orcs", "tokens": 3},
+            "L1:2": {"race": "orcs", "tokens": 1},
+            "L1:3": {"race": "humans", "tokens": 2},
+        }
+    }
+    final = {
+        "regions": {"L1:3": {"race": "humans", "tokens": 2}, "L1:4": {"race": "orcs", "tokens": 2}},
+        "seats": [{}, {"active": "orcs"}],
+    }
+    moves = [
+        {
+            "ply": 5,
+            "seat": 1,
+            "action": {"kind": "abandon", "region": "L1:1"},
+            "events": [{"type": "abandon", "seat": 1, "region": "L1:1"}],
+            "texts": {},
+        },
+        {
+            "ply": 6,
+            "seat": 1,
+            "action": {"kind": "portal", "region": "L1:2", "arg": "L1:4"},
+            "events": [{"type": "portal", "seat": 1, "regions": ["L1:2", "L1:4"]}],
+            "texts": {},
+        },
+        {"ply": 7, "seat": 1, "action": {"kind": "deploy", "region": "L1:4"}, "events": [], "texts": {}},
+    ]
+    seen = _play_prepared(page, real_url, before, final, moves)
     abandon, swap, deploy = seen
     assert abandon["ply"] == 5 and "L1:1" not in abandon["regions"] and abandon["badges"] == {"L1:1": "−3"}
     assert swap["regions"].get("L1:2") is None and swap["regions"]["L1:4"] == {"race": "orcs", "tokens": 1}
     assert swap["badges"] == {"L1:2": "−1", "L1:4": "+1"} and swap["pulse"] == ["L1:2", "L1:4"]
     assert deploy["regions"]["L1:4"]["tokens"] == 2 and deploy["badges"] == {"L1:4": "+1"}
     assert deploy["regions"]["L1:3"] == {"race": "humans", "tokens": 2}, "a region no move touched"
+
+
+def test_a_token_deployed_after_the_tokens_were_lifted_shows_plus_one(page: Page, real_url: str) -> None:
+    """§6.12: a redeployment begins with every token above a region's minimum lifted into hand, a
+    step no move shows (it follows the move that ends the conquests). The token then deployed there
+    is shown as "+1" under the count the region now has (2: 4 lifted down to 1, then one placed),
+    not as the "−2" the two counts alone would tell."""
+    before = {"regions": {"L1:1": {"race": "orcs", "tokens": 4}, "L1:2": {"race": "orcs", "tokens": 1}}}
+    final = {
+        "regions": {
+            "L1:1": {"race": "orcs", "tokens": 2},
+            "L1:2": {"race": "orcs", "tokens": 1},
+            "L1:3": {"race": "orcs", "tokens": 1},
+        },
+        "seats": [{}, {"active": "orcs"}],
+    }
+    moves = [
+        {
+            "ply": 8,
+            "seat": 1,
+            "action": {"kind": "conquer", "region": "L1:3"},
+            "events": [{"type": "conquest", "seat": 1, "region": "L1:3", "race": "orcs", "tokens": 2}],
+            "texts": {},
+        },
+        {"ply": 9, "seat": 1, "action": {"kind": "end"}, "events": [], "texts": {}},
+        {"ply": 10, "seat": 1, "action": {"kind": "deploy", "region": "L1:1"}, "events": [], "texts": {}},
+    ]
+    seen = _play_prepared(page, real_url, before, final, moves)
+    assert [s["ply"] for s in seen] == [8, 10], "the end of the conquests changes nothing shown"
+    deploy = seen[-1]
+    assert deploy["pulse"] == ["L1:1"] and deploy["badges"] == {"L1:1": "+1"}, deploy
+    assert deploy["regions"]["L1:1"] == {"race": "orcs", "tokens": 2}, deploy
+
+
+def test_a_place_is_turned_up_on_the_board_at_the_step_that_conquers_it(page: Page, real_url: str) -> None:
+    """§10: a face-down marker is turned up when its region is conquered. Played back, each place
+    stays face down until the step of its conquest (the latest view has both face up already)."""
+    down = [{"face_up": False}]
+    before = {
+        "regions": {"L1:1": {"race": "orcs", "tokens": 3}},
+        "markers": {"L1:2": down, "L1:3": down},
+    }
+    final = {
+        "regions": {
+            "L1:1": {"race": "orcs", "tokens": 1},
+            "L1:2": {"race": "orcs", "tokens": 1},
+            "L1:3": {"race": "orcs", "tokens": 1},
+        },
+        "markers": {"L1:2": [{"id": "crypt", "face_up": True}], "L1:3": [{"id": "forge", "face_up": True}]},
+        "seats": [{}, {"active": "orcs"}],
+    }
+    moves = [
+        {
+            "ply": 5 + i,
+            "seat": 1,
+            "action": {"kind": "conquer", "region": ref},
+            "events": [{"type": "conquest", "seat": 1, "region": ref, "race": "orcs", "tokens": 1}],
+            "texts": {},
+        }
+        for i, ref in enumerate(["L1:2", "L1:3"])
+    ]
+    first, second = _play_prepared(page, real_url, before, final, moves)
+    assert first["markers"] == {"L1:2": final["markers"]["L1:2"], "L1:3": down}, first
+    assert second["markers"] == final["markers"], second

@@ -60,6 +60,7 @@ export class Playback {
     this.queue = [];
     this.step = null; // the move being shown: {move, n, regions, badges, die}
     this.regions = null; // the board's regions as the playback has got to (null: the view's own)
+    this.markers = null; // and its relics and places (face down until the move that turns them up)
     this.timer = null;
     this.total = 0; // steps in this run, for "step n of total"
     this.shown = 0;
@@ -76,7 +77,10 @@ export class Playback {
       this.summary = true;
       return;
     }
-    if (!this.regions) this.regions = clone(before && before.regions);
+    if (!this.regions) {
+      this.regions = clone(before && before.regions);
+      this.markers = clone(before && before.markers);
+    }
     this.queue.push(...steps);
     this.total += steps.length;
     if (!this.step || this.waiting) this.next();
@@ -115,6 +119,12 @@ export class Playback {
     const badges = {};
     let die = null;
     const touched = this.touched(move);
+    // A region's markers as the moves leave them: the latest view's, once a move has touched it.
+    const markers = (this.final() || {}).markers || {};
+    for (const ref of touched) {
+      if (markers[ref]) this.markers[ref] = clone(markers[ref]);
+      else delete this.markers[ref];
+    }
     const before = Object.fromEntries(touched.map((r) => [r, tokensOf(this.regions[r])]));
     const exact = new Set(); // the regions whose count this move tells exactly
     for (const e of move.events || []) {
@@ -158,9 +168,11 @@ export class Playback {
         this.regions[ref] = { ...this.regions[ref], tokens: before[ref] + knownDelta(move, ref) };
       }
     }
-    // How each count changed, under its stack ("+2", "−3"); a conquest's own numbers stay.
+    // How each count changed, under its stack ("+2", "−3"); a conquest's own numbers stay. Where
+    // the move tells its own change (a token deployed), that is the change: the count before it
+    // may hold tokens lifted into hand by a step no move shows (the start of a redeployment).
     for (const ref of touched) {
-      const delta = tokensOf(this.regions[ref]) - before[ref];
+      const delta = knownDelta(move, ref) ?? tokensOf(this.regions[ref]) - before[ref];
       if (!badges[ref] && delta) badges[ref] = { delta };
     }
     this.step = { move, n: this.shown, regions: touched, badges, die };
@@ -208,6 +220,7 @@ export class Playback {
     this.waiting = false;
     this.step = null;
     this.regions = null;
+    this.markers = null;
     this.total = 0;
     this.shown = 0;
     this.summary = this.tally.size > 0;
@@ -221,7 +234,7 @@ export class Playback {
   }
   close() { clearTimeout(this.timer); }
   // --- what the screen draws
-  view(v) { return this.regions ? { ...v, regions: this.regions } : v; }
+  view(v) { return this.regions ? { ...v, regions: this.regions, markers: this.markers } : v; }
   decorate(svg) {
     const s = this.step;
     if (!s) return;
