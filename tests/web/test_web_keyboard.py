@@ -5,6 +5,7 @@ decision takes at most 10 key presses. Played on the real server (`smallworld se
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,11 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_driver import create_game, phase, ply
+from web_positions import api, open_in_page
+
+from smallworld.engine.api.game import Game
+from smallworld.engine.api.serialize import state_to_json
+from smallworld.engine.model.state import Phase
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -220,3 +226,48 @@ def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str, shots:
     assert dialog.locator("h2").inner_text() == "Tastenkürzel"
     page.keyboard.press("Escape")
     page.select_option("#lang", "en")
+
+
+def _redeploying_with_a_beast() -> dict[str, Any]:
+    """A 2-player position where seat 0 redeploys (§6.12) with tokens and a Beast in hand (AMB-63:
+    pieces are placed too), found by playing random legal moves from a fixed seed; boards pinned."""
+    game = Game.from_settings({"players": 2, "seed": 1})
+    st = game.new_initial_state()
+    rng = random.Random(1)
+    while not (
+        st.phase == Phase.REDEPLOY
+        and not st.pending
+        and st.acting_seat == 0
+        and st.seats[0].hand > 1
+        and st.seats[0].held.get("beast")
+    ):
+        assert st.result is None
+        st.apply(rng.choice(st.legal_actions()), seat=st.acting_seat)
+    settings = {**game.settings.to_json(), "boards": [s.id for s in game.map.sides]}
+    return {"format": "smallworld-position/1", "settings": settings, "position": state_to_json(st)}
+
+
+def test_after_all_the_tokens_the_focus_goes_to_what_is_left_to_place(page: Page, real_url: str) -> None:
+    """§6.12, AMB-63: with tokens and a Beast in hand, "a" and Enter put every token on the first
+    region ("+N"); the focus then goes to the Beast's "+" on that row (not to "−", where the next
+    Enter took back what was just placed), and once nothing is left, to "Done"."""
+    both = [{"kind": "creator"}, {"kind": "creator"}]
+    created = api(
+        real_url,
+        "POST",
+        "/api/games",
+        {"name": "Kay", "seats": both, "position": _redeploying_with_a_beast()},
+    )
+    mine = {**created, "seats": [s for s in created["seats"] if s["seat"] == 0]}
+    open_in_page(page, real_url, created["game"], mine)
+    page.wait_for_selector("#redeploy")
+    key = Keys(page)
+    f = key("a")
+    assert f["id"].startswith("plan-all-tokens-"), f
+    row = f["id"].removeprefix("plan-all-tokens-")
+    f = key("Enter")
+    assert page.locator("#plan-left").get_attribute("data-tokens") == "0"
+    assert f["id"] == f"plan-plus-beast-{row}" and not f["disabled"], f
+    f = key("Enter")
+    assert page.locator("#plan-left").get_attribute("data-left") == "0"
+    assert f["id"] == "plan-done" and not f["disabled"], f

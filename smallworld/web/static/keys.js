@@ -119,8 +119,12 @@ export function restore(m, scr) {
     if (g) { focusRegion(g); return; }
   }
   if (m.row) {
-    // Everything placed: "done"; else the row's other control.
-    const b = first("#plan-done") || first(`[data-plan-region="${m.row}"] button`) || first("#redeploy button");
+    // Everything placed: "done"; else what is left to place, on the same row first (a troop piece
+    // once the tokens are all here), then on any; only then the row's other control ("−"): landing
+    // on "−" after "+N", Enter took back what was just placed.
+    const row = `[data-plan-region="${m.row}"]`;
+    const b = first("#plan-done") || first(`${row} .all, ${row} .plus`) || first("#redeploy .all")
+      || first("#redeploy .plus") || first(`${row} button`) || first("#redeploy button");
     if (b) { b.focus({ preventScroll: true }); return; }
   }
   if (m.inSide) {
