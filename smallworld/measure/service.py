@@ -118,7 +118,6 @@ async def _bench(games: int, actions: int, players: int, seed: int, db: str) -> 
             updates += t.drain()
     finally:
         await svc.close()
-        gc.unfreeze()
     per_action = service_cpu * 1000 / done
     per_decision = engine_cpu * 1000 / decisions if decisions else None
     return {
@@ -145,6 +144,7 @@ def bench_service(games: int = 200, actions: int = 20000, players: int = 3, seed
         thresholds = gc.get_threshold()
         try:
             return asyncio.run(_bench(games, actions, players, seed, db))
-        finally:
+        finally:  # the caller's process as it was before `tune_process`
+            gc.unfreeze()
             sys.setswitchinterval(interval)
             gc.set_threshold(*thresholds)

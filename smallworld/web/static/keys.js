@@ -33,11 +33,14 @@ const SHORTCUTS = () => [
 const visible = (e) => !!e && !e.disabled && e.getClientRects().length > 0;
 const first = (sel) => [...document.querySelectorAll(sel)].find(visible) || null;
 
+// What is left to place in a redeployment, within `scope`: its first "+N" (all here), else "+".
+const toPlace = (scope) => first(`${scope} .all`) || first(`${scope} .plus`);
+
 // The first button of the panel in use: the selected region's, the redeployment's (a control
 // while tokens are left, else "done"), the decisions', the combos'.
 export function firstAction() {
   return first("#region-info button[data-action]")
-    || (document.getElementById("redeploy") ? first("#plan-done") || first("#redeploy .all") || first("#redeploy .plus") : null)
+    || (document.getElementById("redeploy") ? first("#plan-done") || toPlace("#redeploy") : null)
     || first("#decisions button[data-action]") || first("#combos button[data-action]")
     || first("#all-actions summary");
 }
@@ -123,8 +126,8 @@ export function restore(m, scr) {
     // once the tokens are all here), then on any; only then the row's other control ("−"): landing
     // on "−" after "+N", Enter took back what was just placed.
     const row = `[data-plan-region="${m.row}"]`;
-    const b = first("#plan-done") || first(`${row} .all, ${row} .plus`) || first("#redeploy .all")
-      || first("#redeploy .plus") || first(`${row} button`) || first("#redeploy button");
+    const b = first("#plan-done") || toPlace(row) || toPlace("#redeploy") || first(`${row} button`)
+      || first("#redeploy button");
     if (b) { b.focus({ preventScroll: true }); return; }
   }
   if (m.inSide) {
