@@ -363,6 +363,32 @@ def test_mcts_end_reward_weighs_the_win_by_win_weight_and_squashes_the_margin_by
     assert abs(wide[0] - 0.5) < abs(narrow[0] - 0.5)
 
 
+def test_mcts_gain_reward_cancels_the_guessed_coins_of_the_others() -> None:
+    """`gains`: each seat is rewarded by the margin of what it gained since the playout began, so
+    two determinisations that differ only in the opponent's hidden coins (§1.3) give the same
+    rewards, where the default's reward moves with the guess."""
+    import math
+
+    from smallworld.bots.mcts import MARGIN_SCALE, leaf_value, rewards
+
+    st = _round_two_start(6)
+    me, other = st.acting_seat, 1 - st.acting_seat
+    got = []
+    for coins in (80, 5):
+        sample = st.clone()
+        sample.seats[other].coins = coins
+        base = [float(s.coins) for s in sample.seats]
+        sample.seats[me].coins += 7  # what the playout earned this seat
+        gained = [leaf_value(sample, i) - base[i] for i in range(2)]
+        r = rewards(sample, base=base)
+        assert r[me] == pytest.approx(1 / (1 + math.exp(-(gained[me] - gained[other]) / MARGIN_SCALE)))
+        assert r[me] + r[other] == pytest.approx(1.0)  # no win counted: the margin alone
+        got.append((r, rewards(sample)))
+    (rich, rich_default), (poor, poor_default) = got
+    assert rich == pytest.approx(poor)
+    assert rich_default[me] < poor_default[me] - 0.3  # the default reward follows the guessed total
+
+
 def test_mcts_deviates_from_greedy_only_on_a_sure_margin() -> None:
     """`deviate_z`: the most visited move replaces greedy's only when its mean reward beats greedy's
     by that many standard errors."""

@@ -403,6 +403,32 @@ def play_turn_out(st: State, me: int, rng: random.Random) -> None:
         apply_unchecked(st, a)
 
 
+def pick_by_playout(st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
+    """The combo whose turn, played out greedily on a copy, leaves the best `value` for `me`."""
+    best, best_v = legal[0], float("-inf")
+    for a in legal:
+        c = st.clone()
+        apply_unchecked(c, a)
+        play_turn_out(c, me, rng)
+        v = value(c, me)
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best
+
+
+def start_by_plan(st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
+    """Decline or expand: this turn's expansion played out and the decline applied on copies, the
+    two plans compared by `should_decline`."""
+    if Action(DECLINE) not in legal:
+        return Action(EXPAND) if Action(EXPAND) in legal else legal[0]
+    expanded = st.clone()
+    apply_unchecked(expanded, Action(EXPAND))
+    play_turn_out(expanded, me, rng)
+    declined = st.clone()
+    apply_unchecked(declined, Action(DECLINE))
+    return Action(DECLINE) if should_decline(expanded, declined, st, me) else Action(EXPAND)
+
+
 class GreedyBot(Bot):
     name = "greedy"
 
@@ -457,22 +483,7 @@ class GreedyBot(Bot):
         return a
 
     def _pick(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
-        best, best_v = legal[0], float("-inf")
-        for a in legal:
-            c = st.clone()
-            apply_unchecked(c, a)
-            play_turn_out(c, me, rng)
-            v = value(c, me)
-            if v > best_v + 1e-9:
-                best, best_v = a, v
-        return best
+        return pick_by_playout(st, me, legal, rng)
 
     def _start(self, st: State, me: int, legal: list[Action], rng: random.Random) -> Action:
-        if Action(DECLINE) not in legal:
-            return Action(EXPAND) if Action(EXPAND) in legal else legal[0]
-        expanded = st.clone()
-        apply_unchecked(expanded, Action(EXPAND))
-        play_turn_out(expanded, me, rng)
-        declined = st.clone()
-        apply_unchecked(declined, Action(DECLINE))
-        return Action(DECLINE) if should_decline(expanded, declined, st, me) else Action(EXPAND)
+        return start_by_plan(st, me, legal, rng)

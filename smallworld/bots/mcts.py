@@ -48,9 +48,11 @@ from smallworld.bots.greedy import (
     light_action,
     opponents,
     outcomes,
+    pick_by_playout,
     plan_income,
     playable,
     seat_value,
+    start_by_plan,
     turns_left,
     value,
 )
@@ -59,6 +61,7 @@ from smallworld.engine.api.game import Game
 from smallworld.engine.flow.turn import apply_unchecked, legal_actions
 from smallworld.engine.model.actions import DECLINE, EXPAND, Action
 from smallworld.engine.model.state import OVER, REDEPLOY, START, WITHDRAWN, State
+from smallworld.engine.model.state import PICK as P_PICK
 
 # Reward: a win counts most; the score margin breaks ties between wins and losses.
 WIN_WEIGHT = 0.6
@@ -100,11 +103,17 @@ def leaf_value(st: State, seat: int) -> float:
 
 
 def rewards(
-    st: State, cutoff_win: float = WIN_WEIGHT, win_weight: float = WIN_WEIGHT, scale: float = MARGIN_SCALE
+    st: State,
+    cutoff_win: float = WIN_WEIGHT,
+    win_weight: float = WIN_WEIGHT,
+    scale: float = MARGIN_SCALE,
+    base: Sequence[float] | None = None,
 ) -> list[float]:
     """Per-seat reward in [0, 1]: a win (shared wins count) with weight `win_weight`, plus the score
     margin squashed by a logistic of width `scale`. At a rollout cut-off the leader counts as the
-    winner with weight `cutoff_win`."""
+    winner with weight `cutoff_win`. With `base` (each seat's coins where the playout began) the
+    margin is of what each seat gained since, and no win is counted: a determinisation's guess of
+    the others' coins then cancels out."""
     n = len(st.seats)
     if st.result is not None:
         scores = [float(x) for x in st.result["scores"]]
@@ -113,6 +122,9 @@ def rewards(
         scores = [leaf_value(st, i) for i in range(n)]
         best = max(scores)
         winners = {i for i in range(n) if scores[i] == best}
+    if base is not None:
+        scores = [x - b for x, b in zip(scores, base, strict=True)]
+        winners, cutoff_win, win_weight = set(), 0.0, 0.0
     out = []
     for i in range(n):
         other = max((scores[j] for j in range(n) if j != i), default=0.0)
@@ -163,12 +175,25 @@ def rollout_decline(st: State, seat: int) -> bool:
     return v_dec > v_exp + 1.0
 
 
-def rollout_action(st: State, rng: random.Random) -> Action:
-    """The rollout policy: `greedy.light_action`, with declines judged by `rollout_decline`."""
-    if st.phase == START and not st.pending:
-        legal = legal_actions(st)
-        if Action(DECLINE) in legal and Action(EXPAND) in legal:
-            return Action(DECLINE) if rollout_decline(st, st.acting_seat) else Action(EXPAND)
+# The rollout policies: `light` is `greedy.light_action` with `rollout_decline`; `picks` picks combos
+# as greedy does (each combo's turn played out); `greedy` also declines as greedy does.
+ROLLOUT_POLICIES = ("light", "picks", "greedy")
+
+
+def rollout_action(st: State, rng: random.Random, policy: str = "light") -> Action:
+    """The rollout policy: `greedy.light_action`, with declines judged by `rollout_decline`; the
+    `picks` and `greedy` policies take greedy's own picks (and declines) instead."""
+    if not st.pending:
+        if st.phase == START:
+            legal = legal_actions(st)
+            if Action(DECLINE) in legal and Action(EXPAND) in legal:
+                if policy == "greedy":
+                    return start_by_plan(st, st.acting_seat, legal, rng)
+                return Action(DECLINE) if rollout_decline(st, st.acting_seat) else Action(EXPAND)
+        elif st.phase == P_PICK and policy != "light":
+            legal = legal_actions(st)
+            if len(legal) > 1:
+                return pick_by_playout(st, st.acting_seat, legal, rng)
     return light_action(st, rng)
 
 
@@ -195,8 +220,17 @@ class MctsBot(Bot):
         margin_scale: float = MARGIN_SCALE,
         deviate_z: float | None = DEVIATE_Z,
         leaf: Callable[[State], list[float]] | None = None,
+        rollout_policy: str = "light",
+        gains: bool = True,
     ) -> None:
         super().__init__()
+        if rollout_policy not in ROLLOUT_POLICIES:
+            raise ValueError(f"rollout_policy: one of {', '.join(ROLLOUT_POLICIES)}, not {rollout_policy!r}")
+        self.rollout_policy = rollout_policy
+        # Reward the margin of what each seat gains from the sampled position (no win counted):
+        # the hidden coins of the others, guessed in each determinisation, then cancel out, and the
+        # reward no longer saturates where the guess is far off (docs/bots.md for the games).
+        self.gains = gains
         self.seconds = seconds
         self.playouts = playouts if seconds is None else None
         self.c = exploration
@@ -351,6 +385,7 @@ class MctsBot(Bot):
         path: list[Node] = [root]
         expanded = False
         start_round = st.round
+        base = [float(x.coins) for x in st.seats] if self.gains else None
         while st.phase != OVER and not expanded:
             if _forced(st):
                 apply_unchecked(st, deploy_action(st, legal_actions(st)))
@@ -383,11 +418,11 @@ class MctsBot(Bot):
             path.append(node)
         limit = start_round + self.rollout_rounds
         while st.phase != OVER and st.round < limit:
-            apply_unchecked(st, rollout_action(st, rng))
+            apply_unchecked(st, rollout_action(st, rng, self.rollout_policy))
         if self.leaf is not None and st.result is None:
             r = self.leaf(st)
         else:
-            r = rewards(st, self.cutoff_win, self.win_weight, self.margin_scale)
+            r = rewards(st, self.cutoff_win, self.win_weight, self.margin_scale, base)
         for nd in path:
             nd.visits += 1
             if nd.seat >= 0:

@@ -235,7 +235,9 @@ class LearnedBot(Bot):
         else:
             self.model = _cached(str(Path(model) if model is not None else MODEL_PATH))
         self.leaf = LeafValue(self.model, blend)
-        self.search = MctsBot(rollout_rounds=rollout_rounds, leaf=self.leaf, **options)
+        # The model predicts each seat's final reward from where it stands, not a gain: the finished
+        # playouts must be scored on the same scale (`mcts.rewards` without a base).
+        self.search = MctsBot(rollout_rounds=rollout_rounds, leaf=self.leaf, **{"gains": False, **options})
 
     @property
     def last_iterations(self) -> int:
