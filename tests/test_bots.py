@@ -245,6 +245,30 @@ def test_mcts_rollouts_decline_by_the_planning_model() -> None:
     assert not rollout_decline(_reshaped(st, st.game.rounds, 0), me)  # but never on the last turn
 
 
+def test_mcts_rollout_policies_pick_and_decline_as_named() -> None:
+    """`rollout_policy`: `light` picks the combo of most tokens, `picks` the combo greedy picks (each
+    turn played out), and `greedy` also declines by greedy's plan; an unknown name is refused."""
+    from smallworld.bots.greedy import combo_tokens, pick_by_playout, start_by_plan
+    from smallworld.bots.mcts import MctsBot, rollout_action
+    from smallworld.engine.model.actions import PICK
+
+    st = Game(Settings(players=2, seed=5)).new_initial_state()
+    legal = legal_actions(st)
+    assert all(a.kind == PICK for a in legal) and len(legal) > 1
+    richest = max(combo_tokens(st, st.acting_seat), key=lambda c: (c[1], -c[0]))[0]
+    assert rollout_action(st.clone(), random.Random(0)) == Action(PICK, None, richest)
+    greedy_pick = pick_by_playout(st.clone(), st.acting_seat, legal, random.Random(0))
+    assert greedy_pick != Action(PICK, None, richest)  # on this deal the two rules differ
+    for policy in ("picks", "greedy"):
+        assert rollout_action(st.clone(), random.Random(0), policy) == greedy_pick
+    spent = _reshaped(_round_two_start(6), 6, 0)
+    me = spent.acting_seat
+    planned = start_by_plan(spent.clone(), me, legal_actions(spent), random.Random(0))
+    assert rollout_action(spent.clone(), random.Random(0), "greedy") == planned == Action(DECLINE)
+    with pytest.raises(ValueError, match="rollout_policy"):
+        MctsBot(rollout_policy="smart")
+
+
 def test_mcts_root_includes_greedys_choice() -> None:
     from smallworld.bots.mcts import MctsBot
 

@@ -14,7 +14,9 @@ errors, else greedy's: the search plays greedy's move unless its statistics clea
 Token-by-token redeployment is not branched on: in the tree and in rollouts it is played by the
 greedy threat rule, so the tree spends its playouts on picks, declines, conquests and prompts.
 Rollouts stop after `rollout_rounds` rounds and the position is then scored by `greedy.value`'s own-seat
-part (coins, discounted income, Active tokens); finished games use the final scores.
+part (coins, discounted income, Active tokens); finished games use the final scores. Each seat is
+rewarded by the margin of its gain over the playout (that score less the coins it began with) on
+the best other seat's: the coins a determinisation guesses for the others cancel out.
 
 With a time budget the search keeps its tree between the decisions of one turn (`reuse`): the
 subtree under the move played becomes the next root when that next decision is the bot's own and
@@ -63,7 +65,7 @@ from smallworld.engine.model.actions import DECLINE, EXPAND, Action
 from smallworld.engine.model.state import OVER, REDEPLOY, START, WITHDRAWN, State
 from smallworld.engine.model.state import PICK as P_PICK
 
-# Reward: a win counts most; the score margin breaks ties between wins and losses.
+# The reward on totals (`gains=False`): a win counts most; the score margin breaks ties.
 WIN_WEIGHT = 0.6
 MARGIN_SCALE = 8.0
 # The final move is greedy's unless the most visited one's mean reward beats it by this many standard

@@ -44,11 +44,11 @@ def _key_json(text: str) -> tuple[str, Any]:
 
 
 def bot_option(text: str) -> tuple[str, object]:
-    """`--bot-option KEY=JSON`, e.g. `cutoff_win=0` or `coin_ledger=true`."""
+    """`--bot-option KEY=JSON`, e.g. `gains=false` or `coin_ledger=true`."""
     try:
         return _key_json(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. cutoff_win=0") from None
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. gains=false") from None
 
 
 def arm(text: str) -> tuple[str, dict[str, object]]:
