@@ -174,3 +174,27 @@ def test_two_player_counts_in_one_run_keep_each_game_under_its_own_key(tmp_path:
         assert int(players) == len(g["bots"]) and int(seed) == g["seed"] == 3
         seats = table.split(",")
         assert g["bots"] == [seats[(i + int(seating)) % len(seats)] for i in range(len(seats))]
+
+
+def test_two_settings_of_one_bot_meet_at_a_table(tmp_path: Path) -> None:
+    """A bot spec carries its own options (`mcts:gains=false`), so the MCTS of today can play the one
+    it replaced; each spec is rated as its own bot, and the spec's options win over the budget's."""
+    from smallworld.bots import make_bot, parse_bot
+
+    assert parse_bot("mcts:gains=false:margin_scale=16") == ("mcts", {"gains": False, "margin_scale": 16})
+    assert make_bot("mcts:gains=false").gains is False and make_bot("mcts").gains is True
+    assert make_bot("mcts:playouts=5", playouts=200).playouts == 5
+    out = run_ladder(["mcts", "mcts:gains=false"], [2], deals=1, out_dir=tmp_path, options={"playouts": 4},
+                     progress=False)  # fmt: skip
+    assert out["games"] == 2 and set(out["by_players"]["2"]["ratings"]) == {"mcts", "mcts:gains=false"}
+    for spec, said in [
+        ("mcts:gains", "is not KEY=JSON"),
+        ("mcts:gains=nope", "is not JSON"),
+        ("greedy:depth=2", "greedy takes no options"),
+        ("mcts:depth=2", "unexpected keyword argument 'depth'"),
+        ("mcts:rollout_policy=\"smart\"", "rollout_policy: one of"),
+        ("deep:x=1", "unknown bot 'deep'"),
+    ]:
+        with pytest.raises(SimulationError, match=said):
+            run_ladder(["greedy", spec], [2], deals=1, out_dir=tmp_path / "bad", progress=False)
+    assert not (tmp_path / "bad").exists()  # refused before anything was written

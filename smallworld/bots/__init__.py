@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from smallworld.bots.base import Bot, RandomBot
@@ -14,8 +15,32 @@ BOT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts", "learned")
 SEARCH_BOTS = ("mcts", "openspiel-mcts", "learned")
 
 
-def make_bot(name: str, **options: Any) -> Bot:
-    """A fresh bot by name; `options` go to the search bots (`seconds`, `playouts`)."""
+def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec split into its name and its own options: `mcts` or `mcts:gains=false:exploration=1`
+    (each option `KEY=JSON`), so one table can seat two settings of one bot. ValueError names what
+    is wrong: an unknown bot, an option without `=`, or a value that is not JSON."""
+    name, *parts = spec.split(":")
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    own: dict[str, Any] = {}
+    for part in parts:
+        key, eq, text = part.partition("=")
+        if not key or not eq:
+            raise ValueError(f"bot {spec!r}: option {part!r} is not KEY=JSON (e.g. mcts:gains=false)")
+        try:
+            own[key] = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError(f"bot {spec!r}: the value of {key!r} is not JSON: {text!r}") from None
+    if own and name not in SEARCH_BOTS:
+        raise ValueError(f"bot {spec!r}: {name} takes no options")
+    return name, own
+
+
+def make_bot(spec: str, **options: Any) -> Bot:
+    """A fresh bot by name or spec (`parse_bot`); `options` go to the search bots (`seconds`,
+    `playouts`), and the spec's own options override them."""
+    name, own = parse_bot(spec)
+    options = {**options, **own}
     if name == "random":
         return RandomBot()
     if name == "greedy":
@@ -30,7 +55,12 @@ def make_bot(name: str, **options: Any) -> Bot:
         from smallworld.bots.learned import LearnedBot
 
         return LearnedBot(**options)
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    raise AssertionError(name)  # parse_bot knows only BOT_NAMES
+
+
+def is_search_bot(spec: str) -> bool:
+    """Whether the bot a spec names takes a search budget."""
+    return spec.split(":", 1)[0] in SEARCH_BOTS
 
 
 __all__ = [
@@ -42,6 +72,8 @@ __all__ = [
     "MctsBot",
     "RandomBot",
     "determinize",
+    "is_search_bot",
     "make_bot",
+    "parse_bot",
     "public_game",
 ]

@@ -25,9 +25,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from smallworld.bots import BOT_NAMES, SEARCH_BOTS
+from smallworld.bots import is_search_bot
 from smallworld.compiled import running
-from smallworld.sim.runner import GameJob, SimulationError, iter_jobs
+from smallworld.sim.runner import GameJob, SimulationError, check_bots, iter_jobs
 from smallworld.sim.stats import wilson
 
 RESULTS = "results.jsonl"
@@ -238,9 +238,7 @@ def run_ladder(
             raise SimulationError(f"a table needs at least two different bots: {','.join(t)!r}")
     bots = list(dict.fromkeys([*bots, *(b for t in fixed for b in t)]))
     players = sorted({*players, *(len(t) for t in fixed)})
-    for b in bots:
-        if b not in BOT_NAMES:
-            raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
+    check_bots(bots)
     if len(set(bots)) < 2:
         raise SimulationError("--bots needs at least two different bots")
     if deals < 1 or workers < 1:
@@ -260,7 +258,7 @@ def run_ladder(
         (k, j) for p in players
         for k, j in ladder_jobs(bots, p, deals, seed, options or {}, edition, fixed) if k not in games
     ]  # fmt: skip
-    uses_search = any(b in SEARCH_BOTS for b in bots)
+    uses_search = any(is_search_bot(b) for b in bots)
     t0 = time.perf_counter()
     # Each game appended as soon as it ends: a stopped run loses only the games still in play. Results
     # come back in the order games end, matched by index: numbered afresh here, since each player

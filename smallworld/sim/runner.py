@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from smallworld.bots import SEARCH_BOTS, make_bot, public_game
+from smallworld.bots import is_search_bot, make_bot, parse_bot, public_game
 from smallworld.compiled import running
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.views import view_for
@@ -24,6 +24,29 @@ from smallworld.engine.model.settings import DEFAULT_EDITION, make_settings
 
 class SimulationError(RuntimeError):
     """A simulation that cannot run (a bad option, a missing optional dependency)."""
+
+
+def check_bots(specs: Sequence[str]) -> None:
+    """SimulationError unless every bot spec (`bots.parse_bot`) names a known bot with options it
+    takes and the packages it needs: said before any game starts, not in a worker mid-run."""
+    for spec in specs:
+        try:
+            name, own = parse_bot(spec)
+        except ValueError as e:
+            raise SimulationError(str(e)) from None
+        if name == "openspiel-mcts":
+            try:
+                import pyspiel  # noqa: F401
+            except ImportError:
+                raise SimulationError(
+                    "bot openspiel-mcts needs the optional dependency open-spiel: "
+                    "pip install 'smallworld[rl]'"
+                ) from None
+        if own:
+            try:
+                make_bot(spec)
+            except (TypeError, ValueError) as e:
+                raise SimulationError(f"bot {spec!r}: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -78,7 +101,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     game = Game(make_settings(job.players, job.seed, job.variant, job.overrides, job.edition))
     seen = public_game(game)
     names = [job.bots[seat % len(job.bots)] for seat in range(job.players)]
-    bots = [make_bot(name, **(job.bot_options if name in SEARCH_BOTS else {})) for name in names]
+    bots = [make_bot(name, **(job.bot_options if is_search_bot(name) else {})) for name in names]
     for seat, b in enumerate(bots):
         b.start(seen, seat)
     rngs = [bot_rng(job.seed, seat) for seat in range(job.players)]

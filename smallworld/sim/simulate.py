@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from smallworld.bots import BOT_NAMES, SEARCH_BOTS
+from smallworld.bots import is_search_bot
 from smallworld.compiled import running
-from smallworld.sim.runner import SimulationError, make_jobs, run_jobs
+from smallworld.sim.runner import SimulationError, check_bots, make_jobs, run_jobs
 from smallworld.sim.stats import summarise
 
 
@@ -30,16 +30,7 @@ def simulate(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `games` games and return (summary, per-game results). The summary's `timing` is the only
     part that changes between runs with the same arguments (with a playout budget)."""
-    for b in bots:
-        if b not in BOT_NAMES:
-            raise SimulationError(f"unknown bot {b!r}; known: {', '.join(BOT_NAMES)}")
-    if "openspiel-mcts" in bots:
-        try:
-            import pyspiel  # noqa: F401
-        except ImportError:
-            raise SimulationError(
-                "bot openspiel-mcts needs the optional dependency open-spiel: pip install 'smallworld[rl]'"
-            ) from None
+    check_bots(bots)
     if games < 1:
         raise SimulationError("--games must be at least 1")
     if workers < 1:
@@ -65,7 +56,7 @@ def simulate(
         {"mcts_seconds": mcts_seconds}
         if mcts_seconds is not None
         else {"mcts_playouts": options.get("playouts", 200)}
-        if any(b in SEARCH_BOTS for b in bots)
+        if any(is_search_bot(b) for b in bots)
         else {}
     )
     meta = {"players": players, "variant": variant, "seed": seed, "bot_list": list(bots), **budget}
