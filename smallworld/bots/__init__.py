@@ -15,6 +15,15 @@ BOT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts", "learned")
 SEARCH_BOTS = ("mcts", "openspiel-mcts", "learned")
 
 
+def key_json(text: str) -> tuple[str, Any]:
+    """`KEY=JSON` split and read: ValueError when either part is missing (json.JSONDecodeError, a
+    ValueError too, when the JSON is bad)."""
+    key, eq, value = text.partition("=")
+    if not key or not eq:
+        raise ValueError(text)
+    return key, json.loads(value)
+
+
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     """A bot spec split into its name and its own options: `mcts` or `mcts:gains=false:exploration=1`
     (each option `KEY=JSON`), so one table can seat two settings of one bot. ValueError names what
@@ -24,13 +33,14 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
     own: dict[str, Any] = {}
     for part in parts:
-        key, eq, text = part.partition("=")
-        if not key or not eq:
-            raise ValueError(f"bot {spec!r}: option {part!r} is not KEY=JSON (e.g. mcts:gains=false)")
         try:
-            own[key] = json.loads(text)
+            key, value = key_json(part)
         except json.JSONDecodeError:
-            raise ValueError(f"bot {spec!r}: the value of {key!r} is not JSON: {text!r}") from None
+            raise ValueError(f"bot {spec!r}: the value in {part!r} is not JSON") from None
+        except ValueError:
+            hint = "is not KEY=JSON (e.g. mcts:gains=false)"
+            raise ValueError(f"bot {spec!r}: option {part!r} {hint}") from None
+        own[key] = value
     if own and name not in SEARCH_BOTS:
         raise ValueError(f"bot {spec!r}: {name} takes no options")
     return name, own

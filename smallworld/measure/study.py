@@ -29,24 +29,17 @@ from pathlib import Path
 from typing import Any
 
 import smallworld.engine.flow.turn
+from smallworld.bots import key_json
 from smallworld.sim.runner import GameJob, make_jobs, play_game
 from smallworld.sim.stats import wilson
 
 BUILD = "compiled" if not str(smallworld.engine.flow.turn.__file__).endswith(".py") else "pure"
 
 
-def _key_json(text: str) -> tuple[str, Any]:
-    """`KEY=JSON` split and read; ValueError when either part is missing or the JSON is bad."""
-    key, eq, value = text.partition("=")
-    if not key or not eq:
-        raise ValueError(text)
-    return key, json.loads(value)
-
-
 def bot_option(text: str) -> tuple[str, object]:
     """`--bot-option KEY=JSON`, e.g. `gains=false` or `coin_ledger=true`."""
     try:
-        return _key_json(text)
+        return key_json(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=JSON, e.g. gains=false") from None
 
@@ -55,7 +48,7 @@ def arm(text: str) -> tuple[str, dict[str, object]]:
     """`--arm NAME=JSON`: an MCTS configuration to play on the same seeds as the others, e.g.
     `ledger={"coin_ledger": true}` or `default={}`."""
     try:
-        name, options = _key_json(text)
+        name, options = key_json(text)
         if not isinstance(options, dict):
             raise ValueError(text)
         return name, options
