@@ -125,14 +125,18 @@ def rewards(
         best = max(scores)
         winners = {i for i in range(n) if scores[i] == best}
     if base is not None:
-        scores = [x - b for x, b in zip(scores, base, strict=True)]
-        winners, cutoff_win, win_weight = set(), 0.0, 0.0
+        return _margins([x - b for x, b in zip(scores, base, strict=True)], scale)
+    w = win_weight if st.result is not None else cutoff_win
+    return [w * (i in winners) + (1 - w) * m for i, m in enumerate(_margins(scores, scale))]
+
+
+def _margins(scores: Sequence[float], scale: float) -> list[float]:
+    """Each seat's lead over the best other seat, squashed into (0, 1) by a logistic of width `scale`."""
+    n = len(scores)
     out = []
     for i in range(n):
         other = max((scores[j] for j in range(n) if j != i), default=0.0)
-        margin = 1 / (1 + math.exp(-(scores[i] - other) / scale))
-        w = win_weight if st.result is not None else cutoff_win
-        out.append(w * (i in winners) + (1 - w) * margin)
+        out.append(1 / (1 + math.exp(-(scores[i] - other) / scale)))
     return out
 
 
