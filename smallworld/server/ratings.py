@@ -12,7 +12,9 @@ then the others by coins, equal coins tied. In the team variant each faction is 
 model (§11.4), ranked the same way by faction score.
 
 Shown as one conservative number, `1000 + 40 × (μ − 3σ)` (a new player shows 1000 and rises as
-the model grows sure), with its uncertainty `± 80σ` (two standard deviations on that scale)."""
+the model grows sure), with its uncertainty `± 80σ` (two standard deviations on that scale), and
+never below `FLOOR`: a player (or the random bot) who loses every game has an estimate with no
+lower bound, and a number near or below zero reads as a fault, not as a rating."""
 
 from __future__ import annotations
 
@@ -33,12 +35,13 @@ log = logging.getLogger("smallworld.server")
 
 _model = PlackettLuce()
 MU, SIGMA = _model.mu, _model.sigma
-SCALE, BASE = 40.0, 1000.0
+SCALE, BASE, FLOOR = 40.0, 1000.0, 100
 
 
 def shown(mu: float, sigma: float) -> dict[str, Any]:
     """The number a person reads, and its uncertainty."""
-    return {"rating": round(BASE + SCALE * (mu - 3 * sigma)), "uncertainty": round(2 * SCALE * sigma)}
+    rating = max(FLOOR, round(BASE + SCALE * (mu - 3 * sigma)))
+    return {"rating": rating, "uncertainty": round(2 * SCALE * sigma)}
 
 
 def shown_rating(store: Store, who: str, pool: str) -> float:

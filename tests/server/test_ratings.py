@@ -39,6 +39,9 @@ def test_places_put_the_winners_first_then_coins_and_teams_by_faction_score() ->
 def test_the_shown_rating_starts_at_1000_and_is_conservative() -> None:
     assert ratings.shown(ratings.MU, ratings.SIGMA)["rating"] == 1000
     assert ratings.shown(30.0, 2.0) == {"rating": 1960, "uncertainty": 160}
+    # An estimate that only ever lost (the random bot against three greedy) is shown at the floor.
+    assert ratings.shown(-11.174, 4.62) == {"rating": ratings.FLOOR, "uncertainty": 370}
+    assert ratings.shown(-5.246, 3.879)["rating"] == 325 > ratings.FLOOR
 
 
 @pytest.fixture
