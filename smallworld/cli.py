@@ -315,9 +315,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=LANGS, default="en", help="the language of the game: en, pt, de")
     play.add_argument(
         "--bots",
-        choices=("random", "greedy"),
+        choices=("random", "greedy", "mcts"),
         default=None,
-        help="the other seats' bot (default greedy, or the saved ones)",
+        help="the other seats' bot (default greedy, or the saved ones); mcts is the lobby's hard level",
+    )
+    play.add_argument(
+        "--think", type=float, default=None, metavar="SECONDS",
+        help="the mcts bot's time a decision (default 1, or the saved one; at most 60)",
     )
     play.add_argument("--edition", default="warcraft", help="the edition: warcraft, classic or classic_core")
     play.set_defaults(func=_play)

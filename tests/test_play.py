@@ -3,6 +3,7 @@ command line around it) through its input and reads its output."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -73,6 +74,32 @@ def test_a_saved_game_resumes_exactly_as_the_unsaved_one_goes_on(
     told = _bot_lines(resumed)
     assert len(told) > 20 and told == _bot_lines(whole[at + 1 :])
     assert resumed[-4:] == whole[-4:]
+
+
+def test_the_mcts_bot_thinks_its_time_says_so_once_a_turn_and_a_save_keeps_its_time(tmp_path: Path) -> None:
+    save = tmp_path / "mcts.json"
+    script = Script(["1"] * 5 + [f"save {save}"], then="1")
+    rc, out = run(play_args(tmp_path, seed=4, bots="mcts", think=0.02), script)
+    assert rc == 0 and " Final scores:" in out and "You play against the mcts bot." in joined(out[:4])
+    thinking = [i for i, line in enumerate(out) if line == "Seat 1 is thinking…"]
+    # Before its own turn in each of the 10 rounds at least, and once between two decisions of the human.
+    assert len(thinking) >= 10 and all(b - a > 1 for a, b in itertools.pairwise(thinking))
+    meta = json.loads(save.read_text(encoding="utf-8"))["meta"]
+    assert meta["bots"] == [None, "mcts"] and meta["bot_seconds"] == 0.02
+
+    rc, resumed = run(play_args(tmp_path, load=save, seat=None, bots=None, seed=None), Script([], then="1"))
+    assert rc == 0 and " Final scores:" in resumed and "Seat 1 is thinking…" in resumed
+    meta["bot_seconds"] = 0
+    data = json.loads(save.read_text(encoding="utf-8"))
+    save.write_text(json.dumps({**data, "meta": meta}), encoding="utf-8")
+    rc, refused = run(play_args(tmp_path, load=save, seat=None, bots=None, seed=None), Script([]))
+    assert rc == 2 and "meta.bot_seconds" in refused[-1] and "at most 60" in refused[-1]
+
+
+@pytest.mark.parametrize("think", [0.0, -1.0, 61.0])
+def test_think_out_of_range_is_refused_before_the_game(tmp_path: Path, think: float) -> None:
+    rc, out = run(play_args(tmp_path, bots="mcts", think=think), Script([]))
+    assert rc == 2 and out == [f"smallworld play: --think must be seconds above 0, at most 60, not {think:g}"]
 
 
 # --- 3. saving: atomic, asks before overwriting, saves/ by default, Ctrl-C, autosave -------------------

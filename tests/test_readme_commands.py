@@ -26,6 +26,7 @@ RUNS = {
     "bench": ["bench", "--players", "2", "--games", "1"],
     "simulate": ["simulate", "--players", "2", "--games", "1", "--bots", "greedy,random", "--no-progress"],
     "content": ["content"],
+    "ladder": ["ladder", "--bots", "random,greedy", "--games", "1", "--out", "{tmp}/l", "--no-progress"],
     "schema": ["schema", "--out", "{tmp}"],
     "boards": ["boards", "render", "--players", "3", "-o", "{tmp}/table.svg"],
 }

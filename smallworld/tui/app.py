@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from smallworld.bots import BOT_NAMES, Bot, make_bot, public_game
+from smallworld.bots import BOT_NAMES, Bot, is_search_bot, make_bot, public_game
 from smallworld.engine import Game, view_for
 from smallworld.engine.api import record as records
 from smallworld.engine.api.files import load_options_file
@@ -66,6 +66,8 @@ Writer = Callable[[str], None]
 REVEAL = "reveal"  # the core event of a marker turned face up (§10.1)
 WIDTH = 80  # lines are wrapped to the terminal's width, 80 columns when it is not a terminal
 HEIGHT = 24  # a decision fits the terminal's height, 24 lines when it is not a terminal
+THINK = 1.0  # a search bot's seconds a decision: the server's (its ladder rating is at this budget)
+THINK_MAX = 60.0
 RISE_STEP = Phase.RISE
 LOG_ROUND = "\x00"  # a log entry that heads a round or a turn (not indented when paged)
 
@@ -144,6 +146,7 @@ class Session:
         width: int = WIDTH,
         height: int = HEIGHT,
         size: Callable[[], tuple[int, int]] | None = None,
+        think: float = THINK,
     ) -> None:
         self.st = st
         self.rec = rec
@@ -170,10 +173,15 @@ class Session:
         # Bots other than `random` see only their seat's view (smallworld.bots), like in `simulate`.
         self.players: dict[int, Bot] = {}
         seen = public_game(st.game) if any(k not in (None, "random") for k in self.kinds) else None
+        # A search bot thinks `think` seconds a decision, as the server's do: with a time budget its
+        # choices depend on the machine, so a resumed game goes on as it would have only with the others.
+        self.think = think
         for seat, kind in enumerate(self.kinds):
             if kind is not None and kind != "random" and seen is not None:
-                self.players[seat] = make_bot(kind)
+                budget = {"seconds": think, "playouts": None} if is_search_bot(kind) else {}
+                self.players[seat] = make_bot(kind, **budget)
                 self.players[seat].start(seen, seat)
+        self.thinking: set[int] = set()  # the bots whose "thinking" line was shown since the human's decision
         if memory:
             self.bots.setstate(memory["rng"])
             for seat, bot in self.players.items():
@@ -201,12 +209,15 @@ class Session:
     def meta(self) -> dict[str, Any]:
         """What a save records besides the moves: who plays which seat and what the bots remember."""
         version, internal, gauss = self.bots.getstate()
-        return {
+        meta = {
             "human": self.human,
             "bots": list(self.kinds),
             "bot_rng": [version, list(internal), gauss],
             "bot_memory": {str(seat): bot.memory() for seat, bot in self.players.items()},
         }
+        if any(k is not None and is_search_bot(k) for k in self.kinds):
+            meta["bot_seconds"] = self.think
+        return meta
 
     def t(self, key: str, **params: Any) -> str:
         return say(self.v, key, **params)
@@ -556,13 +567,21 @@ class Session:
     def bot_move(self) -> Action:
         st = self.st
         legal = st.legal_actions()
-        bot = self.players.get(st.acting_seat)
+        seat = st.acting_seat
+        bot = self.players.get(seat)
         if bot is None:
             return self.bots.choice(legal)
-        return bot.choose(view_for(st, st.acting_seat), list(legal), self.bots)
+        kind = self.kinds[seat]
+        if kind is not None and is_search_bot(kind) and len(legal) > 1 and seat not in self.thinking:
+            # Seconds of search with nothing on screen would read as a hang: said once for each bot
+            # between two decisions of the human.
+            self.thinking.add(seat)
+            self.tell(self.t("bots.thinking", seat=self.v.seat(seat)), "", self.style.dim)
+        return bot.choose(view_for(st, seat), list(legal), self.bots)
 
     def human_turn(self) -> None:
         st = self.st
+        self.thinking.clear()
         self.measure()
         if not self.board_shown:
             # The whole board once, before the first decision; then a screen that fits (`board`).
@@ -1088,6 +1107,7 @@ class Seating:
     human: int | None = None
     bots: list[str | None] | None = None
     memory: dict[str, Any] | None = None
+    think: float | None = None  # the search bots' seconds a decision
 
 
 META = "meta"  # the field of a save that holds the seats (error messages name it)
@@ -1111,6 +1131,11 @@ def seating(meta: dict[str, Any], players: int) -> Seating:
                 known = ", ".join(BOT_NAMES)
                 raise PositionError(f"{META}.bots[{i}]", f"unknown bot {kind!r}; known: {known}")
         out.bots = list(bots)
+    if "bot_seconds" in meta:
+        think = meta["bot_seconds"]
+        if not isinstance(think, (int, float)) or isinstance(think, bool) or not 0 < think <= THINK_MAX:
+            raise PositionError(f"{META}.bot_seconds", f"must be seconds above 0, at most {THINK_MAX}")
+        out.think = float(think)
     if "bot_rng" in meta:
         rng = meta["bot_rng"]
         memory = meta.get("bot_memory", {})
@@ -1232,6 +1257,7 @@ def _no_output(_line: str) -> None:
 
 
 DEFAULT_BOTS = "greedy"  # the opponents of `play` unless --bots says otherwise
+PLAY_BOTS = ("random", "greedy", "mcts")  # what --bots offers (the others need optional packages)
 SAVES = Path("saves")  # where `save` writes by default (ignored by git)
 
 
@@ -1255,8 +1281,12 @@ def run_play(
         out(said(DEFAULT, "bad.lang", value=typed(str(lang)), known=", ".join(LANGS)))
         return 2
     bots: str | None = getattr(args, "bots", None)
-    if bots is not None and bots not in BOT_NAMES:
-        out(said(lang, "bad.bots", bots=bots, known=", ".join(BOT_NAMES)))
+    if bots is not None and bots not in PLAY_BOTS:
+        out(said(lang, "bad.bots", bots=bots, known=", ".join(PLAY_BOTS)))
+        return 2
+    think: float | None = getattr(args, "think", None)
+    if think is not None and not 0 < think <= THINK_MAX:
+        out(said(lang, "bad.think", value=think, most=THINK_MAX))
         return 2
     save_path = Path(getattr(args, "save", None) or SAVES / "game.json")
     if not save_path.parent.is_dir() and save_path.parent != SAVES:
@@ -1277,6 +1307,8 @@ def run_play(
         if human != seats.human:  # the human took another seat: the one they left gets a bot
             kinds[seats.human if seats.human is not None else 0] = DEFAULT_BOTS
         memory = seats.memory
+    if think is None:
+        think = seats.think if seats.think is not None else THINK
     named = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k is not None]
     kind = (
         say(v, "bots.random")
@@ -1297,7 +1329,7 @@ def run_play(
     live = terminal if write is None else None
     width, height = live() if live else size or (WIDTH, HEIGHT)
     session = Session(st, rec, human, save_path, read or input, out, screen.Style(color), kinds, lang, memory,
-                      width, height, live)  # fmt: skip
+                      width, height, live, think)  # fmt: skip
     if rec.actions:
         session.log = narrate(rec, human, lang, width)
     else:
