@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# Listed here so that --help needs no engine import: the variants of the editions, and the languages
-# of the rulebooks (smallworld/words).
+# Listed here so that --help needs no engine import: the variants of the editions, the languages
+# of the rulebooks (smallworld/words), and the bots the terminal game offers (tui.app.PLAY_BOTS).
 VARIANT_CHOICES = ("standard", "team")
 LANGS = ("en", "pt", "de")
+PLAY_BOTS = ("random", "greedy", "mcts")
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -315,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=LANGS, default="en", help="the language of the game: en, pt, de")
     play.add_argument(
         "--bots",
-        choices=("random", "greedy", "mcts"),
+        choices=PLAY_BOTS,
         default=None,
         help="the other seats' bot (default greedy, or the saved ones); mcts is the lobby's hard level",
     )

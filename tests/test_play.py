@@ -96,6 +96,13 @@ def test_the_mcts_bot_thinks_its_time_says_so_once_a_turn_and_a_save_keeps_its_t
     assert rc == 2 and "meta.bot_seconds" in refused[-1] and "at most 60" in refused[-1]
 
 
+def test_the_command_offers_the_bots_the_terminal_game_plays() -> None:
+    from smallworld import cli
+    from smallworld.tui import app
+
+    assert cli.PLAY_BOTS == app.PLAY_BOTS
+
+
 @pytest.mark.parametrize("think", [0.0, -1.0, 61.0])
 def test_think_out_of_range_is_refused_before_the_game(tmp_path: Path, think: float) -> None:
     rc, out = run(play_args(tmp_path, bots="mcts", think=think), Script([]))

@@ -119,14 +119,15 @@ def rewards(
     n = len(st.seats)
     if st.result is not None:
         scores = [float(x) for x in st.result["scores"]]
-        winners = set(st.result["winners"])
     else:
         scores = [leaf_value(st, i) for i in range(n)]
-        best = max(scores)
-        winners = {i for i in range(n) if scores[i] == best}
     if base is not None:
         return _margins([x - b for x, b in zip(scores, base, strict=True)], scale)
-    w = win_weight if st.result is not None else cutoff_win
+    if st.result is not None:
+        winners, w = set(st.result["winners"]), win_weight
+    else:
+        best = max(scores)
+        winners, w = {i for i in range(n) if scores[i] == best}, cutoff_win
     return [w * (i in winners) + (1 - w) * m for i, m in enumerate(_margins(scores, scale))]
 
 

@@ -176,9 +176,10 @@ class Session:
         # A search bot thinks `think` seconds a decision, as the server's do: with a time budget its
         # choices depend on the machine, so a resumed game goes on as it would have only with the others.
         self.think = think
+        self.searching = {seat for seat, k in enumerate(self.kinds) if k is not None and is_search_bot(k)}
         for seat, kind in enumerate(self.kinds):
             if kind is not None and kind != "random" and seen is not None:
-                budget = {"seconds": think, "playouts": None} if is_search_bot(kind) else {}
+                budget = {"seconds": think, "playouts": None} if seat in self.searching else {}
                 self.players[seat] = make_bot(kind, **budget)
                 self.players[seat].start(seen, seat)
         self.thinking: set[int] = set()  # the bots whose "thinking" line was shown since the human's decision
@@ -215,7 +216,7 @@ class Session:
             "bot_rng": [version, list(internal), gauss],
             "bot_memory": {str(seat): bot.memory() for seat, bot in self.players.items()},
         }
-        if any(k is not None and is_search_bot(k) for k in self.kinds):
+        if self.searching:
             meta["bot_seconds"] = self.think
         return meta
 
@@ -571,8 +572,7 @@ class Session:
         bot = self.players.get(seat)
         if bot is None:
             return self.bots.choice(legal)
-        kind = self.kinds[seat]
-        if kind is not None and is_search_bot(kind) and len(legal) > 1 and seat not in self.thinking:
+        if seat in self.searching and len(legal) > 1 and seat not in self.thinking:
             # Seconds of search with nothing on screen would read as a hang: said once for each bot
             # between two decisions of the human.
             self.thinking.add(seat)
@@ -1134,7 +1134,7 @@ def seating(meta: dict[str, Any], players: int) -> Seating:
     if "bot_seconds" in meta:
         think = meta["bot_seconds"]
         if not isinstance(think, (int, float)) or isinstance(think, bool) or not 0 < think <= THINK_MAX:
-            raise PositionError(f"{META}.bot_seconds", f"must be seconds above 0, at most {THINK_MAX}")
+            raise PositionError(f"{META}.bot_seconds", f"must be seconds above 0, at most {THINK_MAX:g}")
         out.think = float(think)
     if "bot_rng" in meta:
         rng = meta["bot_rng"]
@@ -1257,7 +1257,8 @@ def _no_output(_line: str) -> None:
 
 
 DEFAULT_BOTS = "greedy"  # the opponents of `play` unless --bots says otherwise
-PLAY_BOTS = ("random", "greedy", "mcts")  # what --bots offers (the others need optional packages)
+# What --bots offers (the others need optional packages); cli.py lists them too, for --help.
+PLAY_BOTS = ("random", "greedy", "mcts")
 SAVES = Path("saves")  # where `save` writes by default (ignored by git)
 
 
