@@ -435,6 +435,37 @@ def test_mcts_deviates_from_greedy_only_on_a_sure_margin() -> None:
     assert MctsBot._sure(root, best, prior, 1.0) == best
 
 
+def test_mcts_pick_and_decline_have_their_own_margin() -> None:
+    """`pick_z` and `decline_z` replace `deviate_z` at a pick of a combo (§3) and at the choice
+    between declining and expanding (§5), and only there; unset, `deviate_z` holds everywhere."""
+    from smallworld.bots.mcts import MctsBot
+
+    bot = MctsBot(pick_z=0.0, decline_z=0.5, deviate_z=1.0)
+    opening = Game(Settings(players=2, seed=1)).new_initial_state()
+    start = _round_two_start(6)
+    conquest = start.clone()
+    apply_unchecked(conquest, Action(EXPAND))
+    assert (opening.phase, start.phase, conquest.phase) == ("pick", "start", "conquer")
+    assert [bot._deviate_z(st) for st in (opening, start, conquest)] == [0.0, 0.5, 1.0]
+    assert [MctsBot()._deviate_z(st) for st in (opening, start, conquest)] == [1.0] * 3
+
+    # At the opening pick of this deal the search's most visited combo is not greedy's: a margin
+    # no mean can clear keeps greedy's, one every mean clears plays the search's.
+    game = Game(Settings(players=2, seed=1))
+    seat, legal = opening.acting_seat, legal_actions(opening)
+    played = {}
+    for z in (1e9, -1e9):
+        mcts = make_bot("mcts", playouts=150, pick_z=z)
+        mcts.start(game, seat)
+        played[z] = mcts.choose(view_for(opening, seat), legal, random.Random(1))
+        root = mcts.last_root
+        assert root is not None
+        top = max(root.children, key=lambda a: (root.children[a].visits, root.children[a].total))
+        assert top != mcts.greedy_choice
+    assert played[1e9] == mcts.greedy_choice
+    assert played[-1e9] == top
+
+
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
 def test_bots_let_an_engine_bug_through(name: str) -> None:
     """A failure inside a bot's look-ahead that is no refusal of the engine reaches the caller instead

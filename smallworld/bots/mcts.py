@@ -229,6 +229,8 @@ class MctsBot(Bot):
         leaf: Callable[[State], list[float]] | None = None,
         rollout_policy: str = "light",
         gains: bool = True,
+        pick_z: float | None = None,
+        decline_z: float | None = None,
     ) -> None:
         super().__init__()
         if rollout_policy not in ROLLOUT_POLICIES:
@@ -264,6 +266,11 @@ class MctsBot(Bot):
         # Each seat's reward at a rollout cut-off in place of `rewards` (the learned bot's value
         # model, bots/learned); finished games always use the final scores.
         self.leaf = leaf
+        # What replaces `deviate_z` at the picks of a combo and at the choice between declining
+        # and expanding (None: `deviate_z` there too). Greedy judges these over one turn, the search
+        # over several (docs/bots.md, "Where the search may overrule greedy").
+        self.pick_z = pick_z
+        self.decline_z = decline_z
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -308,6 +315,7 @@ class MctsBot(Bot):
             root = kept[1]
             self.last_reused = root.visits
         start = first.clone() if self.reuse else None
+        z = self._deviate_z(first)
         allowed = set(self._candidates(first, mine))
         self._prior = None
         if self.bias > 0:
@@ -332,11 +340,20 @@ class MctsBot(Bot):
         )
         if best is None:
             return legal[0]
-        if self.deviate_z is not None and self._prior is not None and best != self._prior:
-            best = self._sure(root, best, self._prior, self.deviate_z)
+        if z is not None and self._prior is not None and best != self._prior:
+            best = self._sure(root, best, self._prior, z)
         if start is not None:
             self._keep(start, best, root.children[best])
         return best
+
+    def _deviate_z(self, st: State) -> float | None:
+        """The standard errors by which another move must beat greedy's at the decision of `st`."""
+        if not st.pending:
+            if st.phase == P_PICK and self.pick_z is not None:
+                return self.pick_z
+            if st.phase == START and self.decline_z is not None:
+                return self.decline_z
+        return self.deviate_z
 
     @staticmethod
     def _sure(root: Node, best: Action, prior: Action, z: float) -> Action:
