@@ -97,6 +97,8 @@ def test_the_mcts_bot_thinks_its_time_says_so_once_a_turn_and_a_save_keeps_its_t
 
 
 def test_the_command_offers_the_bots_the_terminal_game_plays() -> None:
+    """`smallworld play --bots` lists its choices without importing the game (for a quick --help):
+    the list must stay the game's own."""
     from smallworld import cli
     from smallworld.tui import app
 

@@ -315,7 +315,7 @@ class MctsBot(Bot):
             root = kept[1]
             self.last_reused = root.visits
         start = first.clone() if self.reuse else None
-        z = self._deviate_z(first)
+        z = self._deviate_z(first)  # now: the first playout plays on `first`
         allowed = set(self._candidates(first, mine))
         self._prior = None
         if self.bias > 0:
