@@ -488,3 +488,30 @@ def test_bots_let_an_engine_bug_through(name: str) -> None:
     bot.start(seen, seat)
     with pytest.raises(RuntimeError, match="planted engine bug"):
         bot.choose(view_for(st, seat), legal, random.Random(1))
+
+
+def test_bots_redeploy_risen_ghouls_onto_their_own_regions() -> None:
+    """§7, CL-AMB-06, §5.2: In-Decline Ghouls that conquered in their own phase redeploy onto their
+    regions only; their owner's Active Dwarves hold one region (Glade), where greedy's threat once
+    sent every token ("all"), an action not in the legal list: a server game of greedy bots stalled
+    on it. Every policy's deployment must be one of the legal ones, onto a Ghoul region."""
+    from pathlib import Path
+
+    from smallworld import scenario
+    from smallworld.bots.greedy import deploy_action, light_action
+    from smallworld.bots.mcts import rollout_action
+
+    where = Path(__file__).parent / "scenarios/classic/races/ghouls/redeploy_their_own_regions.json"
+    st = scenario.run(scenario.load(where)).state  # after "rise", "conquer K:4"; "deploy K:7" refused
+    assert st.phase == "redeploy" and st.seats[0].active == "dwarves"
+    legal = legal_actions(st)
+    ghouls = {r for r in range(st.game.map.n) if st.race[r] == "ghouls"}
+    assert {a.region for a in legal} == ghouls
+    rng = random.Random(1)
+    chosen = [deploy_action(st, legal), light_action(st, rng), rollout_action(st, rng)]
+    bot = GreedyBot()
+    bot.start(public_game(st.game), 0)
+    chosen += [bot.choose(view_for(st, 0), legal, random.Random(s)) for s in range(3)]
+    for a in chosen:
+        assert a in legal, a
+    assert deploy_action(st, legal).region in ghouls

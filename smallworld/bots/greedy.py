@@ -108,19 +108,21 @@ def value(st: State, me: int) -> float:
     return mine - 0.5 * (sum(opp) / len(opp)) - 0.5 * max(opp)
 
 
-def threat(st: State, seat: int) -> dict[int, float]:
-    """How exposed each region of the seat's Active race is: enemy Active neighbours count most,
-    any other occupied neighbour and Entry regions (reachable from anywhere) less."""
+def threat(st: State, seat: int, race: str | None = None) -> dict[int, float]:
+    """How exposed each region of `race` (the seat's Active race by default) is: enemy Active
+    neighbours count most, any other occupied neighbour and Entry regions (reachable from anywhere)
+    less."""
     s = st.seats[seat]
     m = st.game.map
-    own = st.occupied_mask(s.active)
+    race = race or s.active
+    own = st.occupied_mask(race)
     enemy_active = 0
     for i, o in enumerate(st.seats):
         if i != seat and o.active:
             enemy_active |= st.occupied_mask(o.active)
     occupied = 0
-    for race, mask in st.race_mask.items():
-        if race != s.active:
+    for other, mask in st.race_mask.items():
+        if other != race:
             occupied |= mask
     out: dict[int, float] = {}
     for r in bits(own):
@@ -134,18 +136,29 @@ def threat(st: State, seat: int) -> dict[int, float]:
     return out
 
 
+def deploying_race(st: State, legal: Sequence[Action]) -> str | None:
+    """The race the legal deployments are for: the Active race's, or another of the seat's that
+    redeploys (a classic In-Decline race that conquered this turn: the Ghouls' rise)."""
+    for a in legal:
+        if a.kind == DEPLOY and a.region is not None:
+            return st.race[a.region]
+    return None
+
+
 def deploy_action(st: State, legal: list[Action]) -> Action:
     """Redeploy one token (or troop) to the most threatened region relative to what it holds; all at
-    once when only one region can take them."""
+    once when only one region can take them. Always one of `legal`."""
     seat = st.acting_seat
-    th = threat(st, seat)
+    race = deploying_race(st, legal)
+    th = threat(st, seat, race) if race else {}
     if not th:
         return legal[0]
     s = st.seats[seat]
     best = max(th, key=lambda r: (th[r] / (st.tokens[r] + 1), -r))
     if s.hand:
-        if len(th) == 1 or max(th.values()) <= 0.1:
-            return Action(DEPLOY, best, "all")
+        a = Action(DEPLOY, best, "all")
+        if (len(th) == 1 or max(th.values()) <= 0.1) and a in legal:
+            return a
         a = Action(DEPLOY, best)
     else:
         kind = sorted(s.held)[0] if s.held else None
@@ -321,7 +334,8 @@ def light_action(st: State, rng: random.Random) -> Action:
             return finals[rng.randrange(len(finals))]
         return Action(END) if Action(END) in legal else legal[0]
     if ph in (REDEPLOY, WITHDRAWN):
-        th = threat(st, seat)
+        race = deploying_race(st, legal)
+        th = threat(st, seat, race) if race else {}
         if th:
             r = max(th, key=lambda x: (th[x], rng.random()))
             a = Action(DEPLOY, r, "all")

@@ -103,7 +103,9 @@ class Live:
     turn_started: float = field(default_factory=time.time)  # when the current decision began
     # What was worked out for the current state, once per ply however many sockets, requests and
     # bots ask: each seat's view (None: the public one) and the legal actions.
-    cache_key: tuple[int, int] = (0, -1)
+    # Keyed by the state object itself and its ply: an id() could be reused by the next state.
+    cache_state: State | None = None
+    cache_ply: int = -1
     cache: dict[Any, Any] = field(default_factory=dict)
     # Several processes: the game's last change came from another process, whose bots and clocks
     # run it; this one only follows (until the game is quiet for too long: `Service._unstick`).
@@ -802,9 +804,9 @@ class Service:
     @staticmethod
     def _cache(live: Live) -> dict[Any, Any]:
         """This ply's cache of the game (emptied when the state changes)."""
-        key = (id(live.state), live.state.ply)
-        if live.cache_key != key:
-            live.cache_key = key
+        st = live.state
+        if live.cache_state is not st or live.cache_ply != st.ply:
+            live.cache_state, live.cache_ply = st, st.ply
             live.cache = {}
         return live.cache
 
@@ -1106,15 +1108,19 @@ class Service:
         self, live: Live, seat: int, legal: list[dict[str, Any]], view: dict[str, Any]
     ) -> dict[str, Any]:
         """The greedy bot's choice, made in this process (a thread), from what the seat may know;
-        should even that fail, the first legal action."""
+        should even that fail or answer an action that is not listed, the first legal action (a
+        listed action is always taken: the game never waits on a bot's bug)."""
         try:
             action, _ = await asyncio.to_thread(
                 choose_here, live.id, live.settings, seat, "greedy", view, legal, secrets.randbits(64)
             )
-            return action
         except Exception:
             log.exception("the stand-in bot failed in game %s", live.id)
             return legal[0]
+        if action not in legal:
+            log.error(json.dumps({"event": "stand_in_unlisted", "game": live.id, "action": action}))
+            return legal[0]
+        return action
 
     async def _bot_act(
         self, live: Live, seat: int, ply: int, action: Any, by: str

@@ -79,3 +79,26 @@ def test_a_failing_bot_is_stood_in_for_at_every_decision(client: TestClient, mod
     # Every decision was asked of the bot, failed, and was made by the stand-in instead.
     assert svc.bots.asked == g["ply"] == _failures(svc)
     assert {m["by"] for m in client.get(f"/api/games/{gid}/moves").json()["moves"]} == {"bot"}
+
+
+def test_a_stand_in_answering_an_unlisted_action_plays_the_first_legal_one(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the stand-in itself answer an action that the ply's list does not hold (a bot bug:
+    greedy once sent risen Ghouls' tokens onto the Dwarves' region, and a server game waited on it
+    for good), the first legal action is played: the game still reaches its end."""
+    from smallworld.server import service
+
+    svc: Any = client.app.state.service  # type: ignore[attr-defined]
+    svc.bots = _Failing("illegal")
+    asked: list[int] = []
+
+    def unlisted(*args: Any) -> tuple[dict[str, Any], float]:
+        asked.append(1)
+        return {"kind": "end"} if args[5][0].get("kind") != "end" else {"kind": "decline"}, 0.0
+
+    monkeypatch.setattr(service, "choose_here", unlisted)
+    gid = client.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
+    g = wait_game(client, gid, lambda g: g["status"] == "over")
+    _finished_as_stored(svc, gid)
+    assert len(asked) == g["ply"] == svc.bots.asked
