@@ -515,3 +515,28 @@ def test_bots_redeploy_risen_ghouls_onto_their_own_regions() -> None:
     for a in chosen:
         assert a in legal, a
     assert deploy_action(st, legal).region in ghouls
+
+
+@pytest.mark.parametrize("edition", ["warcraft", "classic"])
+def test_the_cheap_policies_answer_only_listed_actions(edition: str) -> None:
+    """The rollouts apply the light policy's and greedy's deployment unchecked (mcts.py), so each
+    must answer one of `legal_actions` at every decision: over 50 games of 2 to 5 players, played by
+    the rollout policy with some random moves mixed in. (Greedy's deployment once sent risen Ghouls'
+    tokens onto their owner's Active region in classic games 313, 349 and 395 of these.)"""
+    from smallworld.bots.greedy import deploy_action, light_action
+    from smallworld.bots.mcts import rollout_action
+
+    unlisted: list[tuple[int, int, Action]] = []
+    for seed in range(301, 401, 2) if edition == "classic" else range(300, 400, 2):
+        game = Game(Settings.from_json({"edition": edition, "players": 2 + seed % 4, "seed": seed}))
+        st = game.new_initial_state()
+        rng = random.Random(seed)
+        while not st.is_over():
+            legal = legal_actions(st)
+            chosen = [light_action(st.clone(), random.Random(st.ply)), rollout_action(st.clone(), rng)]
+            if any(a.kind == "deploy" for a in legal):
+                chosen.append(deploy_action(st, legal))
+            unlisted += [(seed, st.ply, a) for a in chosen if a not in legal]
+            a = chosen[1] if rng.random() < 0.7 else legal[rng.randrange(len(legal))]
+            apply_unchecked(st, a if a in legal else legal[0])
+    assert unlisted == []
