@@ -533,7 +533,7 @@ def test_the_cheap_policies_answer_only_listed_actions(edition: str) -> None:
         rng = random.Random(seed)
         while not st.is_over():
             legal = legal_actions(st)
-            chosen = [light_action(st.clone(), random.Random(st.ply)), rollout_action(st.clone(), rng)]
+            chosen = [light_action(st, random.Random(st.ply)), rollout_action(st, rng)]
             if any(a.kind == "deploy" for a in legal):
                 chosen.append(deploy_action(st, legal))
             unlisted += [(seed, st.ply, a) for a in chosen if a not in legal]

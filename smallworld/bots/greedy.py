@@ -42,6 +42,7 @@ from smallworld.engine.model.protocol import action_to_json, check_action
 from smallworld.engine.model.state import CONQUER as P_CONQUER
 from smallworld.engine.model.state import OVER, REDEPLOY, START, WITHDRAWN, State
 from smallworld.engine.model.state import PICK as P_PICK
+from smallworld.engine.rules.conquest import conquering_race
 from smallworld.engine.rules.scoring import turn_score
 
 CORE_KINDS = frozenset({PICK, DECLINE, EXPAND, CONQUER, FINAL, ABANDON, READY, END, DEPLOY})
@@ -108,13 +109,13 @@ def value(st: State, me: int) -> float:
     return mine - 0.5 * (sum(opp) / len(opp)) - 0.5 * max(opp)
 
 
-def threat(st: State, seat: int, race: str | None = None) -> dict[int, float]:
-    """How exposed each region of `race` (the seat's Active race by default) is: enemy Active
+def threat(st: State, seat: int) -> dict[int, float]:
+    """How exposed each region of the race the seat deploys now is (its Active race, or an In-Decline
+    one in its own phase: `conquering_race`, as the engine lists the deployments): enemy Active
     neighbours count most, any other occupied neighbour and Entry regions (reachable from anywhere)
     less."""
-    s = st.seats[seat]
     m = st.game.map
-    race = race or s.active
+    race = conquering_race(st, seat)
     own = st.occupied_mask(race)
     enemy_active = 0
     for i, o in enumerate(st.seats):
@@ -136,21 +137,11 @@ def threat(st: State, seat: int, race: str | None = None) -> dict[int, float]:
     return out
 
 
-def deploying_race(st: State, legal: Sequence[Action]) -> str | None:
-    """The race the legal deployments are for: the Active race's, or another of the seat's that
-    redeploys (a classic In-Decline race that conquered this turn: the Ghouls' rise)."""
-    for a in legal:
-        if a.kind == DEPLOY and a.region is not None:
-            return st.race[a.region]
-    return None
-
-
 def deploy_action(st: State, legal: list[Action]) -> Action:
     """Redeploy one token (or troop) to the most threatened region relative to what it holds; all at
     once when only one region can take them. Always one of `legal`."""
     seat = st.acting_seat
-    race = deploying_race(st, legal)
-    th = threat(st, seat, race) if race else {}
+    th = threat(st, seat)
     if not th:
         return legal[0]
     s = st.seats[seat]
@@ -334,8 +325,7 @@ def light_action(st: State, rng: random.Random) -> Action:
             return finals[rng.randrange(len(finals))]
         return Action(END) if Action(END) in legal else legal[0]
     if ph in (REDEPLOY, WITHDRAWN):
-        race = deploying_race(st, legal)
-        th = threat(st, seat, race) if race else {}
+        th = threat(st, seat)
         if th:
             r = max(th, key=lambda x: (th[x], rng.random()))
             a = Action(DEPLOY, r, "all")

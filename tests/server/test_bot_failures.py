@@ -95,7 +95,10 @@ def test_a_stand_in_answering_an_unlisted_action_plays_the_first_legal_one(
 
     def unlisted(*args: Any) -> tuple[dict[str, Any], float]:
         asked.append(1)
-        return {"kind": "end"} if args[5][0].get("kind") != "end" else {"kind": "decline"}, 0.0
+        legal = args[5]  # choose_here(game_id, settings, seat, level, view, legal, seed)
+        # A well-formed action of the game that this decision does not list (none lists all three).
+        wrong = ({"kind": "end"}, {"kind": "decline"}, {"kind": "expand"})
+        return next(a for a in wrong if a not in legal), 0.0
 
     monkeypatch.setattr(service, "choose_here", unlisted)
     gid = client.post("/api/games", json={"players": 2, "seats": BOTS}).json()["game"]
