@@ -114,6 +114,41 @@ def test_no_stack_or_chip_covers_a_name_and_no_region_a_title(
     assert bad == [], "\n".join(bad)
 
 
+def test_a_crowded_narrow_region_covers_no_neighbours_name(new_page: Any, real_url: str) -> None:
+    """A view from a classic 4-player game of bots (round 3): two narrow Hill regions side by side,
+    C4:19 and C4:20, each with a stack and a wide "Hole-in-the-Ground" chip, beside the Sorcerers'
+    C4:21. No spot nearby is clear of every name and stack; the block of C4:20 then keeps clear of
+    the names at least (it covered Stonewood's, C4:21's, before). Drawn by the client's own
+    drawBoard on the 4-player classic map, at both widths."""
+    view = json.loads((Path(__file__).parent / "views" / "classic4-crowded.json").read_text())
+    token = _call(real_url, "POST", "api/players", {"name": "Cy"})["player_token"]
+    spec = {"edition": "classic", "players": 4, "seats": [{"kind": "creator"}] * 4}
+    gid = _call(real_url, "POST", "api/games", spec, token)["game"]
+    bad: list[str] = []
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(width, height)
+        page.goto(f"{real_url}#/game/{gid}")
+        page.wait_for_selector("#board .region")
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        # The page's own board replaced by the view's, drawn by the module the page uses.
+        page.evaluate(
+            """async ([gid, view]) => {
+              const { drawBoard } = await import('/static/board.js');
+              const board = await (await fetch(`/api/games/${gid}/board`)).json();
+              const old = document.querySelector('#board');
+              const svg = old.cloneNode(false);
+              old.replaceWith(svg);
+              drawBoard(svg, board, view);
+            }""",
+            [gid, view],
+        )
+        assert page.locator('#board [data-marks-of="C4:20"] .piece').count() == 1
+        found = page.evaluate(MEASURE)
+        assert found["chips"] >= 20, found
+        bad += [f"{width}px: {c}" for c in found["covered"] + found["titles"]]
+    assert bad == [], "\n".join(bad)
+
+
 def test_a_click_leaves_no_tooltip_over_the_board(page: Page, real_url: str) -> None:
     token = _call(real_url, "POST", "api/players", {"name": "Tia"})["player_token"]
     gid = _call(real_url, "POST", "api/games", {"players": 2, "seats": [{"kind": "creator"}] * 2}, token)[

@@ -222,44 +222,61 @@ function inside(poly, x, y) {
 // A name line's box: the whole line of type (ascent and descent), with the outline's width.
 function lineBox(line) {
   const half = textWidth(line.text, line.px) / 2 + 0.25;
-  return { x0: line.x - half, y0: line.y - 0.96 * line.px, x1: line.x + half, y1: line.y + 0.26 * line.px };
+  return { x0: line.x - half, y0: line.y - 0.96 * line.px, x1: line.x + half, y1: line.y + 0.32 * line.px, name: true };
 }
+const REACH = 9; // how far a block moves to be clear of everything
+const REACH_NAMES = 15; // how far it moves, in a crowded spot, to be clear of every name at least
 const OFFSETS = (() => {
   const out = [];
-  for (let dx = -9; dx <= 9; dx += 0.5) for (let dy = -9; dy <= 9; dy += 0.5) out.push([dx, dy]);
+  for (let dx = -REACH_NAMES; dx <= REACH_NAMES; dx += 0.5) for (let dy = -REACH_NAMES; dy <= REACH_NAMES; dy += 0.5) out.push([dx, dy]);
   return out.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
 })();
-// The offset [dx, dy, fit] for a block of `boxes` in region `poly` (none where nothing is covered);
-// fit 2: clear and inside the region, 1: clear, its middle inside, 0.5: clear, its middle past the
-// region's edge (a region too crowded for both: a name covered is worse), 0: the least covering.
+// The offset [dx, dy, fit, covered] for a block of `boxes` in region `poly` (none where nothing is
+// covered); fit 2: clear and inside the region, 1: clear, its middle inside, 0.5: clear, its middle
+// past the region's edge (a region too crowded for both), 0.25: its middle inside, over no name but
+// over the least of other stacks and glyphs (a spot crowded with stacks: a name covered is worse),
+// 0: the least covering. `covered` is the area covered, names first.
 export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
-  if (!boxes.length) return [0, 0, 2];
+  if (!boxes.length) return [0, 0, 2, 0];
   const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
     x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
-  const near = obstacles.filter((o) => meet(o, shift({ x0: all.x0 - 9, y0: all.y0 - 9, x1: all.x1 + 9, y1: all.y1 + 9 }, 0, 0)));
-  // Best of all clear with its corners in the region too; else the nearest clear one with its
-  // middle inside; else (a crowded region) the one that covers least.
+  const R = REACH_NAMES;
+  const near = obstacles.filter((o) => meet(o, { x0: all.x0 - R, y0: all.y0 - R, x1: all.x1 + R, y1: all.y1 + R }));
   let clear = null;
   let past = null;
+  let unnamed = null;
   let least = null;
   const corners = [[all.x0, all.y0], [all.x1, all.y0], [all.x0, all.y1], [all.x1, all.y1]];
   for (const [dx, dy] of OFFSETS) {
+    const within = Math.abs(dx) <= REACH && Math.abs(dy) <= REACH;
+    if (!within && (clear || past || unnamed)) continue; // the far spots only spare names
     const middle = inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy);
     if (!middle && (clear || past)) continue;
-    let covered = 0;
-    const add = (s, o) => { if (meet(s, o)) covered += (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0)); };
+    let names = 0;
+    let rest = 0;
+    const add = (s, o) => {
+      if (!meet(s, o)) return;
+      const area = (Math.min(s.x1, o.x1) - Math.max(s.x0, o.x0)) * (Math.min(s.y1, o.y1) - Math.max(s.y0, o.y0));
+      if (o.name) names += area; else rest += area;
+    };
     for (const b of boxes) { const s = shift(b, dx, dy); for (const o of near) add(s, o); }
     if (disc) { const s = shift(disc, dx, dy); for (const o of others) add(s, o); }
     if (!middle) {
-      if (covered === 0) past = [dx, dy, 0.5];
+      if (names + rest === 0 && within) past = [dx, dy, 0.5, 0];
       continue;
     }
-    if (covered === 0) {
-      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy, 2];
-      if (!clear) clear = [dx, dy, 1];
-    } else if (!clear && (!least || covered < least.covered - 1e-6)) least = { covered, at: [dx, dy, 0] };
+    if (names + rest === 0 && within) {
+      if (corners.every(([x, y]) => inside(poly, x + dx, y + dy))) return [dx, dy, 2, 0];
+      if (!clear) clear = [dx, dy, 1, 0];
+    } else if (clear) {
+      continue;
+    } else if (names === 0) {
+      if (!unnamed || rest < unnamed[3] - 1e-6) unnamed = [dx, dy, 0.25, rest];
+    } else if (!least || names < least.names - 1e-6 || (Math.abs(names - least.names) <= 1e-6 && rest < least.rest - 1e-6)) {
+      least = { names, rest, at: [dx, dy, 0, 1000 * names + rest] };
+    }
   }
-  return clear || past || (least ? least.at : [0, 0, 0]);
+  return clear || past || unnamed || (least ? least.at : [0, 0, 0, 0]);
 }
 
 // A side's title sits above its coast, where no region is (the classic maps fill their square).
@@ -329,12 +346,15 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       const tries = [];
       for (const scale of STACK_SCALES) {
         const { boxes, disc } = stackBoxes(l, scale);
-        const [dx, dy, fit] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks);
-        tries.push({ scale, boxes, disc, dx, dy, fit });
+        const [dx, dy, fit, covered] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks);
+        tries.push({ scale, boxes, disc, dx, dy, fit, covered });
         if (fit === 2) break;
       }
-      const best = tries.find((t) => t.fit === 2) || tries.find((t) => t.fit === 1)
-        || tries.find((t) => t.fit === 0.5) || tries[tries.length - 1];
+      // The best fit, the largest scale of it; where every scale covers something, the one that
+      // covers least.
+      const top = Math.max(...tries.map((t) => t.fit));
+      const same = tries.filter((t) => t.fit === top);
+      const best = top >= 0.5 ? same[0] : same.reduce((a, t) => (t.covered < a.covered - 1e-6 ? t : a));
       Object.assign(l, { dx: best.dx, dy: best.dy, scale: best.scale });
       if (best.scale !== 1) stackBoxes(l, best.scale); // the chips' widths of the size drawn
       for (const b of [...best.boxes, ...(best.disc ? [best.disc] : [])]) stacks.push(shift(b, best.dx, best.dy));
