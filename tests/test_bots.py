@@ -282,6 +282,38 @@ def test_mcts_root_includes_greedys_choice() -> None:
     assert a in legal and bot._prior == Action(DECLINE) and bot.last_iterations == 12
 
 
+def test_mcts_tree_bias_favours_greedys_move_below_the_root() -> None:
+    """`tree_bias`: below the root, each node asks greedy for its move once (on the first sample
+    that selects there) and favours it by `tree_bias / (visits + 1)`; without it no node asks."""
+    from smallworld.bots.mcts import MctsBot, Node
+
+    st = _round_two_start(6)
+    spent = _reshaped(st, 6, 0)
+    game = public_game(spent.game)
+
+    def asked(bias: float) -> list[Node]:
+        bot = MctsBot(playouts=600, tree_bias=bias, reuse=False)
+        bot.start(game, spent.acting_seat)
+        bot.choose(view_for(spent, spent.acting_seat), legal_actions(spent), random.Random(3))
+        assert bot.last_root is not None
+        out, todo = [], list(bot.last_root.children.values())
+        while todo:
+            nd = todo.pop()
+            todo += nd.children.values()
+            if nd.prior is not None:
+                out.append(nd)
+        return out
+
+    assert asked(0.0) == []
+    nodes = asked(50.0)  # a bias no reward in [0, 1] outweighs
+    assert nodes and all(nd.prior in nd.children for nd in nodes)
+    busy = [nd for nd in nodes if nd.visits >= 30]
+    assert busy
+    for nd in busy:
+        most = max(nd.children.values(), key=lambda c: c.visits)
+        assert nd.children[nd.prior] is most
+
+
 def test_greedy_picks_up_a_kept_champion_to_conquer_for_free() -> None:
     """§6.2, §9.5 (AMB-26): Knoll's single Tauren token and the Champion are its 2 after readying.
     One ply sees no gain in swapping a token from hand for the Champion, but the Champion in hand

@@ -10,6 +10,7 @@ At the root the candidates are the `root_width` moves greedy's value ranks best 
 choice, which gets a progressive bias (`greedy_bias / (visits + 1)` added to its UCT score); the
 move played is the most visited one if its mean reward beats greedy's by `deviate_z` standard
 errors, else greedy's: the search plays greedy's move unless its statistics clearly favour another.
+With `tree_bias` the nodes below the root favour greedy's move the same way, for every seat.
 
 Token-by-token redeployment is not branched on: in the tree and in rollouts it is played by the
 greedy threat rule, so the tree spends its playouts on picks, declines, conquests and prompts.
@@ -74,7 +75,7 @@ DEVIATE_Z = 1.0
 
 
 class Node:
-    __slots__ = ("avail", "children", "seat", "sq", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "seat", "sq", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # the seat that chose the action leading here
@@ -83,6 +84,7 @@ class Node:
         self.total = 0.0
         self.sq = 0.0  # the sum of the squared rewards (how sure a mean is)
         self.children: dict[Action, Node] = {}
+        self.prior: Action | None = None  # greedy's move here, once asked (`tree_bias`)
 
     def mean(self) -> float:
         """The mean reward of the playouts through this node (0 before any)."""
@@ -231,6 +233,7 @@ class MctsBot(Bot):
         gains: bool = True,
         pick_z: float | None = None,
         decline_z: float | None = None,
+        tree_bias: float = 0.0,
     ) -> None:
         super().__init__()
         if rollout_policy not in ROLLOUT_POLICIES:
@@ -271,6 +274,9 @@ class MctsBot(Bot):
         # over several (docs/bots.md, "Where the search may overrule greedy").
         self.pick_z = pick_z
         self.decline_z = decline_z
+        # The progressive bias towards greedy's move below the root too, for every seat (0: none):
+        # the others are searched as players who mostly play greedy's move, as both bots do.
+        self.tree_bias = tree_bias
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -404,6 +410,14 @@ class MctsBot(Bot):
         u = self._ucb(child)
         return u + self.bias / (child.visits + 1) if a == self._prior else u
 
+    def _biased(self, node: Node, st: State, legal: list[Action], rng: random.Random) -> Action:
+        """UCT plus `tree_bias / (visits + 1)` for greedy's move, asked once a node, on the first
+        determinisation that selects there (another may not list it: then no move is favoured)."""
+        if node.prior is None:
+            node.prior = self._greedy.decide(st.clone(), legal, rng)
+        prior, k, kids = node.prior, self.tree_bias, node.children
+        return max(legal, key=lambda x: self._ucb(kids[x]) + (k / (kids[x].visits + 1) if x == prior else 0))
+
     def _iterate(self, root: Node, st: State, allowed: set[Action], rng: random.Random) -> None:
         node = root
         path: list[Node] = [root]
@@ -434,6 +448,8 @@ class MctsBot(Bot):
             else:
                 if node is root:
                     a = max(legal, key=lambda x: self._root_ucb(x, node.children[x]))
+                elif self.tree_bias > 0:
+                    a = self._biased(node, st, legal, rng)
                 else:
                     a = max(legal, key=lambda x: self._ucb(node.children[x]))
                 child = node.children[a]
