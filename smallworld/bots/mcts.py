@@ -405,18 +405,18 @@ class MctsBot(Bot):
         """UCT with availability counts in place of the parent's visits (ISMCTS)."""
         return child.total / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
 
-    def _root_ucb(self, a: Action, child: Node) -> float:
-        """UCT plus a progressive bias towards greedy's own choice, fading as it is visited."""
+    def _favoured(self, a: Action, child: Node, prior: Action | None, k: float) -> float:
+        """UCT plus a progressive bias `k / (visits + 1)` towards greedy's move `prior`."""
         u = self._ucb(child)
-        return u + self.bias / (child.visits + 1) if a == self._prior else u
+        return u + k / (child.visits + 1) if a == prior else u
 
     def _biased(self, node: Node, st: State, legal: list[Action], rng: random.Random) -> Action:
-        """UCT plus `tree_bias / (visits + 1)` for greedy's move, asked once a node, on the first
+        """The `tree_bias` selection below the root: greedy's move is asked once a node, on the first
         determinisation that selects there (another may not list it: then no move is favoured)."""
         if node.prior is None:
             node.prior = self._greedy.decide(st.clone(), legal, rng)
-        prior, k, kids = node.prior, self.tree_bias, node.children
-        return max(legal, key=lambda x: self._ucb(kids[x]) + (k / (kids[x].visits + 1) if x == prior else 0))
+        kids, prior = node.children, node.prior
+        return max(legal, key=lambda x: self._favoured(x, kids[x], prior, self.tree_bias))
 
     def _iterate(self, root: Node, st: State, allowed: set[Action], rng: random.Random) -> None:
         node = root
@@ -447,7 +447,7 @@ class MctsBot(Bot):
                 expanded = True
             else:
                 if node is root:
-                    a = max(legal, key=lambda x: self._root_ucb(x, node.children[x]))
+                    a = max(legal, key=lambda x: self._favoured(x, node.children[x], self._prior, self.bias))
                 elif self.tree_bias > 0:
                     a = self._biased(node, st, legal, rng)
                 else:
