@@ -337,15 +337,22 @@ def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Pag
     assert page.title() == "● Your turn — Small World of Warcraft"
     page.check("#notify")
 
-    def turn() -> tuple[int, int]:
-        v = page.evaluate("() => window.__sw.shown().st.view")
-        return v["round"], v["turn_seat"]
+    def turn() -> tuple[int, int, bool]:
+        """The turn shown and whether this seat acts in it, read at one instant: read one after the
+        other, a defender's decision in the bot's turn could arrive between them and be taken for
+        one more decision of the turn before (a turn of its own, with its own notification)."""
+        r, s, acting = page.evaluate(
+            """() => { const { st } = window.__sw.shown();
+                       const shown = document.querySelector("#game").dataset.acting === "yes";
+                       return [st.view.round, st.view.turn_seat, shown && st.legal.length > 0]; }"""
+        )
+        return r, s, acting
 
     def play_the_turn() -> int:
         """Every decision of this turn through the page, until this seat's next turn shows."""
-        start, made = turn(), 0
-        while turn() == start or not my_turn(page):
-            if my_turn(page):
+        start, made = turn()[:2], 0
+        while (now := turn())[:2] == start or not now[2]:
+            if now[2]:
                 step(page)
                 made += 1
             else:
