@@ -74,27 +74,6 @@ MARGIN_SCALE = 8.0
 DEVIATE_Z = 1.0
 
 
-def _mean(xs: dict[int, float]) -> float:
-    return sum(xs.values()) / len(xs) if xs else 0.0
-
-
-def _paired_stats(d: Sequence[float]) -> tuple[float, float]:
-    """The mean of paired differences and its standard error (0, 0 for none)."""
-    if not d:
-        return 0.0, 0.0
-    m = sum(d) / len(d)
-    return m, math.sqrt(max(sum(x * x for x in d) / len(d) - m * m, 0.0) / len(d))
-
-
-def _worse(a: dict[int, float], b: dict[int, float]) -> bool:
-    """Whether, over the rounds both played, `a`'s differences fall below `b`'s by 2 standard errors."""
-    common = a.keys() & b.keys()
-    if len(common) < 8:
-        return False
-    m, se = _paired_stats([a[k] - b[k] for k in common])
-    return m < -2 * se
-
-
 class Node:
     __slots__ = ("avail", "children", "prior", "seat", "sq", "total", "visits")
 
@@ -255,7 +234,6 @@ class MctsBot(Bot):
         pick_z: float | None = None,
         decline_z: float | None = None,
         tree_bias: float = 0.0,
-        paired: bool = False,
     ) -> None:
         super().__init__()
         if rollout_policy not in ROLLOUT_POLICIES:
@@ -299,11 +277,6 @@ class MctsBot(Bot):
         # The progressive bias towards greedy's move below the root too, for every seat (0: none):
         # the others are searched as players who mostly play greedy's move, as both bots do.
         self.tree_bias = tree_bias
-        # Common random numbers at the root: each sampled world (and its rollouts' generator) is
-        # played once through every candidate, and a move other than greedy's is played only when
-        # its paired difference beats greedy's by `deviate_z` standard errors (`_paired`).
-        self.paired = paired
-        self.last_diffs: dict[Action, dict[int, float]] = {}  # `paired`: per candidate, round -> difference
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -354,11 +327,6 @@ class MctsBot(Bot):
         if self.bias > 0:
             self._prior = self._greedy.decide(first.clone(), mine, rng)
             allowed.add(self._prior)
-        if self.paired and len(allowed) > 1:
-            chosen = self._paired(root, first, det, [a for a in mine if a in allowed], z, deadline, rng)
-            if start is not None:
-                self._keep(start, chosen, root.children[chosen])
-            return chosen
         it = 0
         while True:
             if deadline is not None:
@@ -383,62 +351,6 @@ class MctsBot(Bot):
         if start is not None:
             self._keep(start, best, root.children[best])
         return best
-
-    def _paired(
-        self,
-        root: Node,
-        first: State,
-        det: Determinizer,
-        cands: list[Action],
-        z: float | None,
-        deadline: float | None,
-        rng: random.Random,
-    ) -> Action:
-        """The root searched in rounds of common random numbers: each round samples one world and one
-        seed for the rollouts' generator and plays one iteration through every candidate still in,
-        each on its own copy of that world. What the hidden facts and the dice do to a playout is then
-        shared by the candidates of a round, so their differences are measured with far less noise
-        than their means. Every 8 rounds a candidate whose paired difference to the best one is below
-        it by 2 standard errors drops out (never greedy's move, the yardstick). Played: the candidate
-        with the best mean difference to greedy's move if that beats 0 by `z` standard errors, else
-        greedy's move."""
-        me = first.acting_seat
-        allowed = set(cands)
-        yard = self._prior if self._prior in allowed else cands[0]
-        diffs: dict[Action, dict[int, float]] = {a: {} for a in cands}
-        live = list(cands)
-        rounds = it = 0
-        while True:
-            if deadline is not None:
-                if rounds > 0 and time.perf_counter() >= deadline:
-                    break
-            elif it >= (self.playouts or 1):
-                break
-            world = first if rounds == 0 else det.sample(rng)
-            here = set(legal_actions(world))
-            seed = rng.getrandbits(64)
-            got: dict[Action, float] = {}
-            for a in live:
-                if a not in here:
-                    continue
-                r = self._iterate(root, world.clone(), allowed, random.Random(seed), a)
-                got[a] = r[me]
-                it += 1
-            if yard in got:
-                for a, x in got.items():
-                    diffs[a][rounds] = x - got[yard]
-            rounds += 1
-            if rounds % 8 == 0 and len(live) > 2:
-                top = max(live, key=lambda a: _mean(diffs[a]))
-                live = [a for a in live if a in (yard, top) or not _worse(diffs[a], diffs[top])]
-        self.last_iterations = it
-        self.last_root = root
-        self.last_diffs = diffs
-        best = max(cands, key=lambda a: (_mean(diffs[a]), a == yard))
-        if best == yard or z is None:
-            return best
-        m, se = _paired_stats(list(diffs[best].values()))
-        return best if len(diffs[best]) >= 2 and m > z * se else yard
 
     def _deviate_z(self, st: State) -> float | None:
         """The standard errors by which another move must beat greedy's at the decision of `st`."""
@@ -506,11 +418,7 @@ class MctsBot(Bot):
         kids, prior = node.children, node.prior
         return max(legal, key=lambda x: self._favoured(x, kids[x], prior, self.tree_bias))
 
-    def _iterate(
-        self, root: Node, st: State, allowed: set[Action], rng: random.Random, through: Action | None = None
-    ) -> list[float]:
-        """One playout: down the tree (at the root through `through` when given), one node expanded,
-        a rollout, the rewards backed up; returns each seat's reward."""
+    def _iterate(self, root: Node, st: State, allowed: set[Action], rng: random.Random) -> None:
         node = root
         path: list[Node] = [root]
         expanded = False
@@ -523,7 +431,7 @@ class MctsBot(Bot):
             legal = legal_actions(st)
             if node is root:
                 legal = [a for a in legal if a in allowed] or legal
-            if len(legal) == 1 and (node is not root or through is None):
+            if len(legal) == 1:
                 apply_unchecked(st, legal[0])
                 continue
             seat = st.acting_seat
@@ -532,14 +440,7 @@ class MctsBot(Bot):
                 child = node.children.get(a)
                 if child is not None:
                     child.avail += 1
-            if node is root and through is not None:
-                a = through
-                if a not in node.children:
-                    child = node.children[a] = Node(seat)
-                    child.avail = 1
-                    expanded = True
-                child = node.children[a]
-            elif untried:
+            if untried:
                 a = untried[rng.randrange(len(untried))]
                 child = node.children[a] = Node(seat)
                 child.avail = 1
@@ -568,4 +469,3 @@ class MctsBot(Bot):
                 x = r[nd.seat]
                 nd.total += x
                 nd.sq += x * x
-        return r
