@@ -314,6 +314,75 @@ def test_mcts_tree_bias_favours_greedys_move_below_the_root() -> None:
         assert nd.children[nd.prior] is most
 
 
+def test_mcts_pick_bank_saves_time_at_other_decisions_for_the_next_pick() -> None:
+    """`pick_bank`: each searched decision other than a pick of a combo is given `seconds` less its
+    share and saves the rest; a pick is given `seconds` and all that was saved since the last pick,
+    and so is a decision of the game's last round (no pick may follow), which saves nothing. Over a
+    game the searched decisions are given `seconds` each on average. The saved seconds go with the
+    bot's memory (a resumed game keeps them)."""
+    from smallworld.bots.mcts import MctsBot, _forced
+
+    # The budgets asked along a greedy game (deterministic, unlike a game of timed searches), at
+    # the decisions the search would search: more than one move, none of them a redeployment step.
+    game = Game(Settings(players=2, seed=21))
+    st = game.new_initial_state()
+    bot, players = MctsBot(seconds=0.02, pick_bank=0.5), [GreedyBot(), GreedyBot()]
+    bot.start(public_game(game), 0)
+    for seat, p in enumerate(players):
+        p.start(public_game(game), seat)
+    rng = random.Random(0)
+    given: list[tuple[str, float]] = []
+    while not st.is_over():
+        seat, legal = st.acting_seat, st.legal_actions()
+        if seat == 0 and len(legal) > 1 and not _forced(st):
+            kind = "pick" if st.phase == "pick" and not st.pending else "last" if st.round == 10 else "other"
+            budget = bot._budget(st)
+            assert budget is not None and bot.last_budget == budget
+            given.append((kind, budget))
+        st.apply(players[seat].choose(view_for(st, seat), legal, rng))
+    kinds = [k for k, _ in given]
+    assert kinds[0] == "pick" and kinds.count("pick") >= 2 and "last" in kinds
+    saved = 0.0
+    for kind, budget in given:
+        if kind == "other":
+            assert budget == pytest.approx(0.01)
+            saved += 0.01
+        else:
+            assert budget == pytest.approx(0.02 + saved)
+            saved = 0.0
+    assert sum(b for _, b in given) == pytest.approx(0.02 * len(given))
+    # The saved seconds are remembered, and only a share below 1 is taken.
+    bot._bank = 0.07
+    again = MctsBot(seconds=0.02, pick_bank=0.5)
+    again.recall(bot.memory())
+    assert again._bank == pytest.approx(0.07)
+    with pytest.raises(ValueError, match="pick_bank"):
+        MctsBot(seconds=1, pick_bank=1.0)
+
+
+def test_mcts_settle_stops_a_settled_decision_early_and_saves_the_rest() -> None:
+    """`settle`: once its share of the seconds is spent, the search stops as soon as greedy's move is
+    the most visited by twice the next, and saves what is left of its seconds; another move the
+    most visited makes the decision contested (it may then take more from what was saved)."""
+    from smallworld.bots.mcts import MctsBot, Node
+
+    bot = MctsBot(seconds=1.0, settle=0.1, reuse=False)
+    root, yes, no = Node(-1), Action(DECLINE), Action(EXPAND)
+    root.children = {yes: Node(0), no: Node(0)}
+    bot._prior = yes
+    for a, b, settled, contested in ((40, 10, True, False), (30, 20, False, False), (10, 40, False, True)):
+        root.children[yes].visits, root.children[no].visits = a, b
+        assert (bot._settled(root), bot._contested(root)) == (settled, contested)
+    # A spent race: greedy declines and the playouts agree, so the search stops long before 1 s.
+    spent = _reshaped(_round_two_start(6), 6, 0)
+    bot.start(public_game(spent.game), spent.acting_seat)
+    a = bot.choose(view_for(spent, spent.acting_seat), legal_actions(spent), random.Random(0))
+    assert a == bot.greedy_choice == yes and bot.last_root is not None and bot._settled(bot.last_root)
+    assert bot.last_iterations % 64 == 0 and 0 < bot._bank < 0.9
+    with pytest.raises(ValueError, match="settle"):
+        MctsBot(seconds=1, settle=1.0)
+
+
 def test_greedy_picks_up_a_kept_champion_to_conquer_for_free() -> None:
     """§6.2, §9.5 (AMB-26): Knoll's single Tauren token and the Champion are its 2 after readying.
     One ply sees no gain in swapping a token from hand for the Champion, but the Champion in hand

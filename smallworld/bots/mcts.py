@@ -234,6 +234,8 @@ class MctsBot(Bot):
         pick_z: float | None = None,
         decline_z: float | None = None,
         tree_bias: float = 0.0,
+        pick_bank: float = 0.0,
+        settle: float = 0.0,
     ) -> None:
         super().__init__()
         if rollout_policy not in ROLLOUT_POLICIES:
@@ -277,6 +279,22 @@ class MctsBot(Bot):
         # The progressive bias towards greedy's move below the root too, for every seat (0: none):
         # the others are searched as players who mostly play greedy's move, as both bots do.
         self.tree_bias = tree_bias
+        # With a time budget: the share of each other searched decision's `seconds` saved for the
+        # next pick of a combo, which spends its own `seconds` and all that was saved (0: none). The
+        # picks are where the search knows most that greedy does not (docs/bots.md); on average a
+        # searched decision still costs at most `seconds`.
+        if not 0.0 <= pick_bank < 1.0:
+            raise ValueError(f"pick_bank: a share from 0 to below 1, not {pick_bank!r}")
+        self.pick_bank = pick_bank
+        self._bank = 0.0  # seconds saved for the next pick (or, with `settle`, a contested decision)
+        # With a time budget: once this share of a decision's seconds is spent, the search stops as
+        # soon as the decision is settled (greedy's move the most visited, by twice the next) and
+        # saves what is left; a decision still contested when its time is up (another move the most
+        # visited) may take up to its own seconds again from what was saved (0: off).
+        if not 0.0 <= settle < 1.0:
+            raise ValueError(f"settle: a share from 0 to below 1, not {settle!r}")
+        self.settle = settle
+        self.last_budget: float | None = None  # the seconds the last searched decision was given
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -284,6 +302,7 @@ class MctsBot(Bot):
             st = game.new_initial_state()
             self.ledger = CoinLedger(seat, len(st.seats), st.seats[0].coins)
         self._kept = None
+        self._bank = 0.0
 
     @property
     def greedy_choice(self) -> Action | None:
@@ -291,24 +310,32 @@ class MctsBot(Bot):
         return self._prior
 
     def memory(self) -> dict[str, Any]:
-        """The coin ledger (a kept search tree is only a cache and is not saved)."""
-        return {"ledger": self.ledger.to_json()} if self.ledger is not None else {}
+        """The coin ledger and the seconds saved for the next pick (a kept search tree is only a
+        cache and is not saved)."""
+        out: dict[str, Any] = {"ledger": self.ledger.to_json()} if self.ledger is not None else {}
+        if self._bank:
+            out["bank"] = self._bank
+        return out
 
     def recall(self, memory: dict[str, Any]) -> None:
         if self.ledger is not None and isinstance(memory.get("ledger"), dict):
             self.ledger.load(memory["ledger"])
+        bank = memory.get("bank")
+        if isinstance(bank, (int, float)) and not isinstance(bank, bool) and bank >= 0:
+            self._bank = float(bank)
 
     def choose(self, view: dict[str, Any], legal_in: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_in)
         self.last_iterations = 0
         self.last_reused = 0
         self.last_root = None
+        self.last_budget = None
         kept, self._kept = self._kept, None
         coins = self.ledger.update(view) if self.ledger is not None else None
         if len(legal) == 1:
             return legal[0]
         # The time budget covers the whole decision, greedy's prior and the candidate set included.
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        t0 = time.perf_counter()
         det = Determinizer(view, self._game(), coins)
         first = det.sample(rng)
         mine = playable(first, legal)  # what the first determinisation can judge
@@ -316,6 +343,8 @@ class MctsBot(Bot):
             return legal[0]
         if _forced(first):
             return deploy_action(first, mine)
+        budget = self._budget(first)
+        deadline = t0 + budget if budget is not None else None
         root = Node(-1)
         if kept is not None and kept[0] == view.get("ply"):
             root = kept[1]
@@ -328,15 +357,27 @@ class MctsBot(Bot):
             self._prior = self._greedy.decide(first.clone(), mine, rng)
             allowed.add(self._prior)
         it = 0
+        own = budget or 0.0
+        early = t0 + own * self.settle if budget is not None and self.settle > 0 else None
+        extended = False
         while True:
-            if deadline is not None:
-                if it > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and it > 0:
+                now = time.perf_counter()
+                if now >= deadline:
+                    # Still contested when its time is up: up to its own seconds again from what was
+                    # saved (`settle`).
+                    if early is None or extended or self._bank <= 0 or not self._contested(root):
+                        break
+                    extended, deadline = True, now + min(self._bank, own)
+                elif early is not None and now >= early and it % 64 == 0 and self._settled(root):
                     break
-            elif it >= (self.playouts or 1):
+            elif deadline is None and it >= (self.playouts or 1):
                 break
             st = first if it == 0 else det.sample(rng)
             self._iterate(root, st, allowed, rng)
             it += 1
+        if early is not None:
+            self._bank = max(0.0, self._bank + own - (time.perf_counter() - t0))
         self.last_iterations = it
         self.last_root = root
         best = max(
@@ -351,6 +392,32 @@ class MctsBot(Bot):
         if start is not None:
             self._keep(start, best, root.children[best])
         return best
+
+    def _settled(self, root: Node) -> bool:
+        """Greedy's move is the most visited at the root by twice the next: the search will keep it."""
+        kids = sorted((c.visits for c in root.children.values()), reverse=True)
+        prior = root.children.get(self._prior) if self._prior is not None else None
+        return prior is not None and prior.visits == kids[0] and (len(kids) < 2 or kids[0] >= 2 * kids[1])
+
+    def _contested(self, root: Node) -> bool:
+        """Another move than greedy's is the most visited at the root."""
+        prior = root.children.get(self._prior) if self._prior is not None else None
+        return prior is not None and any(c.visits > prior.visits for c in root.children.values())
+
+    def _budget(self, st: State) -> float | None:
+        """The seconds this searched decision may take (`pick_bank`): a pick of a combo takes its own
+        and all that the decisions since the last one saved; any other saves its share, but in the
+        game's last round, where no pick may come, takes its own and what is saved."""
+        if self.seconds is None or self.pick_bank <= 0:
+            self.last_budget = self.seconds
+            return self.seconds
+        if (st.phase == P_PICK and not st.pending) or st.round >= st.game.rounds:
+            budget, self._bank = self.seconds + self._bank, 0.0
+        else:
+            budget = self.seconds * (1 - self.pick_bank)
+            self._bank += self.seconds - budget
+        self.last_budget = budget
+        return budget
 
     def _deviate_z(self, st: State) -> float | None:
         """The standard errors by which another move must beat greedy's at the decision of `st`."""

@@ -108,17 +108,20 @@ def play_game(job: GameJob) -> dict[str, Any]:
     st = game.new_initial_state()
     picks: list[list[Any]] = []
     decisions = 0
-    searched = [[0, 0] for _ in names]  # per seat: decisions searched, playouts in them
+    searched = [[0, 0, 0.0] for _ in names]  # per seat: decisions searched, playouts and seconds in them
     while st.phase != "over":
         seat = st.acting_seat
         legal = legal_actions(st)
+        t = time.perf_counter()
         action = bots[seat].choose(view_for(st, seat), list(legal), rngs[seat])
+        t = time.perf_counter() - t
         if action not in legal:
             raise SimulationError(f"game {job.index}: bot {names[seat]!r} chose an illegal {list(action)}")
         playouts = getattr(bots[seat], "last_iterations", 0)
         if playouts:
             searched[seat][0] += 1
             searched[seat][1] += playouts
+            searched[seat][2] += t
         apply_unchecked(st, action)
         decisions += 1
         if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
@@ -136,7 +139,12 @@ def play_game(job: GameJob) -> dict[str, Any]:
         "rounds": st.round,
         "seconds": round(time.perf_counter() - t0, 3),
         # What the search bots spent: a time budget buys more or fewer playouts on each machine.
-        "search": [{"decisions": d, "playouts": p} if d else None for d, p in searched],
+        # (and the seconds they took: a bot that saves time at some decisions for others, as
+        # `mcts:pick_bank` does, is seen to keep to its budget on average)
+        "search": [
+            {"decisions": int(d), "playouts": int(p), "seconds": round(t, 3)} if d else None
+            for d, p, t in searched
+        ],
         "build": running(),  # the process that played it: a time budget buys about 2x in "compiled"
     }
 
