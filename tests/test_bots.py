@@ -360,29 +360,6 @@ def test_mcts_pick_bank_saves_time_at_other_decisions_for_the_next_pick() -> Non
         MctsBot(seconds=1, pick_bank=1.0)
 
 
-def test_mcts_settle_stops_a_settled_decision_early_and_saves_the_rest() -> None:
-    """`settle`: once its share of the seconds is spent, the search stops as soon as greedy's move is
-    the most visited by twice the next, and saves what is left of its seconds; another move the
-    most visited makes the decision contested (it may then take more from what was saved)."""
-    from smallworld.bots.mcts import MctsBot, Node
-
-    bot = MctsBot(seconds=1.0, settle=0.1, reuse=False)
-    root, yes, no = Node(-1), Action(DECLINE), Action(EXPAND)
-    root.children = {yes: Node(0), no: Node(0)}
-    bot._prior = yes
-    for a, b, settled, contested in ((40, 10, True, False), (30, 20, False, False), (10, 40, False, True)):
-        root.children[yes].visits, root.children[no].visits = a, b
-        assert (bot._settled(root), bot._contested(root)) == (settled, contested)
-    # A spent race: greedy declines and the playouts agree, so the search stops long before 1 s.
-    spent = _reshaped(_round_two_start(6), 6, 0)
-    bot.start(public_game(spent.game), spent.acting_seat)
-    a = bot.choose(view_for(spent, spent.acting_seat), legal_actions(spent), random.Random(0))
-    assert a == bot.greedy_choice == yes and bot.last_root is not None and bot._settled(bot.last_root)
-    assert bot.last_iterations % 64 == 0 and 0 < bot._bank < 0.9
-    with pytest.raises(ValueError, match="settle"):
-        MctsBot(seconds=1, settle=1.0)
-
-
 def test_greedy_picks_up_a_kept_champion_to_conquer_for_free() -> None:
     """§6.2, §9.5 (AMB-26): Knoll's single Tauren token and the Champion are its 2 after readying.
     One ply sees no gain in swapping a token from hand for the Champion, but the Champion in hand

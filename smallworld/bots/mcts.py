@@ -235,7 +235,6 @@ class MctsBot(Bot):
         decline_z: float | None = None,
         tree_bias: float = 0.0,
         pick_bank: float = 0.0,
-        settle: float = 0.0,
     ) -> None:
         super().__init__()
         if rollout_policy not in ROLLOUT_POLICIES:
@@ -286,14 +285,7 @@ class MctsBot(Bot):
         if not 0.0 <= pick_bank < 1.0:
             raise ValueError(f"pick_bank: a share from 0 to below 1, not {pick_bank!r}")
         self.pick_bank = pick_bank
-        self._bank = 0.0  # seconds saved for the next pick (or, with `settle`, a contested decision)
-        # With a time budget: once this share of a decision's seconds is spent, the search stops as
-        # soon as the decision is settled (greedy's move the most visited, by twice the next) and
-        # saves what is left; a decision still contested when its time is up (another move the most
-        # visited) may take up to its own seconds again from what was saved (0: off).
-        if not 0.0 <= settle < 1.0:
-            raise ValueError(f"settle: a share from 0 to below 1, not {settle!r}")
-        self.settle = settle
+        self._bank = 0.0  # seconds saved for the next pick
         self.last_budget: float | None = None  # the seconds the last searched decision was given
 
     def start(self, game: Game, seat: int) -> None:
@@ -357,27 +349,15 @@ class MctsBot(Bot):
             self._prior = self._greedy.decide(first.clone(), mine, rng)
             allowed.add(self._prior)
         it = 0
-        own = budget or 0.0
-        early = t0 + own * self.settle if budget is not None and self.settle > 0 else None
-        extended = False
         while True:
-            if deadline is not None and it > 0:
-                now = time.perf_counter()
-                if now >= deadline:
-                    # Still contested when its time is up: up to its own seconds again from what was
-                    # saved (`settle`).
-                    if early is None or extended or self._bank <= 0 or not self._contested(root):
-                        break
-                    extended, deadline = True, now + min(self._bank, own)
-                elif early is not None and now >= early and it % 64 == 0 and self._settled(root):
+            if deadline is not None:
+                if it > 0 and time.perf_counter() >= deadline:
                     break
-            elif deadline is None and it >= (self.playouts or 1):
+            elif it >= (self.playouts or 1):
                 break
             st = first if it == 0 else det.sample(rng)
             self._iterate(root, st, allowed, rng)
             it += 1
-        if early is not None:
-            self._bank = max(0.0, self._bank + own - (time.perf_counter() - t0))
         self.last_iterations = it
         self.last_root = root
         best = max(
@@ -392,17 +372,6 @@ class MctsBot(Bot):
         if start is not None:
             self._keep(start, best, root.children[best])
         return best
-
-    def _settled(self, root: Node) -> bool:
-        """Greedy's move is the most visited at the root by twice the next: the search will keep it."""
-        kids = sorted((c.visits for c in root.children.values()), reverse=True)
-        prior = root.children.get(self._prior) if self._prior is not None else None
-        return prior is not None and prior.visits == kids[0] and (len(kids) < 2 or kids[0] >= 2 * kids[1])
-
-    def _contested(self, root: Node) -> bool:
-        """Another move than greedy's is the most visited at the root."""
-        prior = root.children.get(self._prior) if self._prior is not None else None
-        return prior is not None and any(c.visits > prior.visits for c in root.children.values())
 
     def _budget(self, st: State) -> float | None:
         """The seconds this searched decision may take (`pick_bank`): a pick of a combo takes its own
