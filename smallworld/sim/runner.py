@@ -112,16 +112,16 @@ def play_game(job: GameJob) -> dict[str, Any]:
     while st.phase != "over":
         seat = st.acting_seat
         legal = legal_actions(st)
-        t = time.perf_counter()
+        began = time.perf_counter()
         action = bots[seat].choose(view_for(st, seat), list(legal), rngs[seat])
-        t = time.perf_counter() - t
+        spent = time.perf_counter() - began
         if action not in legal:
             raise SimulationError(f"game {job.index}: bot {names[seat]!r} chose an illegal {list(action)}")
         playouts = getattr(bots[seat], "last_iterations", 0)
         if playouts:
             searched[seat][0] += 1
             searched[seat][1] += playouts
-            searched[seat][2] += t
+            searched[seat][2] += spent
         apply_unchecked(st, action)
         decisions += 1
         if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
