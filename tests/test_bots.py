@@ -321,6 +321,7 @@ def test_mcts_pick_bank_saves_time_at_other_decisions_for_the_next_pick() -> Non
     game the searched decisions are given `seconds` each on average. The saved seconds go with the
     bot's memory (a resumed game keeps them)."""
     from smallworld.bots.mcts import MctsBot, _forced
+    from smallworld.engine.model.state import PICK as P_PICK
 
     # The budgets asked along a greedy game (deterministic, unlike a game of timed searches), at
     # the decisions the search would search: more than one move, none of them a redeployment step.
@@ -335,7 +336,8 @@ def test_mcts_pick_bank_saves_time_at_other_decisions_for_the_next_pick() -> Non
     while not st.is_over():
         seat, legal = st.acting_seat, st.legal_actions()
         if seat == 0 and len(legal) > 1 and not _forced(st):
-            kind = "pick" if st.phase == "pick" and not st.pending else "last" if st.round == 10 else "other"
+            last = st.round == game.rounds
+            kind = "pick" if st.phase == P_PICK and not st.pending else "last" if last else "other"
             budget = bot._budget(st)
             assert budget is not None and bot.last_budget == budget
             given.append((kind, budget))

@@ -108,7 +108,10 @@ def play_game(job: GameJob) -> dict[str, Any]:
     st = game.new_initial_state()
     picks: list[list[Any]] = []
     decisions = 0
-    searched = [[0, 0, 0.0] for _ in names]  # per seat: decisions searched, playouts and seconds in them
+    # Per seat, what its searches spent: a time budget buys more or fewer playouts on each machine,
+    # and a bot that saves time at some decisions for others (`mcts:pick_bank`) is seen to keep to
+    # its budget on average.
+    searched: list[dict[str, float]] = [{"decisions": 0, "playouts": 0, "seconds": 0.0} for _ in names]
     while st.phase != "over":
         seat = st.acting_seat
         legal = legal_actions(st)
@@ -119,9 +122,10 @@ def play_game(job: GameJob) -> dict[str, Any]:
             raise SimulationError(f"game {job.index}: bot {names[seat]!r} chose an illegal {list(action)}")
         playouts = getattr(bots[seat], "last_iterations", 0)
         if playouts:
-            searched[seat][0] += 1
-            searched[seat][1] += playouts
-            searched[seat][2] += spent
+            spend = searched[seat]
+            spend["decisions"] += 1
+            spend["playouts"] += playouts
+            spend["seconds"] += spent
         apply_unchecked(st, action)
         decisions += 1
         if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
@@ -138,13 +142,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
         "decisions": decisions,
         "rounds": st.round,
         "seconds": round(time.perf_counter() - t0, 3),
-        # What the search bots spent: a time budget buys more or fewer playouts on each machine.
-        # (and the seconds they took: a bot that saves time at some decisions for others, as
-        # `mcts:pick_bank` does, is seen to keep to its budget on average)
-        "search": [
-            {"decisions": int(d), "playouts": int(p), "seconds": round(t, 3)} if d else None
-            for d, p, t in searched
-        ],
+        "search": [{**x, "seconds": round(x["seconds"], 3)} if x["decisions"] else None for x in searched],
         "build": running(),  # the process that played it: a time budget buys about 2x in "compiled"
     }
 

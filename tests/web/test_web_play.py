@@ -337,22 +337,23 @@ def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Pag
     assert page.title() == "● Your turn — Small World of Warcraft"
     page.check("#notify")
 
-    def turn() -> tuple[int, int, bool]:
-        """The turn shown and whether this seat acts in it, read at one instant: read one after the
-        other, a defender's decision in the bot's turn could arrive between them and be taken for
-        one more decision of the turn before (a turn of its own, with its own notification)."""
+    def turn() -> tuple[tuple[int, int], bool]:
+        """The turn shown (round, seat whose turn) and whether this seat acts in it, read at one
+        instant: read one after the other, a defender's decision in the bot's turn could arrive
+        between them and be taken for one more decision of the turn before (a turn of its own,
+        with its own notification)."""
         r, s, acting = page.evaluate(
             """() => { const { st } = window.__sw.shown();
-                       const shown = document.querySelector("#game").dataset.acting === "yes";
-                       return [st.view.round, st.view.turn_seat, shown && st.legal.length > 0]; }"""
+                       const drawn = document.querySelector("#game").dataset.acting === "yes";
+                       return [st.view.round, st.view.turn_seat, drawn && st.legal.length > 0]; }"""
         )
-        return r, s, acting
+        return (r, s), acting
 
     def play_the_turn() -> int:
         """Every decision of this turn through the page, until this seat's next turn shows."""
-        start, made = turn()[:2], 0
-        while (now := turn())[:2] == start or not now[2]:
-            if now[2]:
+        start, made = turn()[0], 0
+        while (now := turn())[0] == start or not now[1]:
+            if now[1]:
                 step(page)
                 made += 1
             else:
@@ -371,7 +372,7 @@ def test_your_turn_is_in_the_title_and_notified_when_the_tab_is_hidden(page: Pag
     notes = page.evaluate("() => window.__notes")
     assert len(notes) == turns, (notes, turns, decisions)
     assert all(n["title"] == "Your turn — Small World of Warcraft" for n in notes)
-    assert f"Round {turn()[0]} of 10" in notes[-1]["body"]
+    assert f"Round {turn()[0][0]} of 10" in notes[-1]["body"]
     assert page.title().startswith("● Your turn")
     # The choice is kept for the next visit.
     page.reload()
