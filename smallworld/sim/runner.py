@@ -95,6 +95,23 @@ def bot_rng(game_seed: int, seat: int) -> random.Random:
     return random.Random(game_seed * 1_000_003 + seat * 7919 + 17)
 
 
+@dataclass
+class SearchSpend:
+    """What one seat's searches spent in a game: a time budget buys more or fewer playouts on each
+    machine, and a bot that saves time at some decisions for others (`mcts:pick_bank`) is seen to
+    keep to its budget on average."""
+
+    decisions: int = 0
+    playouts: int = 0
+    seconds: float = 0.0
+
+    def record(self) -> dict[str, Any] | None:
+        """The result line's entry: None for a seat that searched nothing."""
+        if not self.decisions:
+            return None
+        return {"decisions": self.decisions, "playouts": self.playouts, "seconds": round(self.seconds, 3)}
+
+
 def play_game(job: GameJob) -> dict[str, Any]:
     """Play one game; each bot gets only its view and the legal actions."""
     t0 = time.perf_counter()
@@ -108,10 +125,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
     st = game.new_initial_state()
     picks: list[list[Any]] = []
     decisions = 0
-    # Per seat, what its searches spent: a time budget buys more or fewer playouts on each machine,
-    # and a bot that saves time at some decisions for others (`mcts:pick_bank`) is seen to keep to
-    # its budget on average.
-    searched: list[dict[str, float]] = [{"decisions": 0, "playouts": 0, "seconds": 0.0} for _ in names]
+    searched = [SearchSpend() for _ in names]
     while st.phase != "over":
         seat = st.acting_seat
         legal = legal_actions(st)
@@ -123,9 +137,9 @@ def play_game(job: GameJob) -> dict[str, Any]:
         playouts = getattr(bots[seat], "last_iterations", 0)
         if playouts:
             spend = searched[seat]
-            spend["decisions"] += 1
-            spend["playouts"] += playouts
-            spend["seconds"] += spent
+            spend.decisions += 1
+            spend.playouts += playouts
+            spend.seconds += spent
         apply_unchecked(st, action)
         decisions += 1
         if action.kind == PICK:  # the seat's race and power are set as soon as the pick applies
@@ -142,7 +156,7 @@ def play_game(job: GameJob) -> dict[str, Any]:
         "decisions": decisions,
         "rounds": st.round,
         "seconds": round(time.perf_counter() - t0, 3),
-        "search": [{**x, "seconds": round(x["seconds"], 3)} if x["decisions"] else None for x in searched],
+        "search": [spend.record() for spend in searched],
         "build": running(),  # the process that played it: a time budget buys about 2x in "compiled"
     }
 
