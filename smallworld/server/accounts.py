@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -58,8 +59,14 @@ LOGIN_FAILURES = 5
 LOGIN_WINDOW = 15 * 60.0
 
 _hasher = PasswordHasher()
-# Verifying against this hash takes as long as against a real one: an unknown name answers no sooner.
-_DUMMY = _hasher.hash("not a password of anyone")
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verifying against this hash takes as long as against a real one: an unknown name answers no
+    sooner. Made at the first log-in, not at import: every `smallworld serve` and every test worker
+    imports this module, and a hash costs a fifth of a second of CPU."""
+    return _hasher.hash("not a password of anyone")
 
 
 class SessionToken(str):
@@ -323,7 +330,7 @@ class Accounts:
         async with self._attempt([f"name:{key}", f"addr:{address}"]) as attempt:
             p = await asyncio.to_thread(_account_by_key, self.store, key) if key else None
             ok = await asyncio.to_thread(
-                self._verify, p["password_hash"] if p else _DUMMY, password[:MAX_PASSWORD]
+                self._verify, p["password_hash"] if p else None, password[:MAX_PASSWORD]
             )
             if p is None or not ok:
                 attempt.failed = True
@@ -338,8 +345,12 @@ class Accounts:
         return self._answer(p, session), session
 
     @staticmethod
-    def _verify(pw_hash: str, password: str) -> bool:
+    def _verify(pw_hash: str | None, password: str) -> bool:
+        """In a worker thread; `None` (no such account) is checked against the dummy hash."""
         try:
+            if pw_hash is None:
+                _hasher.verify(_dummy_hash(), password)
+                return False
             return bool(_hasher.verify(pw_hash, password))
         except (VerificationError, InvalidHashError):
             return False
