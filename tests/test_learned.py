@@ -21,7 +21,7 @@ from smallworld.bots.learned import (  # noqa: E402
     encoder,
     load_model,
 )
-from smallworld.bots.learned.train import generate, train  # noqa: E402
+from smallworld.bots.learned.train import POLICIES, generate, main, merge_data, train  # noqa: E402
 from smallworld.bots.mcts import rewards, rollout_action  # noqa: E402
 from smallworld.engine.api.game import Game  # noqa: E402
 from smallworld.engine.api.views import view_for  # noqa: E402
@@ -42,6 +42,39 @@ def tiny() -> ValueModel:
     model, report = train(data, seed=3, hidden=(8,), epochs=2, val=3, log=False)
     assert report["epochs_run"] == 2 and report["val_rows"] > 0
     return model
+
+
+def test_mcts_self_play_rows_are_their_own_and_saved_data_trains_alike(tmp_path: Path) -> None:
+    """The MCTS recipe (`--mcts-games`): its games' rows carry their policy and seed, each game
+    samples with its own seeded generator (the same rows whoever plays it), data of two runs merge
+    only when they share no game, and a run from saved data (`--data`) trains on exactly what a run
+    that plays saved (`--save-data`)."""
+    probs = {"mcts": 0.2}
+    data = generate({"mcts": 2}, (2,), seed=7, probs=probs, log=False, playouts=3)
+    assert len(data["y"]) > 0 and set(data["policy"].tolist()) == {POLICIES.index("mcts")}
+    assert sorted(set(data["game"].tolist())) == [0, 1]
+    again = generate({"mcts": 2}, (2,), seed=7, probs=probs, log=False, playouts=3)
+    assert np.array_equal(again["x"], data["x"]) and np.array_equal(again["y"], data["y"])
+    _, report = train(data, seed=1, hidden=(4,), epochs=1, val=2, log=False)
+    assert report["val_rows_greedy"] == 0 and report["val_mse_greedy"] is None
+    json.dumps(report, allow_nan=False)  # what the model file records is JSON
+    # Two runs that played a game in common are not one data set (its rows would sit on both
+    # sides of the validation split); two that did not are, each one's games kept apart.
+    with pytest.raises(ValueError, match="both hold the mcts game of seed"):
+        merge_data([data, generate({"mcts": 1}, (2,), seed=8, probs=probs, log=False, playouts=3)])
+    other = generate({"mcts": 2}, (2,), seed=9, probs=probs, log=False, playouts=3)
+    both = merge_data([data, other])
+    assert len(both["y"]) == len(data["y"]) + len(other["y"])
+    assert sorted(set(both["game"].tolist())) == [0, 1, 2, 3]
+    saved, first, second = tmp_path / "rows.npz", tmp_path / "a.npz", tmp_path / "b.npz"
+    small = ["--players", "2", "--greedy-games", "1", "--rollout-games", "3", "--hidden", "4",
+             "--epochs", "1", "--quiet", "--seed", "2"]  # fmt: skip
+    assert main([*small, "--save-data", str(saved), "--out", str(first)]) == 0
+    assert main([*small, "--data", str(saved), "--out", str(second)]) == 0
+    a, b = load_model(first), load_model(second)
+    assert a.meta["training"]["rows"] == b.meta["training"]["rows"] > 0
+    assert all(np.array_equal(x, y) for x, y in zip(a.weights, b.weights, strict=True))
+    assert b.meta["recipe"]["data_files"] == [str(saved)]
 
 
 def _positions(n: int) -> list[tuple[Game, State]]:

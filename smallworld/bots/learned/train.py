@@ -9,6 +9,13 @@ what that seat may see). The target of a row is that seat's `mcts.rewards` at th
 seat, width 8 points): the reward the search backs up from a finished game, so the model's output
 stands in for it at a cut-off.
 
+`--mcts-games` adds games of the MCTS bot against itself (`--mcts-playouts` a decision): real play
+of the search whose cut-offs the model serves. They are played on `--workers` processes, so each
+samples its positions with a generator of its own, seeded by its game seed (the greedy and rollout
+games share one, as the shipped model's recipe always did). `--save-data` keeps the rows in an
+`.npz` and `--data` trains from such files instead of playing, so a training choice can be tried
+without playing the games again.
+
 The model is an MLP trained with Adam on the cross-entropy of its logistic output against those
 targets (their expectation is what both losses are minimised by); one game in `--val` goes to a
 validation set (whole games, so positions of one game are never on both sides), and the weights of
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -40,7 +48,7 @@ from smallworld.bots.learned import (
     encoder_signature,
     summary_features,
 )
-from smallworld.bots.mcts import rewards, rollout_action
+from smallworld.bots.mcts import MctsBot, rewards, rollout_action
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.views import view_for
 from smallworld.engine.flow.turn import apply_unchecked, legal_actions
@@ -48,24 +56,29 @@ from smallworld.engine.model.settings import DEFAULT_EDITION, make_settings
 from smallworld.engine.model.state import OVER
 from smallworld.sim.runner import bot_rng
 
-POLICIES = ("greedy", "rollout")
+POLICIES = ("greedy", "rollout", "mcts")
 # Game seeds: policy p, player count n, game i -> SEED_BASE[p] + 1000 * n + i (+ the run's seed).
-SEED_BASE = {"greedy": 500_000, "rollout": 600_000}
+SEED_BASE = {"greedy": 500_000, "rollout": 600_000, "mcts": 700_000}
 
 
 def play_and_sample(
-    players: int, seed: int, policy: str, prob: float, sampler: random.Random
+    players: int,
+    seed: int,
+    policy: str,
+    prob: float,
+    sampler: random.Random,
+    playouts: int = 100,
 ) -> tuple[list[np.ndarray], list[float], list[float]]:
     """One self-play game: (observations, targets, the hand-written cut-off reward of the same
-    rows, for comparison)."""
+    rows, for comparison). `playouts`: the MCTS bot's budget a decision (policy "mcts")."""
     enc = encoder()
     game = Game(make_settings(players, seed, "standard", {}, DEFAULT_EDITION))
     st = game.new_initial_state()
     bots: list[Bot] = []
-    if policy == "greedy":
+    if policy in ("greedy", "mcts"):
         seen = public_game(game)
         for seat in range(players):
-            b = GreedyBot()
+            b: Bot = GreedyBot() if policy == "greedy" else MctsBot(playouts=playouts)
             b.start(seen, seat)
             bots.append(b)
     rngs = [bot_rng(seed, seat) for seat in range(players)]
@@ -89,12 +102,24 @@ def play_and_sample(
     return rows, [final[i] for i in seats], hand
 
 
+def _mcts_game(job: tuple[int, int, float, int]) -> tuple[list[np.ndarray], list[float], list[float]]:
+    players, seed, prob, playouts = job
+    return play_and_sample(players, seed, "mcts", prob, random.Random(seed), playouts)
+
+
 def generate(
-    counts: dict[str, int], players: tuple[int, ...], seed: int, probs: dict[str, float], log: bool = True
+    counts: dict[str, int],
+    players: tuple[int, ...],
+    seed: int,
+    probs: dict[str, float],
+    log: bool = True,
+    playouts: int = 100,
+    workers: int = 1,
 ) -> dict[str, np.ndarray]:
     """The data set: `counts[policy]` games for each player count. Arrays: x (float32 rows), y,
     hand (the hand-written reward), game (a game number, for the split), players, policy. The rows are
-    the model's inputs (`summary_features` of the observations)."""
+    the model's inputs (`summary_features` of the observations). The MCTS games (`playouts` a
+    decision) are played on `workers` processes."""
     sampler = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[float] = []
@@ -102,14 +127,23 @@ def generate(
     game_ids: list[int] = []
     ns: list[int] = []
     pols: list[int] = []
+    seeded: list[int] = []
     g = 0
     t0 = time.perf_counter()
     for policy in POLICIES:
         for n in players:
-            for i in range(counts.get(policy, 0)):
-                rows, y, hand = play_and_sample(
-                    n, seed + SEED_BASE[policy] + 1000 * n + i, policy, probs[policy], sampler
-                )
+            seeds = [seed + SEED_BASE[policy] + 1000 * n + i for i in range(counts.get(policy, 0))]
+            if policy == "mcts" and seeds:
+                jobs = [(n, s, probs[policy], playouts) for s in seeds]
+                if workers <= 1:
+                    played = [_mcts_game(job) for job in jobs]
+                else:
+                    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                        played = pool.map(_mcts_game, jobs, chunksize=1)
+            else:
+                played = [play_and_sample(n, s, policy, probs[policy], sampler) for s in seeds]
+            for game_seed, (rows, y, hand) in zip(seeds, played, strict=True):
+                seeded += [game_seed] * len(rows)
                 if rows:
                     xs.append(summary_features(np.stack(rows)))
                 ys += y
@@ -131,11 +165,40 @@ def generate(
         "game": np.array(game_ids, dtype=np.int64),
         "players": np.array(ns, dtype=np.int64),
         "policy": np.array(pols, dtype=np.int64),  # an index into POLICIES
+        "seed": np.array(seeded, dtype=np.int64),  # the game's seed
     }
+
+
+def merge_data(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Data sets from `generate` (or their saved `.npz`) as one, each part's game numbers kept apart.
+    Parts that share a game are refused: runs whose `--seed` differ by less than their game count
+    play the same games (game `i` of seed `s + 1` is game `i + 1` of seed `s`), and a game on both
+    sides of the validation split would flatter the model. Ask one run for more games instead."""
+    seen: dict[tuple[int, int], int] = {}
+    for n, part in enumerate(parts):
+        for key in set(zip(part["policy"].tolist(), part["seed"].tolist(), strict=True)):
+            if key in seen:
+                policy, seed = POLICIES[key[0]], key[1]
+                raise ValueError(
+                    f"data parts {seen[key] + 1} and {n + 1} both hold the {policy} game of seed {seed}"
+                )
+            seen[key] = n
+    out: dict[str, list[np.ndarray]] = {k: [] for k in parts[0]}
+    offset = 0
+    for part in parts:
+        for k, v in part.items():
+            out[k].append(v + offset if k == "game" else v)
+        offset += int(part["game"].max()) + 1 if len(part["game"]) else 0
+    return {k: np.concatenate(v) for k, v in out.items()}
 
 
 def _mse(p: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean((p - y) ** 2)) if len(y) else float("nan")
+
+
+def _reported_mse(p: np.ndarray, y: np.ndarray) -> float | None:
+    """The error as the model file records it: None where there are no rows (JSON has no NaN)."""
+    return round(_mse(p, y), 5) if len(y) else None
 
 
 def train(
@@ -220,7 +283,7 @@ def train(
                 v_hat = vs[j] / (1 - 0.999**step)
                 p -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
         p_va = prob(forward(x_va)[1]) if len(x_va) else np.zeros(0)
-        p_tr = prob(forward(x_tr[: 5000])[1])
+        p_tr = prob(forward(x_tr[:5000])[1])
         row = {
             "epoch": epoch + 1,
             "train_mse": round(_mse(p_tr, y_tr[:5000]), 5),
@@ -252,12 +315,12 @@ def train(
         "hidden": list(hidden),
         "epochs_run": len(history),
         "best_epoch": best_epoch,
-        "val_mse": round(_mse(p_best, y_va), 5),
-        "val_mse_hand": round(_mse(hand_va, y_va), 5),  # the hand-written cut-off reward's
-        "val_mse_constant": round(_mse(np.full(len(y_va), float(y_tr.mean())), y_va), 5),
+        "val_mse": _reported_mse(p_best, y_va),
+        "val_mse_hand": _reported_mse(hand_va, y_va),  # the hand-written cut-off reward's
+        "val_mse_constant": _reported_mse(np.full(len(y_va), float(y_tr.mean())), y_va),
         "val_rows_greedy": int(g_va.sum()),
-        "val_mse_greedy": round(_mse(p_best[g_va], y_va[g_va]), 5),
-        "val_mse_hand_greedy": round(_mse(hand_va[g_va], y_va[g_va]), 5),
+        "val_mse_greedy": _reported_mse(p_best[g_va], y_va[g_va]),
+        "val_mse_hand_greedy": _reported_mse(hand_va[g_va], y_va[g_va]),
         "train_seconds": round(time.perf_counter() - t0, 1),
         "history": history,
     }
@@ -284,6 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
     ap.add_argument("--greedy-prob", type=float, default=0.06, help="chance a greedy game's position is kept")
     ap.add_argument("--rollout-prob", type=float, default=0.03, help="the same in rollout-policy games")
+    ap.add_argument("--mcts-games", type=int, default=0, help="MCTS self-play games per player count")
+    ap.add_argument("--mcts-playouts", type=int, default=100, help="the MCTS games' playouts a decision")
+    ap.add_argument("--mcts-prob", type=float, default=0.1, help="the same chance in MCTS games")
+    ap.add_argument("--workers", type=int, default=1, help="processes for the MCTS games")
+    ap.add_argument("--save-data", type=Path, help="keep the generated rows in this .npz")
+    ap.add_argument("--data", type=Path, action="append", help="train from these .npz files, playing nothing")
     ap.add_argument("--hidden", default="32", help="hidden layer sizes, comma-separated")
     ap.add_argument("--l2", type=float, default=1e-2, help="weight decay (added to the gradients)")
     ap.add_argument("--epochs", type=int, default=40)
@@ -292,11 +361,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     players = tuple(int(p) for p in args.players.split(",") if p.strip())
-    counts = {"greedy": args.greedy_games, "rollout": args.rollout_games}
-    probs = {"greedy": args.greedy_prob, "rollout": args.rollout_prob}
+    counts = {"greedy": args.greedy_games, "rollout": args.rollout_games, "mcts": args.mcts_games}
+    probs = {"greedy": args.greedy_prob, "rollout": args.rollout_prob, "mcts": args.mcts_prob}
     hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
     t0 = time.perf_counter()
-    data = generate(counts, players, args.seed, probs, log=not args.quiet)
+    if args.data:
+        data = merge_data([dict(np.load(f)) for f in args.data])
+    else:
+        data = generate(counts, players, args.seed, probs, not args.quiet, args.mcts_playouts, args.workers)
+    if args.save_data:
+        np.savez_compressed(args.save_data, allow_pickle=False, **data)
     gen_s = time.perf_counter() - t0
     model, report = train(
         data, seed=args.seed, hidden=hidden, epochs=args.epochs, l2=args.l2, log=not args.quiet
@@ -306,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
         "games_per_player_count": counts,
         "players": list(players),
         "sample_prob": probs,
+        "mcts_playouts": args.mcts_playouts,
+        "data_files": [str(f) for f in args.data or []],
         "seed": args.seed,
         "game_seeds": {p: f"{args.seed} + {SEED_BASE[p]} + 1000 * players + i" for p in POLICIES},
         "generate_seconds": round(gen_s, 1),
