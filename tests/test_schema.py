@@ -107,6 +107,7 @@ class _Checker:
         self.kinds: set[str] = set()
         self.events: set[str] = set()
         self.views = 0
+        self.viewers: set[int | None] = set()  # every viewpoint validated at least once
 
     def once(self, name: str, doc: Any, where: str) -> None:
         key = name + json.dumps(doc, sort_keys=True)
@@ -138,6 +139,7 @@ class _Checker:
                 self.once("event", e, f"{where}: event seen by seat {seat}")
             _check("view", {**view, "events": []}, f"{where}: view of seat {seat}", self.v)
             self.views += 1
+            self.viewers.add(seat)
         if st.phase in (Phase.REDEPLOY, Phase.WITHDRAWN) and not st.pending:
             self._plan(st, where)
 
@@ -173,7 +175,7 @@ GAMES = [  # about 1,300 views
 def test_random_games_validate(players: int, variant: str, seed: int) -> None:
     check = _Checker()
     st, _log = play_random(Settings(players=players, seed=seed, variant=variant), seed, each=check)
-    assert st.is_over() and check.views
+    assert st.is_over() and check.viewers == {*range(players), None}
     # Long enough to meet the core of the protocol (a plan at every redeployment).
     assert {"pick", "conquer", "deploy", "end", "plan"} <= check.kinds
     assert {"turn", "pick", "conquest", "score", "game_over"} <= check.events
