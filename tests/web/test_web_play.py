@@ -11,7 +11,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_driver import create_game, my_turn, phase, play_until, ply, record_actions, step, wait_change
+from web_driver import (
+    action_of,
+    create_game,
+    my_turn,
+    phase,
+    play_until,
+    ply,
+    record_actions,
+    step,
+    wait_change,
+)
 from web_positions import api, create_from_position, open_in_page, open_position, summary
 
 from smallworld.engine.api.game import Game
@@ -457,3 +467,22 @@ def test_every_region_name_stays_inside_its_region(page: Page, real_url: str) ->
         [board, umberfell],
     )
     assert [t for t, _ in lines] == ["13", "Umberfell"] and min(px for _, px in lines) >= 1.7, lines
+
+
+def test_a_click_pressed_while_the_page_redraws_is_not_lost(page: Page, real_url: str) -> None:
+    """A redraw (an update, a playback step) that replaces the button between the press and the
+    release must not swallow the click: the browser would send it to no button at all."""
+    create_game(page, real_url, "Ada", ["me", "bot"])
+    play_until(page, lambda: my_turn(page) and page.locator("#decisions button[data-action]").count() > 0)
+    sent = record_actions(page)
+    before = ply(page)
+    button = page.locator("#decisions button[data-action]").first
+    wanted = action_of(button)
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => window.__sw.render()")  # the button under the pointer is drawn anew
+    page.mouse.up()
+    wait_change(page, before)
+    assert [s["action"] for s in sent()] == [wanted]

@@ -92,10 +92,28 @@ class GameScreen {
     this.message = null;
     this.lives = [];
     this.liveOf = {}; // held seat (or "spectator") -> its connection
+    this.holdRedrawsWhilePressed();
     this.playback = new Playback(this); // the other players' moves, step by step (playback.js)
     this.notify = localStorage.getItem("sw.notify") === "1"; // opted in once, for every game
     this.status = "online";
     this.start();
+  }
+  // A redraw replaces every button, so one between a press and its release would send the click to
+  // no button at all: the person's click (an update or a playback step arriving mid-press) lost.
+  // Redraws wait for the release (or a second at most: a press dragged out of the window).
+  holdRedrawsWhilePressed() {
+    this.pressed = null;
+    this.redrawHeld = false;
+    const release = () => {
+      if (this.pressed === null) return;
+      clearTimeout(this.pressed);
+      this.pressed = null;
+      // After the click that this release makes, which goes to the button pressed.
+      if (this.redrawHeld) { this.redrawHeld = false; setTimeout(() => this.render(), 0); }
+    };
+    this.pressHooks = [["pointerdown", () => { release(); this.pressed = setTimeout(release, 1000); }],
+      ["pointerup", release], ["pointercancel", release]];
+    for (const [name, fn] of this.pressHooks) document.addEventListener(name, fn, true);
   }
   heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
   actingSeat() { const st = this.shown().st; return st && st.view.phase !== "over" ? st.view.acting_seat : -1; }
@@ -153,6 +171,8 @@ class GameScreen {
     this.playback.close();
     clearInterval(this.opener);
     clearInterval(this.ticker);
+    for (const [name, fn] of this.pressHooks) document.removeEventListener(name, fn, true);
+    clearTimeout(this.pressed);
     if (this.undoHooks) this.undoHooks.close();
     window.__sw = null;
   }
@@ -282,6 +302,7 @@ class GameScreen {
     }
   }
   render() {
+    if (this.pressed !== null) { this.redrawHeld = true; return; }
     const { key, st } = this.shown();
     if (!st) return;
     this.syncClock();
