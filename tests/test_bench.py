@@ -76,6 +76,21 @@ def test_bench_compare_measures_the_game_service_in_both_trees() -> None:
     assert isinstance(row["ratio"], float) and row["ratio"] > 0
 
 
+def test_bench_compare_measures_observations_and_the_learned_search() -> None:
+    """`observe2` encodes the same views in both trees (its "decisions" are a checksum of the
+    vectors: equal only if both trees made the same ones); `learned2` counts the learned bot's
+    playouts, 200 a position."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench-compare"), "HEAD", "--workloads", "observe2,learned2",
+         "--runs", "1", "--size", "1", "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    observe, learned = json.loads(out.stdout)
+    assert observe["unit"] == "obs/s" and observe["ref_decisions"] == observe["work_decisions"] != 0
+    assert learned["unit"] == "playouts/s" and learned["ref_decisions"] == learned["work_decisions"] == 200
+    assert all(isinstance(r["ratio"], float) and r["ratio"] > 0 for r in (observe, learned))
+
+
 def test_bench_compare_refuses_an_unknown_commit() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "bench-compare"), "no-such-commit-xyz"],

@@ -160,6 +160,27 @@ def test_observations_show_public_information() -> None:
     assert present == [1.0] * st.game.map.n + [0.0] * (OBS.max_regions - st.game.map.n)
 
 
+def test_an_encoder_moving_between_maps_encodes_each_as_a_fresh_one_does() -> None:
+    """The map's part of the vector is made once per map and reused (`_map_part`): an encoder that
+    goes back and forth between games on different maps must not carry one map into another."""
+    games = [random_states(players, "standard", 30 + players, every=25) for players in (2, 4, 5)]
+    assert len({states[0].game.map.n for states in games}) > 1  # the maps differ
+    shared = ObservationEncoder(ACT.max_regions)
+    for states in zip(*games, strict=False):
+        for st in states:
+            for seat in range(len(st.seats)):
+                fresh = ObservationEncoder(ACT.max_regions).encode(view_for(st, seat), st.game)
+                assert np.array_equal(shared.encode(view_for(st, seat), st.game), fresh)
+    # The map's part: the regions' terrain, neighbours, … are in the vector (not only the counts).
+    st = games[0][0]
+    x = shared.encode(view_for(st, 0), st.game)
+    stride, r0 = OBS.region_layout.size, OBS.region_base
+    adjacent = x[r0 + OBS.r_adjacent : r0 + OBS.r_adjacent + OBS.max_regions]
+    assert adjacent.sum() == bin(st.game.map.adj[0]).count("1") > 0
+    assert x[r0 + OBS.r_terrain : r0 + OBS.r_terrain + len(OBS.terrains)].sum() == 1
+    assert x[r0 + st.game.map.n * stride + OBS.r_present] == 0  # past the last region: nothing
+
+
 def test_docs_tables_match_the_code() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     assert layout_doc.markdown() in text, "regenerate with: python -m smallworld.env.layout_doc"

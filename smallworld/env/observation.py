@@ -165,6 +165,7 @@ class ObservationEncoder:
         self.seat_base = self.team_hidden + len(TEAM_COLUMNS)
         self.region_base = self.seat_base + MAX_SEATS * seat.size
         self.size = self.region_base + n * reg.size
+        self._map: tuple[Any, np.ndarray] | None = None  # the last map seen and its part (`_map_part`)
 
     # --- documentation -------------------------------------------------------------------------
     def blocks(self) -> list[tuple[str, int, int, str]]:
@@ -216,7 +217,7 @@ class ObservationEncoder:
             raise ValueError(f"the map has {gm.n} regions, more than max_regions={self.max_regions}")
         seats: list[dict[str, Any]] = view["seats"]
         n_seats = len(seats)
-        o = np.zeros(self.size, dtype=np.float32)
+        o = self._map_part(gm).copy()
 
         def rel(seat: int) -> int:
             return (seat - me) % n_seats
@@ -307,19 +308,6 @@ class ObservationEncoder:
         stride = self.region_layout.size
         for reg in gm.regions:
             b = self.region_base + reg.index * stride
-            o[b + self.r_present] = 1.0
-            hot(b + self.r_board, reg.board if reg.board < MAX_BOARDS else None)
-            hot(
-                b + self.r_terrain, self.terrains.index(reg.terrain) if reg.terrain in self.terrains else None
-            )
-            for f in reg.features:
-                if f in self.features:
-                    o[b + self.r_features + self.features.index(f)] = 1.0
-            adj = gm.adj[reg.index]
-            while adj:
-                low = adj & -adj
-                o[b + self.r_adjacent + low.bit_length() - 1] = 1.0
-                adj ^= low
             entry = regions.get(reg.ref)
             race = entry.get("race") if entry else None
             if race is None:
@@ -338,6 +326,31 @@ class ObservationEncoder:
                     hot(b + self.r_markers, self._relic_i.get(m["id"]))
                 else:
                     o[b + self.r_markers_down] += 1.0
+        return o
+
+    def _map_part(self, gm: Any) -> np.ndarray:
+        """A vector holding only what the map fixes (each region's slot, board, terrain, features and
+        neighbours), the same at every ply: made once per map, copied by each `encode`."""
+        if self._map is not None and self._map[0] is gm:
+            return self._map[1]
+        o = np.zeros(self.size, dtype=np.float32)
+        stride = self.region_layout.size
+        for reg in gm.regions:
+            b = self.region_base + reg.index * stride
+            o[b + self.r_present] = 1.0
+            if reg.board < MAX_BOARDS:
+                o[b + self.r_board + reg.board] = 1.0
+            if reg.terrain in self.terrains:
+                o[b + self.r_terrain + self.terrains.index(reg.terrain)] = 1.0
+            for f in reg.features:
+                if f in self.features:
+                    o[b + self.r_features + self.features.index(f)] = 1.0
+            adj = gm.adj[reg.index]
+            while adj:
+                low = adj & -adj
+                o[b + self.r_adjacent + low.bit_length() - 1] = 1.0
+                adj ^= low
+        self._map = (gm, o)
         return o
 
     def _pieces(self, o: np.ndarray, base: int, counts: dict[str, int]) -> None:

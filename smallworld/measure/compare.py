@@ -16,6 +16,9 @@ Workloads (each reports a rate; higher is better):
                count is printed too, since the same seeds must give the same games
   mctsP        MCTS playouts/s on the decisions of a fixed random P-player game (200 playouts each)
   determinize  determinisations of a seat's view per second (Determinizer.sample)
+  observeP     RL observations of the seats' views per second (smallworld/env ObservationEncoder);
+               its "decisions" are a checksum of the vectors, so "same" says both trees made them alike
+  learnedP     the learned bot's playouts/s (the shipped value model at each cut-off), as mctsP
   serviceP     the game server's own work (`smallworld bench service`): actions per CPU-second of
                `Service.act` on P-player games round 20 tables, in process (no HTTP, no socket),
                the games' seeds and the actions picked the same in both trees
@@ -96,6 +99,37 @@ elif kind == "mcts":
         it += bot.last_iterations
     dt = time.perf_counter() - t0
     print(json.dumps({"rate": it / dt, "unit": "playouts/s", "decisions": it}))
+elif kind == "observe":
+    import zlib
+    from smallworld.env.observation import ObservationEncoder
+    pos = positions(60, 6)
+    enc = ObservationEncoder()
+    views = [(game, view) for game, seat, view, la in pos]
+    n = 0
+    crc = 0
+    t0 = time.perf_counter()
+    for _ in range(size):
+        for game, view in views:
+            enc.encode(view, game)
+            n += 1
+    dt = time.perf_counter() - t0
+    for game, view in views:
+        crc = zlib.crc32(enc.encode(view, game).tobytes(), crc)
+    print(json.dumps({"rate": n / dt, "unit": "obs/s", "decisions": crc}))
+elif kind == "learned":
+    from smallworld.bots.learned import LearnedBot
+    from smallworld.bots.determinize import public_game
+    pos = positions(size, 4)
+    LearnedBot()  # numpy and the model, loaded once a process, before the clock starts
+    it = 0
+    t0 = time.perf_counter()
+    for game, seat, view, la in pos:
+        bot = LearnedBot(playouts=200)
+        bot.start(public_game(game), seat)
+        bot.choose(view, la, random.Random(1))
+        it += bot.last_iterations
+    dt = time.perf_counter() - t0
+    print(json.dumps({"rate": it / dt, "unit": "playouts/s", "decisions": it}))
 elif kind == "determinize":
     from smallworld.bots.determinize import Determinizer, public_game
     pos = positions(20, 2)
@@ -162,16 +196,17 @@ elif kind == "service":
     print(json.dumps({"rate": size / cpu, "unit": "actions/s", "decisions": size}))
 '''
 
-SIZES = {"random": 60, "mcts": 12, "determinize": 100, "service": 4000}
+SIZES = {"random": 60, "mcts": 12, "determinize": 100, "service": 4000, "observe": 20, "learned": 12}
 
 
 def parse_workload(w: str) -> tuple[str, int]:
-    for kind in ("random", "mcts", "service"):
+    for kind in ("random", "mcts", "service", "observe", "learned"):
         if w.startswith(kind) and w[len(kind):].isdigit():
             return kind, int(w[len(kind):])
     if w == "determinize":
         return w, 3
-    raise SystemExit(f"bench-compare: unknown workload {w!r} (randomP, mctsP, determinize, serviceP)")
+    known = "randomP, mctsP, determinize, serviceP, observeP, learnedP"
+    raise SystemExit(f"bench-compare: unknown workload {w!r} ({known})")
 
 
 def run(tree: Path, kind: str, players: int, size: int, seed: int) -> dict[str, float]:
