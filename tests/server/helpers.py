@@ -254,3 +254,19 @@ class Sink:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.mails.append(email.message_from_bytes(envelope.content))
         return "250 OK"
+
+
+def seat_updates(store: Store, seat: int) -> list[dict[str, Any]]:
+    """From now on, every change the service writes to `seat`'s row (`Store.update_seat`), in order:
+    a game with a short clock changes a seat again between a request and the test's next read, and
+    the writes say which change came from what."""
+    updates: list[dict[str, Any]] = []
+    update_seat = store.update_seat
+
+    def recorded(game_id: str, at: int, **values: Any) -> None:
+        update_seat(game_id, at, **values)
+        if at == seat:
+            updates.append(values)
+
+    store.update_seat = recorded  # type: ignore[method-assign,assignment]
+    return updates

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from server.helpers import wait_game
+from server.helpers import seat_updates, wait_game
 
 
 @pytest.mark.parametrize(
@@ -29,11 +29,16 @@ def test_time_out_hands_the_decision_to_greedy_and_marks_the_seat_away(
     wait_game(client, gid, lambda x: any(r.by == "clock" for r in store.actions(gid)), "no clock move")
     assert after["seats"][0]["bot"] == "greedy"
     assert all(r.seat == 0 for r in store.actions(gid) if r.by == "clock")
-    # The player comes back and plays again.
+    # The player comes back and plays again. (A turn clock of 0.2 s runs again at once: on a loaded
+    # machine two more misses may mark the seat away again before the test reads it.)
+    updates = seat_updates(store, 0)
     r = client.post(f"/api/games/{gid}/seats/0/take", headers={"Authorization": f"Bearer {tok}"})
     assert r.status_code == 200
     back = client.get(f"/api/games/{gid}").json()
-    assert back["seats"][0]["away"] is False and back["seats"][0]["bot"] is None
+    taken, *later = [u for u in updates if "away" in u]
+    assert taken["away"] is False and taken["bot"] is None
+    if not any(u["away"] for u in later):
+        assert back["seats"][0]["away"] is False and back["seats"][0]["bot"] is None
     if clock["kind"] == "live":
         assert back["seats"][0]["bank_ms"] >= 5_000  # the increment came with each clock decision
         v = wait_game(

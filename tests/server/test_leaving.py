@@ -8,7 +8,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from server.helpers import ON_BOTH_STORES, wait_game
+from server.helpers import ON_BOTH_STORES, seat_updates, wait_game
 
 PW = "correct horse battery"
 
@@ -30,15 +30,7 @@ def test_two_missed_decisions_in_a_row_abandon_the_seat_until_its_player_is_back
     # The player comes back: neither away nor abandoned, and the misses count from zero again. The
     # seat's clock runs again at once (0.2 s), so on a loaded machine it may miss anew before the
     # test reads: the store's seat updates are recorded, and every miss after the take counts from 1.
-    updates: list[dict[str, object]] = []
-    update_seat = store.update_seat
-
-    def recorded(game_id: str, seat: int, **values: object) -> None:
-        update_seat(game_id, seat, **values)
-        if seat == 0:
-            updates.append(values)
-
-    store.update_seat = recorded
+    updates = seat_updates(store, 0)
     r = client.post(f"/api/games/{gid}/seats/0/take", headers={"Authorization": f"Bearer {tok}"})
     assert r.status_code == 200
     back = client.get(f"/api/games/{gid}").json()["seats"][0]
