@@ -108,8 +108,9 @@ class GameScreen {
       if (this.pressed === null) return;
       clearTimeout(this.pressed);
       this.pressed = null;
-      // After the click that this release makes, which goes to the button pressed.
-      if (this.redrawHeld) { this.redrawHeld = false; setTimeout(() => this.render(), 0); }
+      // After the click that this release makes, which goes to the button pressed (and not if
+      // that click left the game for another screen).
+      if (this.redrawHeld) { this.redrawHeld = false; setTimeout(() => { if (screen === this) this.render(); }, 0); }
     };
     this.pressHooks = [["pointerdown", () => { release(); this.pressed = setTimeout(release, 1000); }],
       ["pointerup", release], ["pointercancel", release]];
