@@ -86,14 +86,18 @@ if kind == "random":
     except TypeError:  # before bench measured a state's costs
         r = bench(players, size, seed)
     print(json.dumps({"rate": r["games"] / r["seconds"], "unit": "games/s", "decisions": r["decisions"]}))
-elif kind == "mcts":
-    from smallworld.bots.mcts import MctsBot
+elif kind in ("mcts", "learned"):
     from smallworld.bots.determinize import public_game
+    if kind == "mcts":
+        from smallworld.bots.mcts import MctsBot as Searcher
+    else:
+        from smallworld.bots.learned import LearnedBot as Searcher
+        Searcher()  # numpy and the model, loaded once a process, before the clock starts
     pos = positions(size, 4)
     it = 0
     t0 = time.perf_counter()
     for game, seat, view, la in pos:
-        bot = MctsBot(playouts=200)
+        bot = Searcher(playouts=200)
         bot.start(public_game(game), seat)
         bot.choose(view, la, random.Random(1))
         it += bot.last_iterations
@@ -116,20 +120,6 @@ elif kind == "observe":
     for game, view in views:
         crc = zlib.crc32(enc.encode(view, game).tobytes(), crc)
     print(json.dumps({"rate": n / dt, "unit": "obs/s", "decisions": crc}))
-elif kind == "learned":
-    from smallworld.bots.learned import LearnedBot
-    from smallworld.bots.determinize import public_game
-    pos = positions(size, 4)
-    LearnedBot()  # numpy and the model, loaded once a process, before the clock starts
-    it = 0
-    t0 = time.perf_counter()
-    for game, seat, view, la in pos:
-        bot = LearnedBot(playouts=200)
-        bot.start(public_game(game), seat)
-        bot.choose(view, la, random.Random(1))
-        it += bot.last_iterations
-    dt = time.perf_counter() - t0
-    print(json.dumps({"rate": it / dt, "unit": "playouts/s", "decisions": it}))
 elif kind == "determinize":
     from smallworld.bots.determinize import Determinizer, public_game
     pos = positions(20, 2)
