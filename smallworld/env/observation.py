@@ -18,6 +18,7 @@ import numpy as np
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.serialize import PHASES
+from smallworld.engine.model.board_map import Map
 from smallworld.engine.model.edition import Edition, get_edition
 from smallworld.env.encoding import max_regions_in_catalogue
 
@@ -165,7 +166,7 @@ class ObservationEncoder:
         self.seat_base = self.team_hidden + len(TEAM_COLUMNS)
         self.region_base = self.seat_base + MAX_SEATS * seat.size
         self.size = self.region_base + n * reg.size
-        self._map: tuple[Any, np.ndarray] | None = None  # the last map seen and its part (`_map_part`)
+        self._map: tuple[Map, np.ndarray] | None = None  # the last map seen and its part (`_map_part`)
 
     # --- documentation -------------------------------------------------------------------------
     def blocks(self) -> list[tuple[str, int, int, str]]:
@@ -328,7 +329,7 @@ class ObservationEncoder:
                     o[b + self.r_markers_down] += 1.0
         return o
 
-    def _map_part(self, gm: Any) -> np.ndarray:
+    def _map_part(self, gm: Map) -> np.ndarray:
         """A vector holding only what the map fixes (each region's slot, board, terrain, features and
         neighbours), the same at every ply: made once per map, copied by each `encode`."""
         if self._map is not None and self._map[0] is gm:

@@ -89,23 +89,17 @@ def summary_features(x: np.ndarray, enc: ObservationEncoder | None = None) -> np
 
     fields = {f.name: f for f in e.region_layout.fields}
 
-    def part(name: str) -> np.ndarray:
+    def block(a: np.ndarray, name: str) -> np.ndarray:
         f = fields[name]
-        return regions[:, :, f.offset : f.offset + f.size]
+        return a[:, :, f.offset : f.offset + f.size]
 
-    owner = part("owner")
     # Every sum at once: per owner class, each region field summed over the regions it owns (one
     # batched product, where an einsum a field cost as much again). The counts are whole numbers, so
-    # the order of the additions changes nothing.
-    by_owner = np.matmul(owner.transpose(0, 2, 1), regions)  # (n, owner classes, region fields)
-
-    def summed(name: str) -> np.ndarray:
-        f = fields[name]
-        return by_owner[:, :, f.offset : f.offset + f.size].reshape(n, -1)
-
-    # (a region of the game has `present` 1 and one owner class: their product counts the regions)
-    sums = [summed(name) for name in ("present", "tokens", "markers_down")]
-    sums += [summed(name) for name in ("terrain", "features", "pieces", "markers_up")]
+    # the order of the additions changes nothing. (A region of the game has `present` 1 and one owner
+    # class: their product counts the regions.)
+    by_owner = np.matmul(block(regions, "owner").transpose(0, 2, 1), regions)  # (n, owners, fields)
+    names = ("present", "tokens", "markers_down", "terrain", "features", "pieces", "markers_up")
+    sums = [block(by_owner, name).reshape(n, -1) for name in names]
     out: np.ndarray = np.concatenate([x[:, : e.region_base], *sums], axis=1).astype(np.float32)
     return out
 
