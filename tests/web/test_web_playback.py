@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -343,6 +344,65 @@ def test_a_redeployment_is_played_back_with_the_counts_changing(
     )
     assert stacks[first] == final[first]["tokens"] and stacks[second] == final[second]["tokens"], stacks
 
+
+
+# Each redraw while a region is selected: the playback's step, the board's stack on that region and
+# what the region's panel says holds it.
+PANEL_WATCH = """(ref) => {
+  window.__panel = [];
+  const look = () => {
+    const bar = document.querySelector("#playback");
+    const panel = document.querySelector(`#region-info[data-region="${ref}"]`);
+    const stack = document.querySelector(`[data-marks-of="${ref}"] .stack`);
+    if (!panel) return;
+    window.__panel.push({ playing: !!(bar && bar.classList.contains("playing")),
+      step: bar ? bar.dataset.step : null, tokens: stack ? +stack.dataset.tokens : null,
+      text: panel.innerText });
+  };
+  new MutationObserver(look).observe(document,
+    { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+def test_a_selected_regions_panel_shows_it_as_the_board_does_during_a_playback(
+    page: Page, real_url: str
+) -> None:
+    """The panel of a selected region says who holds it with the count the board shows at the
+    playback's step (the tooltip's facts, the same), not the count the game has reached since: a
+    redeployment (§6.12) sent as two moves at once, and the panel read at each redraw."""
+    both = [{"kind": "creator"}, {"kind": "creator"}]
+    created = api(
+        real_url, "POST", "/api/games", {"name": "Rhea", "seats": both, "position": _redeploying_position()}
+    )
+    gid = created["game"]
+    token = created["seats"][1]["token"]
+    open_in_page(page, real_url, gid, {**created, "seats": [s for s in created["seats"] if s["seat"] == 0]})
+    page.wait_for_selector("#game[data-viewer='0'][data-acting='no']")
+    answer = api(real_url, "GET", f"/api/games/{gid}/view?client=web", token=token)
+    current = {ref: p["tokens"] for ref, p in answer["plan"]["current"].items()}
+    hand = answer["view"]["seats"][1]["hand"]
+    first, second = sorted(current)[:2]
+    box = page.locator(f"#board [data-marks-of='{second}'] .stack").bounding_box()
+    assert box
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector(f"#region-info[data-region='{second}']")
+    page.evaluate(PANEL_WATCH, second)
+    ply = answer["view"]["ply"]
+    final = {
+        ref: {"tokens": n + (1 if ref == first else 0) + (hand - 1 if ref == second else 0)}
+        for ref, n in current.items()
+    }
+    for i, action in enumerate([{"kind": "deploy", "region": first}, {"kind": "plan", "arg": final}]):
+        api(real_url, "POST", f"/api/games/{gid}/act", {"seat": 1, "ply": ply + i, "action": action}, token)
+    page.wait_for_function("() => window.__panel.some((s) => s.playing && s.step === '2')")
+    page.wait_for_selector("#playback:not(.playing)", state="attached")
+    seen = page.evaluate("() => window.__panel")
+    # The first step (a token into the other region) shows this one as it was, the plan's its new count.
+    early = [s for s in seen if s["playing"] and s["step"] == "1"]
+    assert early and all(s["tokens"] == current[second] for s in early), early
+    wrong = [s for s in seen if not re.search(f"×{s['tokens']}(?![0-9])", s["text"])]
+    assert not wrong, wrong
+    assert seen[-1]["tokens"] == final[second]["tokens"], seen[-1]
 
 # The page's Playback module run step by step on prepared moves, outside any game: each step's
 # regions, pulses and change badges (its timer stopped: the test moves it on).

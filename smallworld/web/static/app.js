@@ -504,7 +504,10 @@ class GameScreen {
   regionPanel(st) {
     if (!this.selected || !this.index[this.selected]) return null;
     const ref = this.selected;
-    const f = this.regionFacts(ref, st);
+    // Its facts as the board shows them (during a playback, an earlier step's: playback.js), as the
+    // tooltip's are; its decisions are the game's as it is now.
+    const seen = { view: this.playback.view(st.view) };
+    const f = this.regionFacts(ref, seen);
     const items = this.items(st).filter((l) => l.action.region === ref);
     const ex = st.explain ? st.explain[ref] : null;
     let explainBox = null;
@@ -524,7 +527,7 @@ class GameScreen {
       h("h2", {}, f.title),
       h("div", {}, `${W.t("terrain")}: ${f.terrain}`), h("div", {}, `${W.t("holder")}: ${f.holder}`),
       h("div", {}, `${W.t("neighbours")}: ${f.neighbours}`),
-      markerCards((st.view.markers || {})[ref]), // the rules cards of its Artifacts and Places
+      markerCards((seen.view.markers || {})[ref]), // the rules cards of its Artifacts and Places
       explainBox, items.length && !st.plan ? h("div", { class: "buttons" }, ...items.map((i) => this.actionButton(i))) : null);
   }
   // --- redeployment: +/- per region, undo, and one "done" that sends the whole plan
