@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_driver import create_game, describe, my_turn, phase, step
-from web_positions import api, open_in_page
+from web_positions import api, open_in_page, open_position
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.serialize import state_to_json
@@ -403,6 +403,54 @@ def test_a_selected_regions_panel_shows_it_as_the_board_does_during_a_playback(
     wrong = [s for s in seen if not re.search(f"×{s['tokens']}(?![0-9])", s["text"])]
     assert not wrong, wrong
     assert seen[-1]["tokens"] == final[second]["tokens"], seen[-1]
+
+
+# The page's playback draws a step's badge on the board as it is shown, and the test measures it
+# against the stack and the chips of the region (the step set by hand: no move needed).
+BADGE_BOXES = """([ref, badge]) => {
+  const pb = window.__sw.playback;
+  const svg = document.querySelector("#board");
+  pb.step = { regions: [ref], badges: { [ref]: badge } };
+  pb.decorate(svg);
+  pb.step = null;
+  const marks = svg.querySelector(`[data-marks-of="${ref}"]`);
+  const t = marks.querySelector(".pb-badge").getBoundingClientRect();
+  const over = (r) => r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+  const boxes = [...marks.querySelectorAll(".stack rect, .piece rect, .marker rect")]
+    .map((b) => b.getBoundingClientRect());
+  const text = marks.querySelector(".pb-badge").textContent;
+  return { boxes: boxes.length, covered: boxes.filter(over).length, text };
+}"""
+
+
+def test_a_steps_numbers_sit_clear_of_the_regions_stack_and_chips(page: Page, real_url: str) -> None:
+    """A step's numbers under a stack ("+1", "⚔3 −1") go below the region's chips, its markers (§10)
+    and pieces: drawn on the first chip, the number and the chip hid each other (seen on an end
+    screen's last step)."""
+    open_position(
+        page,
+        real_url,
+        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
+        {
+            "round": 2,
+            "first_seat": 0,
+            "turn_seat": 0,
+            "phase": "conquer",
+            "seats": [
+                {"coins": 5, "active": "orcs", "power": "mining", "hand": 7},
+                {"coins": 5, "active": "humans", "power": "archaeologist"},
+            ],
+            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": "humans", "tokens": 2}},
+            "markers": {
+                "L2a:12": [{"id": "karazhan", "face_up": True}],
+                "L2a:3": [{"id": "frostmourne", "face_up": True}, {"id": "doomhammer", "face_up": False}],
+            },
+        },
+    )
+    for ref, badge, chips in [("L2a:12", {"delta": 1}, 1), ("L2a:3", {"tokens": 3, "lost": 1}, 2)]:
+        seen = page.evaluate(BADGE_BOXES, [ref, badge])
+        assert seen["boxes"] == 1 + chips and seen["covered"] == 0, (ref, seen)
+    assert seen["text"] == "⚔3 −1", seen
 
 # The page's Playback module run step by step on prepared moves, outside any game: each step's
 # regions, pulses and change badges (its timer stopped: the test moves it on).

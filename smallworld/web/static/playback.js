@@ -249,7 +249,10 @@ export class Playback {
       const stack = marks.querySelector(".stack rect");
       const name = marks.querySelector(".rname tspan:last-child");
       const x = stack ? +stack.getAttribute("x") + +stack.getAttribute("width") / 2 : name ? +name.getAttribute("x") : 50;
-      const y = stack ? +stack.getAttribute("y") + 8.4 : name ? +name.getAttribute("y") + 3.4 : 50;
+      // Below the region's chips (its pieces and markers) when it has any: over one, it hid both.
+      const chips = [...marks.querySelectorAll(".piece rect, .marker rect")]
+        .map((r) => +r.getAttribute("y") + +r.getAttribute("height") + 3.2);
+      const y = Math.max(stack ? +stack.getAttribute("y") + 8.4 : name ? +name.getAttribute("y") + 3.4 : 50, ...chips);
       const t = document.createElementNS(SVG, "text");
       t.setAttribute("class", "pb-badge");
       t.setAttribute("text-anchor", "middle");
