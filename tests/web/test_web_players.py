@@ -49,6 +49,11 @@ def test_a_rated_game_moves_the_ratings_on_the_leaderboard_and_the_profile(
     names = rows.locator("td:nth-child(2)").all_inner_texts()
     assert {"Ariadne", "Greedy bot"} <= set(names), names  # other tests' players may be there too
     page.screenshot(path=str(shots / "leaderboard.png"))
+    # The page stands in a column in the middle of a wide window, as the lobby does.
+    box = page.locator("#leaderboard").bounding_box()
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert box and box["width"] <= 960, box
+    assert abs(box["x"] - (width - box["x"] - box["width"])) <= 2, (box, width)
     page.locator("#leaderboard a", has_text="Ariadne").click()
     expect(page.locator("#profile h1")).to_have_text("Ariadne")
     expect(page.locator("#profile svg.rating-chart circle")).to_have_count(1)
