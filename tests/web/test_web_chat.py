@@ -167,6 +167,16 @@ def _play_to_the_end(base: str, gid: str, tokens: dict[int, str]) -> None:
     raise AssertionError("the game did not end")
 
 
+
+def test_the_chat_starts_folded_where_no_other_person_sits(page: Page, real_url: str) -> None:
+    """Against a bot alone nobody would answer: on a laptop the panel starts folded (it starts
+    open where another person sits, above), and opens when asked."""
+    create_game(page, real_url, "Ada", ["me", "bot"])
+    page.wait_for_selector("#game #chat")
+    assert page.locator("#chat").get_attribute("data-open") == "no"
+    page.click("#chat-toggle")
+    page.wait_for_selector("#chat[data-open='yes'] #chat-input")
+
 def test_the_replay_shows_each_message_at_its_ply_and_after_the_end_everyone_reads_both(
     page: Page, real_url: str, shots: Path
 ) -> None:

@@ -57,7 +57,11 @@ export class ChatPanel {
     this.muteKey = `sw.chat.mute.${screen.id}`;
     try { this.muted = new Set(JSON.parse(localStorage.getItem(this.muteKey) || "[]")); } catch { this.muted = new Set(); }
     const saved = localStorage.getItem("sw.chat.open");
-    this.open = saved === null ? !window.matchMedia(NARROW).matches : saved === "1";
+    // Folded at first where no other person sits at the table (bots alone, a tutorial, a hot-seat
+    // game): no one would answer there, and on a laptop the open panel covers the side column's foot.
+    // Elsewhere open on a laptop, folded on a phone, until the reader chooses (kept for every game).
+    const people = this.seats().some((s, i) => s.kind !== "bot" && !this.held().includes(i));
+    this.open = people && (saved === null ? !window.matchMedia(NARROW).matches : saved === "1");
     this.build();
     this.sync(true);
   }
