@@ -213,8 +213,8 @@ def test_skip_links_the_help_dialog_and_arrows(page: Page, real_url: str, shots:
     # "?" lists the shortcuts; Esc closes the list and gives the focus back.
     page.keyboard.press("?")
     dialog = page.locator("#keys-help")
-    assert dialog.is_visible() and dialog.locator("tr").count() == 7
-    assert "d" in dialog.locator("kbd").all_inner_texts()
+    assert dialog.is_visible() and dialog.locator("tr").count() == 8
+    assert {"d", "u"} <= set(dialog.locator("kbd").all_inner_texts())
     page.screenshot(path=str(shots / "keyboard-help.png"))
     page.keyboard.press("Escape")
     assert not dialog.is_visible() and _focus(page)["action"]["kind"] == "pick"

@@ -25,6 +25,7 @@ const SHORTCUTS = () => [
   [W.t("keys.key.enter"), W.t("keys.enter")],
   ["a", W.t("keys.actions")],
   ["d", W.t("keys.done")],
+  ["u", W.t("keys.undo")], // undo.js
   [W.t("keys.key.esc"), W.t("keys.escape")],
   ["?", W.t("keys.help")],
 ];
