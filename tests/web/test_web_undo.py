@@ -16,9 +16,6 @@ from web_driver import create_game, ply, step, wait_change, wait_ply
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
-
-
 def _shown(page: Page) -> dict[str, Any]:
     st: dict[str, Any] = page.evaluate("() => window.__sw.shown().st")
     return st
@@ -80,8 +77,7 @@ def test_a_conquest_taken_back_in_the_page_and_none_after_the_die(
     assert page.locator("#undo-last").get_attribute("data-ply") == str(before["view"]["ply"])
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "undo-offered.png"))
-    DOCS.mkdir(exist_ok=True)
-    page.locator("#undo").screenshot(path=str(DOCS / "undo.png"))
+    page.locator("#undo").screenshot(path=str(shots / "undo.png"))
 
     # The `u` key takes the conquest back: the region as it was, the tokens back in hand.
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
@@ -110,7 +106,7 @@ def test_a_conquest_taken_back_in_the_page_and_none_after_the_die(
     if len(points) > 1:
         page.click("#undo-more summary")
         page.mouse.move(0, 0)
-        page.locator("#undo").screenshot(path=str(DOCS / "undo.png"))
+        page.locator("#undo").screenshot(path=str(shots / "undo.png"))
         page.locator(f"#undo-more button[data-ply='{points[-1]['ply']}']").click()
         wait_ply(page, points[-1]["ply"])
         assert _shown(page)["view"]["seats"][seat]["hand"] == hand
