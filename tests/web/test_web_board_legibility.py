@@ -35,6 +35,14 @@ MEASURE = """() => {
   const covered = [];
   for (const c of chips) for (const n of names)
     if (hit(c.b, n.b)) covered.push(`${c.what} of ${c.ref} over '${n.text}' of ${n.ref}`);
+  // Nor does one stand off its map: past the bounds of its island (or of the classic map's square).
+  for (const r of document.querySelectorAll('#board .stack rect, #board .piece rect, #board .marker rect')) {
+    const c = box(r);
+    const f = box(r.closest('.side').querySelector(':scope > polygon'));
+    if (c.x < f.x - 0.5 || c.y < f.y - 0.5 || c.x + c.w > f.x + f.w + 0.5 || c.y + c.h > f.y + f.h + 0.5)
+      covered.push(`${r.parentNode.getAttribute('class')} of ${r.closest('[data-marks-of]').dataset.marksOf}`
+        + ' off its map');
+  }
   const board = box(document.querySelector('#board'));
   const titles = [];
   for (const t of document.querySelectorAll('#board .side-title')) {

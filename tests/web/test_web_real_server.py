@@ -75,7 +75,7 @@ def test_whole_game_against_a_bot_on_the_real_server(page: Page, real_url: str, 
     # The lobby now lists the game under "my games", from the server's store.
     page.goto(real_url)
     page.wait_for_selector(f"#my-games [data-game='{gid}']")
-    page.screenshot(path=str(shots / "lobby.png"))
+    page.screenshot(path=str(shots / "lobby-after-game.png"))
     page.goto(f"{real_url}#/game/{gid}")
     page.wait_for_selector("#end-screen")
     # The replay: stepped with buttons and a slider.

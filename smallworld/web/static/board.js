@@ -235,11 +235,15 @@ const OFFSETS = (() => {
 // covered); fit 2: clear and inside the region, 1: clear, its middle inside, 0.5: clear, its middle
 // past the region's edge (a region too crowded for both), 0.25: its middle inside, over no name but
 // over the least of other stacks and glyphs (a spot crowded with stacks: a name covered is worse),
-// 0: the least covering. `covered` is the area covered, names first.
-export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
+// 0: the least covering. `covered` is the area covered, names first. With `frame` (the island's
+// or the classic map's bounds) every spot keeps the block within it: a block moved off a crowded
+// region at the map's edge went off the map.
+export function clearOffset(poly, boxes, obstacles, disc = null, others = [], frame = null) {
   if (!boxes.length) return [0, 0, 2, 0];
   const all = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
     x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  const beyond = (dx, dy) => (frame ? Math.max(0, frame.x0 - all.x0 - dx) + Math.max(0, all.x1 + dx - frame.x1)
+    + Math.max(0, frame.y0 - all.y0 - dy) + Math.max(0, all.y1 + dy - frame.y1) : 0);
   const R = REACH_NAMES;
   const near = obstacles.filter((o) => meet(o, { x0: all.x0 - R, y0: all.y0 - R, x1: all.x1 + R, y1: all.y1 + R }));
   let clear = null;
@@ -250,6 +254,7 @@ export function clearOffset(poly, boxes, obstacles, disc = null, others = []) {
   for (const [dx, dy] of OFFSETS) {
     const within = Math.abs(dx) <= REACH && Math.abs(dy) <= REACH;
     if (!within && (clear || past || unnamed)) continue; // the far spots only spare names
+    if (beyond(dx, dy) > 1e-6) continue;
     const middle = inside(poly, (all.x0 + all.x1) / 2 + dx, (all.y0 + all.y1) / 2 + dy);
     if (!middle && (clear || past)) continue;
     let names = 0;
@@ -335,6 +340,9 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       return { r, here, glyphs, lx, ly, gy, lines, glyphBoxes, chips: chipsOf(board, view, here, r.ref) };
     });
     const obstacles = laid.flatMap((l) => [...l.lines.map(lineBox), ...l.glyphBoxes]);
+    const xs = side.outline.map(([x]) => x);
+    const ys = side.outline.map(([, y]) => y);
+    const frame = xs.length ? { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) } : null;
     const stacks = []; // the stacks and chips placed so far: no other covers them, nor their discs
     for (const l of laid) {
       if (l.here && l.here.race) {
@@ -346,7 +354,7 @@ export function drawBoard(svg, board, view, offered = new Set(), selected = null
       const tries = [];
       for (const scale of STACK_SCALES) {
         const { boxes, disc } = stackBoxes(l, scale);
-        const [dx, dy, fit, covered] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks);
+        const [dx, dy, fit, covered] = clearOffset(l.r.polygon, boxes, [...obstacles, ...stacks], disc, stacks, frame);
         tries.push({ scale, boxes, disc, dx, dy, fit, covered });
         if (fit === 2) break;
       }
