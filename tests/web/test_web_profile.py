@@ -45,6 +45,10 @@ def test_a_resign_hands_the_seat_to_a_bot_and_the_profile_counts_it(
     page.wait_for_url("**/#/game/*")
     gid = page.url.rsplit("/", 1)[1]
     expect(page.locator("#players li[data-seat='0'] strong")).to_contain_text("Quitterson")
+    # The game's players panel is as wide as the side column's other panels (the players' pages'
+    # column once narrowed it: it is a "panel players" too).
+    players, status = page.locator("#players").bounding_box(), page.locator("#status").bounding_box()
+    assert players and status and (players["x"], players["width"]) == (status["x"], status["width"])
     # Resigning asks first; "keep playing" leaves the seat as it was.
     page.click("#resign-button")
     expect(page.locator("#resign-ask")).to_contain_text("cannot take it back")
