@@ -35,6 +35,13 @@ MEASURE = """() => {
   const covered = [];
   for (const c of chips) for (const n of names)
     if (hit(c.b, n.b)) covered.push(`${c.what} of ${c.ref} over '${n.text}' of ${n.ref}`);
+  // A chip's words fit inside it.
+  for (const g of document.querySelectorAll('#board .piece, #board .marker')) {
+    const r = box(g.querySelector('rect'));
+    const t = box(g.querySelector('text'));
+    if (t.x < r.x - 0.5 || t.x + t.w > r.x + r.w + 0.5)
+      covered.push(`'${g.textContent}' of ${g.closest('[data-marks-of]').dataset.marksOf} too wide`);
+  }
   // Nor does one stand off its map: past the bounds of its island (or of the classic map's square).
   for (const r of document.querySelectorAll('#board .stack rect, #board .piece rect, #board .marker rect')) {
     const c = box(r);

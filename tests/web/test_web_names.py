@@ -164,6 +164,10 @@ def test_a_conquest_names_the_player_it_pays(page: Page, real_url: str) -> None:
     assert "from Greedy bot (Pandaren)" in button.inner_text()
     assert button.locator(".who[data-seat='1']").count() == 1
     _no_seat_numbers(page, "aside.side")
+    # The reader's own region: "(you)", not the name with "(you)" in brackets again.
+    page.click("#board [data-region='L2a:12']")
+    assert "Held by: Orcs ×1 (you)\n" in page.locator("#region-info[data-region='L2a:12']").inner_text()
+    page.click("#board [data-region='L2a:3']")
     _lang(page, "pt")
     assert "2 moedas para Robô guloso (Pandarens)" in info.inner_text()
     _no_seat_numbers(page, "aside.side")

@@ -418,9 +418,10 @@ class GameScreen {
   regionFacts(ref, st) {
     const r = this.index[ref];
     const here = st.view.regions[ref];
-    const holder = here && here.race
-      ? `${raceName(here.race)} ×${here.tokens}${this.ownerOf(st.view, here.race) !== null ? ` (${this.seatLabel(this.ownerOf(st.view, here.race), st.view.viewer)})` : ""}`
-      : W.t("nobody");
+    // "Pandaren ×1 (Greedy bot)"; the reader's own "Orcs ×1 (you)", not "(Ada (you))".
+    const owner = here && here.race ? this.ownerOf(st.view, here.race) : null;
+    const by = owner === null ? "" : ` (${owner === st.view.viewer ? W.t("you") : this.seatLabel(owner)})`;
+    const holder = here && here.race ? `${raceName(here.race)} ×${here.tokens}${by}` : W.t("nobody");
     return {
       title: `${r.n} ${r.name}`,
       terrain: [W.terrain(r.terrain), ...r.features.map((f) => W.feature(f, r.side.size).trim())].join(", "),
