@@ -31,6 +31,7 @@ from smallworld.engine.model.state import Phase
 from smallworld.tui import run_play
 from smallworld.words import (
     ACTION_PARAMS,
+    CASES,
     CORE,
     EDITION,
     LANGS,
@@ -193,15 +194,24 @@ def test_every_declared_message_exists_in_every_language(ed: Edition, words: Wor
 
 
 def test_every_language_holds_the_same_ids_with_the_same_parameters(words: Words) -> None:
-    def params(template: str) -> set[str]:
-        return {p for p in placeholders(template) if not p.endswith("_you")}
+    """The same ids and parameters, but for what only some grammars need: the `_you` flags, and a
+    unit's case forms (`name.dat`, `{race_gen}`; smallworld/words/__init__.py), which stand for the
+    name itself."""
 
+    def params(template: str) -> set[str]:
+        out = {p for p in placeholders(template) if not p.endswith("_you")}
+        return {next((p.removesuffix(f"_{c}") for c in CASES if p.endswith(f"_{c}")), p) for p in out}
+
+    forms = {f"{base}.{c}" for base in ("name", "natives") for c in CASES}
     bad = []
     for owner in words.owners():
         cat = words.catalogues[owner]
         for lang in LANGS:
-            if set(cat[lang]) != set(cat["en"]):
-                bad.append(f"{owner} [{lang}]: ids {sorted(set(cat[lang]) ^ set(cat['en']))}")
+            if set(cat[lang]) - forms != set(cat["en"]):
+                bad.append(f"{owner} [{lang}]: ids {sorted((set(cat[lang]) - forms) ^ set(cat['en']))}")
+            stray = [k for k in forms & set(cat[lang]) if k.split(".")[0] not in cat[lang]]
+            if stray:
+                bad.append(f"{owner} [{lang}]: case forms {stray} of no name")
         for key, en in cat["en"].items():
             for lang in LANGS[1:]:
                 other = cat[lang].get(key)
@@ -419,6 +429,7 @@ def test_every_event_prompt_and_action_renders(lang: str, game: Game) -> None:
     tui_params = {
         "race": "R", "power": "P", "hand": 4, "where": "W", "arg_where": "A", "tokens": 3, "then": 2,
         "cost": 1, "short": 1, "free": False, "coins": 2, "collect": True, "from": "", "pay": "",
+        "race_dat": "R", "race_gen": "R",
     }  # fmt: skip
     for aspec in game.action_specs.values():
         args: list[Any] = [None] if aspec.takes(Arg.NONE) else []
@@ -438,6 +449,29 @@ def test_every_event_prompt_and_action_renders(lang: str, game: Game) -> None:
             check_text(v.action(Action(aspec.kind, region, arg), **tui_params), owners, f"{aspec.kind} {arg}")
     for uid in game.units:
         check_text(v.card(uid), owners, f"{uid}.card")
+
+
+
+def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
+    """A race after "von" is in the dative plural, after "der" in the genitive (its `name.dat`,
+    `name.gen`): "von Trollen", "der Verlassenen", where the name alone ("von Trolle", "der
+    Verlassene") was wrong; the other languages, and German where the form is the name, say the
+    name. A conquest (§6.5) and the expand decision (§6.16)."""
+    conquest = {"type": "conquest", "seat": 1, "region": 3, "race": "forsaken", "defender": "trolls",
+                "defender_seat": 0, "tokens": 3, "lost": 1}  # fmt: skip
+    de = Voice(game, "de", viewer=0)
+    assert "von Trollen mit 3 Plättchen der Verlassenen (1 verloren)" in de.event(conquest)
+    en = Voice(game, "en", viewer=0)
+    assert "from the Trolls with 3 tokens of the Forsaken (1 lost)" in en.event(conquest)
+    plain = {**conquest, "race": "orcs", "defender": "humans"}
+    assert "von Menschen mit 3 Plättchen der Orcs" in de.event(plain)
+    assert de.action(Action("expand", None, None), race="Trolle", race_dat=de.unit("trolls", "dat"),
+                     tokens=4).startswith("mit Trollen ausbreiten")  # fmt: skip
+    classic = Game(Settings(edition="classic", players=3, seed=1))
+    assert classic.edition.natives is not None
+    natives = {**conquest, "race": "trolls", "defender": classic.edition.natives.id, "defender_seat": None}
+    said = Voice(classic, "de", viewer=0).event(natives)
+    assert "von Verlorenen Stämmen mit 3 Plättchen der Trolle" in said, said
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -49,15 +49,19 @@ Parameters
            Vale", units by name, pieces and choices in words, lists joined; INT and BOOL fields stay
            numbers and flags), plus the flags `<seat field>_you` (it is the viewer), `<seat
            field>_self` (the same seat as `seat`), `<list field>_any` (present and not empty:
-           lists, score items, pieces) and `<int field>_any` (not 0);
+           lists, score items, pieces), `<int field>_any` (not 0) and, for a unit field, its name in
+           the grammatical cases some languages decline it in, `<unit field>_dat` and `_gen`
+           (German "von {defender_dat}": "von Trollen"; `CASES`);
   prompts: the prompt's fields the same way, and `seat`/`seat_you` (who answers);
   actions: `ACTION_PARAMS` below: from the declaration `region` (label), `arg` (the argument in words:
            a region, a marker or piece name, a choice word, a number), `option` and `using`; from
            the client `race`, `power`, `hand` (the acting seat's), `where` and `arg_where` (a region
            with what it holds), `tokens`, `then`, `cost`, `short`, `free`, `coins`, `collect`, and the
            clauses `from` and `pay` (empty when they do not apply).
-Every language of a message uses the same parameters, except the `_you` flags that only some
-grammars need.
+Every language of a message uses the same parameters, except the `_you` flags and the case forms
+(`_dat`, `_gen`) that only some grammars need. A unit's case forms are `name.dat` and `name.gen` in
+its catalogue (the edition's natives: `natives.dat`, `natives.gen`), written only in the languages
+whose form differs from the name (German "Trolle": `name.dat` "Trollen"); elsewhere the name.
 
 Templates (the same language in the browser, `smallworld/web/static/i18n.js`; the cases of
 `tests/templates.json` run against both and must give the same text):
@@ -86,6 +90,9 @@ from pathlib import Path
 from typing import Any
 
 LANGS = ("en", "pt", "de")
+# The grammatical cases a unit's name has forms for (`name.<case>`), given as `<field>_<case>`.
+CASES = ("dat", "gen")
+
 ACTION_PARAMS = frozenset(
     {
         "region", "arg", "option", "using", "race", "power", "hand", "where", "arg_where", "tokens",

@@ -21,7 +21,7 @@ from smallworld.engine.model.protocol import Arg
 from smallworld.engine.model.settings import DEFAULT_EDITION
 from smallworld.engine.model.state import CONQUER, State
 from smallworld.engine.rules import conquest
-from smallworld.words import CORE, DEFAULT, core_catalogue, fill, read_catalogue
+from smallworld.words import CASES, CORE, DEFAULT, core_catalogue, fill, read_catalogue
 from smallworld.words.voice import Voice
 
 TUI = "tui"  # the owner of the play screens' own words
@@ -192,6 +192,7 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
     s = st.seats[seat]
     spec = game.action_specs.get(a.kind)
     p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
+    p |= {f"race_{case}": v.unit(s.active, case) for case in CASES}
     r = a.region
     if r is not None:
         p["region"] = region_label(st, v, r)

@@ -14,7 +14,7 @@ from typing import Any
 
 from smallworld.engine.model.actions import Action
 from smallworld.engine.model.protocol import ActionSpec, Arg, EventSpec, Field, FieldType
-from smallworld.words import CORE, DEFAULT, EDITION, Words, check_lang, for_edition
+from smallworld.words import CASES, CORE, DEFAULT, EDITION, Words, check_lang, for_edition
 from smallworld.words import why as refusal
 
 OPTION_JOIN = "+"  # `conquer REF a+b`: two named options on one conquest
@@ -77,15 +77,19 @@ class Voice:
         return self.core("list.sep").join(items)
 
     # --- names ----------------------------------------------------------------------------------
-    def unit(self, uid: str | None) -> str:
-        """The name of a race, power or marker (or the natives) in this language."""
+    def unit(self, uid: str | None, case: str | None = None) -> str:
+        """The name of a race, power or marker (or the natives) in this language; with `case`
+        ("dat", "gen") its form in that grammatical case where the language has one (German
+        "von Trollen", "der Verlassenen": `name.dat`, `name.gen`, `natives.dat`), else the name."""
         if uid is None:
             return self.core("none")
         natives = self.edition.natives
         if natives is not None and uid == natives.id:
-            return self.text(EDITION, "natives")
+            key = f"natives.{case}"
+            return self.text(EDITION, key if case and self.has(EDITION, key) else "natives")
         if uid in self.edition.units and self.has(uid, "name"):
-            return self.text(uid, "name")
+            key = f"name.{case}"
+            return self.text(uid, key if case and self.has(uid, key) else "name")
         return uid.replace("_", " ")
 
     def card(self, uid: str) -> str:
@@ -209,7 +213,7 @@ class Voice:
         """Every declared field present in `data` as a parameter; each seat field `f` also gives the
         flags `f_you` (it is the viewer) and `f_self` (it is the same seat as the field `seat`), each
         list, items or pieces field the flag `f_any` (it is present and not empty), each integer
-        field the flag `f_any` (it is not 0)."""
+        field the flag `f_any` (it is not 0), each unit field its case forms `f_dat`, `f_gen`."""
         out: dict[str, Any] = {}
         for f in fields:
             if f.name not in data:
@@ -218,6 +222,9 @@ class Voice:
                 continue
             v = data[f.name]
             out[f.name] = self.value(owner, f, v)
+            if f.type == FieldType.UNIT:
+                for case in CASES:
+                    out[f"{f.name}_{case}"] = self.unit(v, case)
             if f.type == FieldType.SEAT:
                 out[f"{f.name}_you"] = v is not None and v == self.viewer
                 if f.name != "seat":
