@@ -474,6 +474,24 @@ def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
     assert "von Verlorenen Stämmen mit 3 Plättchen der Trolle" in said, said
 
 
+
+def test_you_and_one_read_as_a_sentence_in_the_middle_of_one(game: Game) -> None:
+    """The reader named after a preposition is "you" / "você" / "dir", not the sentence-start "You" /
+    "Du" (the Diplomat's peace, classic §4); one new Skeleton is singular; German's "die" before an
+    adjectival race name declines it ("Die Verlassenen verlassen ...")."""
+    classic = Game(Settings(edition="classic", players=3, seed=1))
+    voices = {lang: Voice(classic, lang, viewer=0) for lang in LANGS}
+    peace = {"type": "peace", "seat": 1, "ally": 0}
+    said = {lang: v.event(peace) for lang, v in voices.items()}
+    assert said["en"].endswith("peace with you") and said["pt"].endswith("pazes com você"), said
+    assert said["de"].endswith("Frieden mit dir"), said
+    rise = {"type": "skeletons_rise", "seat": 0, "tokens": 1}
+    said = {lang: v.event(rise) for lang, v in voices.items()}
+    assert said == {"en": "You raise 1 new Skeleton", "pt": "Você levanta 1 novo Esqueleto",
+                    "de": "Du erweckst 1 neues Skelett"}, said  # fmt: skip
+    left = {"type": "left_play", "race": "forsaken", "seat": 1}
+    assert Voice(game, "de", viewer=0).event(left).startswith("Die Verlassenen verlassen das Spielbrett")
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_game_in_each_language_through_the_terminal(lang: str, tmp_path: Path) -> None:
     """Whole games with scripted answers: no unfilled parameter and no message id on the screen."""

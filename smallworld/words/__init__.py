@@ -62,6 +62,8 @@ Every language of a message uses the same parameters, except the `_you` flags an
 (`_dat`, `_gen`) that only some grammars need. A unit's case forms are `name.dat` and `name.gen` in
 its catalogue (the edition's natives: `natives.dat`, `natives.gen`), written only in the languages
 whose form differs from the name (German "Trolle": `name.dat` "Trollen"); elsewhere the name.
+German's `gen` is also its plural after an article in the nominative and accusative ("die
+Verlassenen"), which has the same form.
 
 Templates (the same language in the browser, `smallworld/web/static/i18n.js`; the cases of
 `tests/templates.json` run against both and must give the same text):
