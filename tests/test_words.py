@@ -41,7 +41,7 @@ from smallworld.words import (
     placeholders,
     shown,
 )
-from smallworld.words.describe import TUI, tui_catalogue
+from smallworld.words.describe import TUI, describe, tui_catalogue
 from smallworld.words.voice import Voice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -429,7 +429,7 @@ def test_every_event_prompt_and_action_renders(lang: str, game: Game) -> None:
     tui_params = {
         "race": "R", "power": "P", "hand": 4, "where": "W", "arg_where": "A", "tokens": 3, "then": 2,
         "cost": 1, "short": 1, "free": False, "coins": 2, "collect": True, "from": "", "pay": "",
-        "race_dat": "R", "race_gen": "R",
+        "race_dat": "R", "race_gen": "R", "arg_seat": "S", "declined": "D",
     }  # fmt: skip
     for aspec in game.action_specs.values():
         args: list[Any] = [None] if aspec.takes(Arg.NONE) else []
@@ -491,6 +491,27 @@ def test_you_and_one_read_as_a_sentence_in_the_middle_of_one(game: Game) -> None
                     "de": "Du erweckst 1 neues Skelett"}, said  # fmt: skip
     left = {"type": "left_play", "race": "forsaken", "seat": 1}
     assert Voice(game, "de", viewer=0).event(left).startswith("Die Verlassenen verlassen das Spielbrett")
+
+
+def test_a_move_names_the_seat_the_race_and_the_option_it_is_about() -> None:
+    """The Diplomat's choice names the seat (classic §8: "make peace with Seat 1", not "seat 1" by
+    its number); the rising race's choice names the In-Decline race (classic Ghouls, §4), not the
+    Active one; the Dragon as an option reads once ("using the Dragon", not "using with the
+    Dragon")."""
+    classic = Game(Settings(edition="classic", players=3, seed=1))
+    st = classic.new_initial_state()
+    me = st.acting_seat
+    st.seats[me].active, st.seats[me].declined = "ratmen", "ghouls"
+    en, de = (Voice(classic, lang, viewer=me, extra={TUI: tui_catalogue()}) for lang in ("en", "de"))
+    assert describe(st, Action("rise"), en) == "let the In-Decline Ghouls play their turn first"
+    assert describe(st, Action("skip"), de) == "die untergegangenen Ghule setzen diesen Zug aus"
+    other = (me + 1) % 3
+    assert en.action(Action("make_peace", None, other)) == f"make peace with Seat {other}"
+    assert de.action(Action("make_peace", None, other)) == f"Frieden mit Spieler {other} schließen"
+    mine = ("region", "arg", "arg_seat", "option", "using")  # what `action` gives itself
+    rest = {k: "" for k in ACTION_PARAMS if k not in mine}
+    using = en.action(Action("conquer", 5, "dragon_master"), **rest)
+    assert "using the Dragon" in using, using
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_game_in_each_language_through_the_terminal(lang: str, tmp_path: Path) -> None:

@@ -54,9 +54,10 @@ Parameters
            (German "von {defender_dat}": "von Trollen"; `CASES`);
   prompts: the prompt's fields the same way, and `seat`/`seat_you` (who answers);
   actions: `ACTION_PARAMS` below: from the declaration `region` (label), `arg` (the argument in words:
-           a region, a marker or piece name, a choice word, a number), `option` and `using`; from
-           the client `race`, `power`, `hand` (the acting seat's), `where` and `arg_where` (a region
-           with what it holds), `tokens`, `then`, `cost`, `short`, `free`, `coins`, `collect`, and the
+           a region, a marker or piece name, a choice word, a number), `arg_seat` (a number argument
+           as the seat it names), `option` and `using`; from the client `race`, `power`, `hand` (the
+           acting seat's), `declined` (its In-Decline race that may play first), `where` and
+           `arg_where` (a region with what it holds), `tokens`, `then`, `cost`, `short`, `free`, `coins`, `collect`, and the
            clauses `from` and `pay` (empty when they do not apply).
 Every language of a message uses the same parameters, except the `_you` flags and the case forms
 (`_dat`, `_gen`) that only some grammars need. A unit's case forms are `name.dat` and `name.gen` in
@@ -98,7 +99,7 @@ CASES = ("dat", "gen")
 ACTION_PARAMS = frozenset(
     {
         "region", "arg", "option", "using", "race", "power", "hand", "where", "arg_where", "tokens",
-        "then", "cost", "short", "free", "coins", "collect", "from", "pay",
+        "then", "cost", "short", "free", "coins", "collect", "from", "pay", "arg_seat", "declined",
     }
 )  # fmt: skip
 DEFAULT = "en"

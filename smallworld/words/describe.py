@@ -193,6 +193,8 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
     spec = game.action_specs.get(a.kind)
     p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
     p |= {f"race_{case}": v.unit(s.active, case) for case in CASES}
+    rising = next((r for r in s.declined_races() if game.units[r].conquers_in_decline), None)
+    p["declined"] = v.unit(rising)
     r = a.region
     if r is not None:
         p["region"] = region_label(st, v, r)

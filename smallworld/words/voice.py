@@ -350,6 +350,8 @@ class Voice:
             "arg": self.arg(spec, action),
             "option": self.option(str(opt)) if opt else "",
             "using": self.core("clause.using", option=self.option(str(opt))) if opt else "",
+            # A number that names a seat (the Diplomat's ally): the seat as it is named.
+            "arg_seat": self.seat(action.arg, listed=True) if type(action.arg) is int else "",
         }
         params.update(extra)
         return self.text(spec.unit, self.action_key(spec, action), **params)
