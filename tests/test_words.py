@@ -42,6 +42,7 @@ from smallworld.words import (
     shown,
 )
 from smallworld.words.describe import TUI, describe, tui_catalogue
+from smallworld.words.describe import holder as describe_holder
 from smallworld.words.voice import Voice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -472,6 +473,10 @@ def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
     natives = {**conquest, "race": "trolls", "defender": classic.edition.natives.id, "defender_seat": None}
     said = Voice(classic, "de", viewer=0).event(natives)
     assert "von Verlorenen Stämmen mit 3 Plättchen der Trolle" in said, said
+    # A move's "from" clause too (the terminal's and the page's decisions).
+    st = classic.new_initial_state()
+    held = next(r for r in range(len(st.race)) if st.race[r] == classic.edition.natives.id)
+    assert describe_holder(st, Voice(classic, "de", viewer=0), held) == "Verlorenen Stämmen"
 
 
 

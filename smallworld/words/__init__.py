@@ -57,8 +57,8 @@ Parameters
            a region, a marker or piece name, a choice word, a number), `arg_seat` (a number argument
            as the seat it names), `option` and `using`; from the client `race`, `power`, `hand` (the
            acting seat's), `declined` (its In-Decline race that may play first), `where` and
-           `arg_where` (a region with what it holds), `tokens`, `then`, `cost`, `short`, `free`, `coins`, `collect`, and the
-           clauses `from` and `pay` (empty when they do not apply).
+           `arg_where` (a region with what it holds), `tokens`, `then`, `cost`, `short`, `free`,
+           `coins`, `collect`, and the clauses `from` and `pay` (empty when they do not apply).
 Every language of a message uses the same parameters, except the `_you` flags and the case forms
 (`_dat`, `_gen`) that only some grammars need. A unit's case forms are `name.dat` and `name.gen` in
 its catalogue (the edition's natives: `natives.dat`, `natives.gen`), written only in the languages

@@ -124,12 +124,14 @@ def _declined(st: State, owner: int | None, race: str) -> bool:
 
 
 def holder(st: State, v: Voice, r: int) -> str | None:
-    """Who holds region `r` (`Seat 1 (<race>, in decline)`), or None when it is empty."""
+    """Who holds region `r` (`Seat 1 (<race>, in decline)`), or None when it is empty; as the
+    "from" clause (`clause.from`) takes it: the natives in the dative where a language declines them
+    (German "von Verlorenen Stämmen")."""
     race = st.race[r]
     if race is None:
         return None
     if race == st.game.natives:
-        return v.unit(race)
+        return v.unit(race, "dat")
     owner = st.owner_seat(race)
     key = "holder.declined" if _declined(st, owner, race) else "holder.race"
     return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
