@@ -43,6 +43,7 @@ from smallworld.words import (
 )
 from smallworld.words.describe import TUI, describe, tui_catalogue
 from smallworld.words.describe import holder as describe_holder
+from smallworld.words.describe import whose as describe_whose
 from smallworld.words.voice import Voice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -473,6 +474,11 @@ def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
     natives = {**conquest, "race": "trolls", "defender": classic.edition.natives.id, "defender_seat": None}
     said = Voice(classic, "de", viewer=0).event(natives)
     assert "von Verlorenen Stämmen mit 3 Plättchen der Trolle" in said, said
+    # "deine" before an adjectival name declines it as an article does (the terminal's regions).
+    mine = game.new_initial_state()
+    mine.seats[0].active = "forsaken"
+    tui_de = Voice(game, "de", viewer=0, extra={TUI: tui_catalogue()})
+    assert describe_whose(mine, tui_de, "forsaken") == "deine Verlassenen"
     # A move's "from" clause too (the terminal's and the page's decisions).
     st = classic.new_initial_state()
     held = next(r for r in range(len(st.race)) if st.race[r] == classic.edition.natives.id)

@@ -145,7 +145,8 @@ def whose(st: State, v: Voice, race: str) -> str:
     if owner is None:
         return say(v, "whose.nobody", race=v.unit(race))
     key = "whose.declined" if _declined(st, owner, race) else "whose.race"
-    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race))
+    forms = {f"race_{case}": v.unit(race, case) for case in CASES}
+    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race), **forms)
 
 
 def where(st: State, v: Voice, r: int) -> str:
