@@ -73,3 +73,18 @@ def test_catalogue_templates_are_well_formed() -> None:
 )
 def test_malformed(template: str, bad: bool) -> None:
     assert malformed(template) is bad
+
+
+def test_a_parameter_given_as_a_function_is_worked_out_only_where_a_template_uses_it() -> None:
+    """A function parameter (a case form, a seat named by a move's number) is called when the
+    template shows it or chooses by it, and never where the template does not use it."""
+    calls: list[str] = []
+
+    def word() -> str:
+        calls.append("word")
+        return "Trollen"
+
+    assert fill("von {x}", {"x": word}) == "von Trollen" and calls == ["word"]
+    assert fill("nobody asks", {"x": word}) == "nobody asks" and calls == ["word"]
+    assert fill("{n|one|many}", {"n": lambda: 1}) == "one"
+    assert fill("{x} stays", {"x": lambda: None}) == "{x} stays"  # null, worked out: still visible

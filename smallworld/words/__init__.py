@@ -76,10 +76,12 @@ Templates (the same language in the browser, `smallworld/web/static/i18n.js`; th
                          selectors, nested to any depth;
   `\{` `\}` `\|` `\\`    a literal `{`, `}`, `|` or backslash (in a JSON catalogue: `"\\{"`); a
                          backslash before anything else is itself.
-A parameter that is missing, or null (None), leaves its whole `{...}` visible as written, selector
-and branches included, so that a missing word shows instead of a wrong one. A `{` that does not open
-one of the forms above (`{Name}`, `{n|one}`, `{n|a|b|c}`, no closing brace) is literal text; the
-catalogues never rely on that (`tests/test_templates.py` checks them all).
+A parameter given as a function without arguments is called when a template uses it, and only then
+(a word few messages need, such as a case form, costs nothing elsewhere). A parameter that is
+missing, or null (None), leaves its whole `{...}` visible as written, selector and branches
+included, so that a missing word shows instead of a wrong one. A `{` that does not open one of the
+forms above (`{Name}`, `{n|one}`, `{n|a|b|c}`, no closing brace) is literal text; the catalogues
+never rely on that (`tests/test_templates.py` checks them all).
 """
 
 from __future__ import annotations
@@ -196,12 +198,16 @@ def _render(nodes: Any, params: Mapping[str, Any]) -> str:
     for node in nodes:
         if isinstance(node, str):
             out.append(node)
-        elif params.get(node[1]) is None:
+            continue
+        value = params.get(node[1])
+        if callable(value):
+            value = value()  # a parameter worked out only where a template uses it
+        if value is None:
             out.append(node[-1])  # a missing (or null) parameter stays visible
         elif node[0] == "var":
-            out.append(_show(params[node[1]]))
+            out.append(_show(value))
         else:
-            out.append(_render(node[2] if _first(params[node[1]]) else node[3], params))
+            out.append(_render(node[2] if _first(value) else node[3], params))
     return "".join(out)
 
 

@@ -10,7 +10,7 @@ out here (costs, dues, what a region holds)."""
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from smallworld.engine.model.protocol import Arg
 from smallworld.engine.model.settings import DEFAULT_EDITION
 from smallworld.engine.model.state import CONQUER, State
 from smallworld.engine.rules import conquest
-from smallworld.words import CASES, CORE, DEFAULT, core_catalogue, fill, read_catalogue
+from smallworld.words import CORE, DEFAULT, core_catalogue, fill, read_catalogue
 from smallworld.words.voice import Voice
 
 TUI = "tui"  # the owner of the play screens' own words
@@ -119,6 +119,12 @@ def region_label(st: State, v: Voice, r: int) -> str:
     return say(v, "region.label", n=r, name=reg.name, terrain=v.terrain(reg.terrain))
 
 
+def _rising(st: State, v: Voice, seat: int) -> str:
+    """The seat's In-Decline race that may play its own phase first (classic Ghouls), by name."""
+    races = st.seats[seat].declined_races()
+    return v.unit(next((r for r in races if st.game.units[r].conquers_in_decline), None))
+
+
 def _declined(st: State, owner: int | None, race: str) -> bool:
     return owner is not None and race in st.seats[owner].declined_races()
 
@@ -145,8 +151,8 @@ def whose(st: State, v: Voice, race: str) -> str:
     if owner is None:
         return say(v, "whose.nobody", race=v.unit(race))
     key = "whose.declined" if _declined(st, owner, race) else "whose.race"
-    forms = {f"race_{case}": v.unit(race, case) for case in CASES}
-    return say(v, key, seat=v.seat(owner), seat_you=owner == v.viewer, race=v.unit(race), **forms)
+    you = owner == v.viewer
+    return say(v, key, seat=v.seat(owner), seat_you=you, race=v.unit(race), **v.forms("race", race))
 
 
 def where(st: State, v: Voice, r: int) -> str:
@@ -195,9 +201,8 @@ def move_params(st: State, v: Voice, a: Action) -> dict[str, Any]:
     s = st.seats[seat]
     spec = game.action_specs.get(a.kind)
     p: dict[str, Any] = {"race": v.unit(s.active), "power": v.unit(s.power), "hand": s.hand}
-    p |= {f"race_{case}": v.unit(s.active, case) for case in CASES}
-    rising = next((r for r in s.declined_races() if game.units[r].conquers_in_decline), None)
-    p["declined"] = v.unit(rising)
+    p |= v.forms("race", s.active)
+    p["declined"] = partial(_rising, st, v, seat)
     r = a.region
     if r is not None:
         p["region"] = region_label(st, v, r)

@@ -10,6 +10,7 @@ cost, what a region holds) and their own catalogue (`extra`), and never name a u
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from smallworld.engine.model.actions import Action
@@ -54,6 +55,7 @@ class Voice:
         self.piece_owner: dict[str, str] = {
             p.id: uid for uid, unit in self.edition.units.items() for p in unit.pieces
         }
+        self._names: dict[tuple[str | None, str | None], str] = {}  # `unit`'s answers, which never change
 
     # --- lookups ------------------------------------------------------------------------------
     def has(self, owner: str, key: str) -> bool:
@@ -77,10 +79,21 @@ class Voice:
         return self.core("list.sep").join(items)
 
     # --- names ----------------------------------------------------------------------------------
+    def forms(self, name: str, uid: str | None) -> dict[str, Any]:
+        """The parameters `<name>_<case>` of a unit's case forms (`CASES`), each worked out only if a
+        template uses it."""
+        return {f"{name}_{case}": partial(self.unit, uid, case) for case in CASES}
+
     def unit(self, uid: str | None, case: str | None = None) -> str:
         """The name of a race, power or marker (or the natives) in this language; with `case`
         ("dat", "gen") its form in that grammatical case where the language has one (German
         "von Trollen", "der Verlassenen": `name.dat`, `name.gen`, `natives.dat`), else the name."""
+        name = self._names.get((uid, case))
+        if name is None:
+            name = self._names[uid, case] = self._unit(uid, case)
+        return name
+
+    def _unit(self, uid: str | None, case: str | None) -> str:
         if uid is None:
             return self.core("none")
         natives = self.edition.natives
@@ -223,8 +236,7 @@ class Voice:
             v = data[f.name]
             out[f.name] = self.value(owner, f, v)
             if f.type == FieldType.UNIT:
-                for case in CASES:
-                    out[f"{f.name}_{case}"] = self.unit(v, case)
+                out |= self.forms(f.name, v)
             if f.type == FieldType.SEAT:
                 out[f"{f.name}_you"] = v is not None and v == self.viewer
                 if f.name != "seat":
@@ -351,7 +363,7 @@ class Voice:
             "option": self.option(str(opt)) if opt else "",
             "using": self.core("clause.using", option=self.option(str(opt))) if opt else "",
             # A number that names a seat (the Diplomat's ally): the seat as it is named.
-            "arg_seat": self.seat(action.arg, listed=True) if type(action.arg) is int else "",
+            "arg_seat": partial(self.seat, action.arg, listed=True) if type(action.arg) is int else "",
         }
         params.update(extra)
         return self.text(spec.unit, self.action_key(spec, action), **params)
