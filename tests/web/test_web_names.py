@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 from web_driver import create_game, my_turn, play_until, step
-from web_positions import open_position
+from web_positions import L2A, open_position, orcs_against
 
 pytestmark = pytest.mark.browser  # Chromium through Playwright (tests/needs.py)
 
@@ -134,27 +134,7 @@ def test_a_conquest_names_the_player_it_pays(page: Page, real_url: str) -> None:
     """§8.13: a Harmony holder pays the Pandaren player 2 coins before attacking them. The region's
     holder, its conquest cost's dues (the engine's `explain`, once sent as JSON with a seat number)
     and the decision name the bot that is paid."""
-    open_position(
-        page,
-        real_url,
-        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
-        {
-            "round": 2,
-            "first_seat": 0,
-            "turn_seat": 0,
-            "phase": "conquer",
-            "seats": [
-                {"coins": 5, "active": "orcs", "power": "mining", "hand": 7},
-                {
-                    "coins": 5,
-                    "active": "pandaren",
-                    "power": "archaeologist",
-                    "ext": {"pandaren": {"holders": [0]}},
-                },
-            ],
-            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": "pandaren", "tokens": 1}},
-        },
-    )
+    open_position(page, real_url, L2A, orcs_against("pandaren", 1, ext={"pandaren": {"holders": [0]}}))
     page.click("#board [data-region='L2a:3']")
     info = page.locator("#region-info[data-region='L2a:3']")
     text = info.inner_text()

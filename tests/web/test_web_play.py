@@ -22,7 +22,7 @@ from web_driver import (
     step,
     wait_change,
 )
-from web_positions import api, create_from_position, open_in_page, open_position, summary
+from web_positions import L2A, api, create_from_position, open_in_page, open_position, summary
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.serialize import state_to_json
@@ -280,7 +280,7 @@ def test_a_tie_on_coins_shows_the_race_tokens_that_broke_it(page: Page, real_url
     gid = open_position(
         page,
         real_url,
-        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
+        L2A,
         {
             "round": 10,
             "first_seat": 0,

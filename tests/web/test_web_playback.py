@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_driver import create_game, describe, my_turn, phase, step
-from web_positions import api, open_in_page, open_position
+from web_positions import L2A, api, open_in_page, open_position, orcs_against
 
 from smallworld.engine.api.game import Game
 from smallworld.engine.api.serialize import state_to_json
@@ -427,26 +427,11 @@ def test_a_steps_numbers_sit_clear_of_the_regions_stack_and_chips(page: Page, re
     """A step's numbers under a stack ("+1", "⚔3 −1") go below the region's chips, its markers (§10)
     and pieces: drawn on the first chip, the number and the chip hid each other (seen on an end
     screen's last step)."""
-    open_position(
-        page,
-        real_url,
-        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
-        {
-            "round": 2,
-            "first_seat": 0,
-            "turn_seat": 0,
-            "phase": "conquer",
-            "seats": [
-                {"coins": 5, "active": "orcs", "power": "mining", "hand": 7},
-                {"coins": 5, "active": "humans", "power": "archaeologist"},
-            ],
-            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": "humans", "tokens": 2}},
-            "markers": {
-                "L2a:12": [{"id": "karazhan", "face_up": True}],
-                "L2a:3": [{"id": "frostmourne", "face_up": True}, {"id": "doomhammer", "face_up": False}],
-            },
-        },
-    )
+    markers = {
+        "L2a:12": [{"id": "karazhan", "face_up": True}],
+        "L2a:3": [{"id": "frostmourne", "face_up": True}, {"id": "doomhammer", "face_up": False}],
+    }
+    open_position(page, real_url, L2A, orcs_against("humans", 2, markers=markers))
     for ref, badge, chips in [("L2a:12", {"delta": 1}, 1), ("L2a:3", {"tokens": 3, "lost": 1}, 2)]:
         seen = page.evaluate(BADGE_BOXES, [ref, badge])
         assert seen["boxes"] == 1 + chips and seen["covered"] == 0, (ref, seen)

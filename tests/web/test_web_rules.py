@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-from web_positions import open_position
+from web_positions import L2A, open_position, orcs_against
 
 from smallworld.engine.api.game import Game
 from smallworld.web import payload
@@ -101,27 +101,12 @@ def test_artifacts_and_places_show_their_rules_card(page: Page, real_url: str, s
     the bot's, Doomhammer face down (§10.1: revealed when a race enters); each region's panel shows
     its markers' cards, and so does the board's tooltip on hover."""
     words = _words("warcraft")
-    gid = open_position(
-        page,
-        real_url,
-        {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]},
-        {
-            "round": 2,
-            "first_seat": 0,
-            "turn_seat": 0,
-            "phase": "conquer",
-            "seats": [
-                {"coins": 5, "active": "orcs", "power": "mining", "hand": 7},
-                {"coins": 5, "active": "humans", "power": "archaeologist"},
-            ],
-            "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": "humans", "tokens": 2}},
-            "markers": {
-                "L2a:12": [{"id": "karazhan", "face_up": True}],
-                "L2a:3": [{"id": "frostmourne", "face_up": True}],
-                "L2a:5": [{"id": "doomhammer", "face_up": False}],
-            },
-        },
-    )
+    markers = {
+        "L2a:12": [{"id": "karazhan", "face_up": True}],
+        "L2a:3": [{"id": "frostmourne", "face_up": True}],
+        "L2a:5": [{"id": "doomhammer", "face_up": False}],
+    }
+    gid = open_position(page, real_url, L2A, orcs_against("humans", 2, markers=markers))
     page.click("#board [data-region='L2a:12']")
     card = page.locator("#region-info[data-region='L2a:12'] #marker-cards [data-marker='karazhan']")
     assert card.get_attribute("data-group") == "place"

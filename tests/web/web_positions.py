@@ -28,6 +28,27 @@ def api(url: str, method: str, path: str, body: Any = None, token: str | None = 
         raise AssertionError(f"{method} {path}: {e.code} {e.read().decode()}") from None
 
 
+# One Warcraft island for two: the settings of the small hand-made positions below.
+L2A = {"edition": "warcraft", "players": 2, "seed": 7, "boards": ["L2a"]}
+
+
+def orcs_against(race: str, tokens: int, **more: Any) -> dict[str, Any]:
+    """Round 2 on L2a, seat 0 to conquer: its Mining Orcs (1 token in L2a:12, 7 in hand) against seat
+    1's Archaeologist `race` (`tokens` in L2a:3); `more` adds to the position (`markers`) or, as
+    `ext`, to seat 1's."""
+    ext = more.pop("ext", None)
+    other = {"coins": 5, "active": race, "power": "archaeologist", **({"ext": ext} if ext else {})}
+    return {
+        "round": 2,
+        "first_seat": 0,
+        "turn_seat": 0,
+        "phase": "conquer",
+        "seats": [{"coins": 5, "active": "orcs", "power": "mining", "hand": 7}, other],
+        "regions": {"L2a:12": {"race": "orcs", "tokens": 1}, "L2a:3": {"race": race, "tokens": tokens}},
+        **more,
+    }
+
+
 def summary(url: str, gid: str) -> dict[str, Any]:
     out: dict[str, Any] = api(url, "GET", f"/api/games/{gid}")
     return out
