@@ -467,8 +467,11 @@ def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
     assert "from the Trolls with 3 tokens of the Forsaken (1 lost)" in en.event(conquest)
     plain = {**conquest, "race": "orcs", "defender": "humans"}
     assert "von Menschen mit 3 Plättchen der Orcs" in de.event(plain)
-    assert de.action(Action("expand", None, None), race="Trolle", race_dat=de.unit("trolls", "dat"),
-                     tokens=4).startswith("mit Trollen ausbreiten")  # fmt: skip
+    st = game.new_initial_state()
+    st.seats[st.acting_seat].active = "trolls"
+    tui_de = Voice(game, "de", viewer=st.acting_seat, extra={TUI: tui_catalogue()})
+    expand = describe(st, Action("expand"), tui_de)
+    assert expand.startswith("mit Trollen ausbreiten"), expand
     classic = Game(Settings(edition="classic", players=3, seed=1))
     assert classic.edition.natives is not None
     natives = {**conquest, "race": "trolls", "defender": classic.edition.natives.id, "defender_seat": None}
@@ -485,11 +488,10 @@ def test_german_declines_a_race_where_its_sentence_needs_it(game: Game) -> None:
     assert describe_holder(st, Voice(classic, "de", viewer=0), held) == "Verlorenen Stämmen"
 
 
-
 def test_you_and_one_read_as_a_sentence_in_the_middle_of_one(game: Game) -> None:
     """The reader named after a preposition is "you" / "você" / "dir", not the sentence-start "You" /
-    "Du" (the Diplomat's peace, classic §4); one new Skeleton is singular; German's "die" before an
-    adjectival race name declines it ("Die Verlassenen verlassen ...")."""
+    "Du" (the Diplomat's peace, classic §8); one new Skeleton (classic §7) is singular; German's
+    "die" before an adjectival race name declines it ("Die Verlassenen verlassen ...", §6.16)."""
     classic = Game(Settings(edition="classic", players=3, seed=1))
     voices = {lang: Voice(classic, lang, viewer=0) for lang in LANGS}
     peace = {"type": "peace", "seat": 1, "ally": 0}
@@ -506,7 +508,7 @@ def test_you_and_one_read_as_a_sentence_in_the_middle_of_one(game: Game) -> None
 
 def test_a_move_names_the_seat_the_race_and_the_option_it_is_about() -> None:
     """The Diplomat's choice names the seat (classic §8: "make peace with Seat 1", not "seat 1" by
-    its number); the rising race's choice names the In-Decline race (classic Ghouls, §4), not the
+    its number); the rising race's choice names the In-Decline race (classic Ghouls, §7), not the
     Active one; the Dragon as an option reads once ("using the Dragon", not "using with the
     Dragon")."""
     classic = Game(Settings(edition="classic", players=3, seed=1))
