@@ -112,12 +112,15 @@ def test_the_panel_builds_only_legal_plans_and_keeps_them_over_a_reload(
     assert sum(r["count"] for r in p3["rows"]) == sum(r["count"] for r in p["rows"]) + 2
     page.mouse.move(0, 0)
     page.screenshot(path=str(shots / "redeployment-panel.png"))
-    # Down to the floor and no further.
-    row = page.locator("#redeploy li[data-plan-region]").first
+    # Down to the floor and no further, on a region its tokens hold (one held by a troop piece
+    # alone, a Champion or a Beast, may be left without tokens: its floor is 0, and such a row
+    # comes first in some deals, as it did once in CI).
+    at = next(i for i, r in enumerate(_panel(page)["rows"]) if r["min"] >= 1)
+    row = page.locator("#redeploy li[data-plan-region]").nth(at)
     minus = row.locator(".plan-tokens button.minus")
     while not minus.is_disabled():
         minus.click()
-    r0 = _panel(page)["rows"][0]
+    r0 = _panel(page)["rows"][at]
     assert r0["count"] == r0["min"] >= 1
     # A refusal in the catalogue's words (a plan sent around the panel: below the floor).
     bad = {"kind": "plan", "arg": {r0["ref"]: {"tokens": r0["min"] - 1}}}
